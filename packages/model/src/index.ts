@@ -1,0 +1,291 @@
+/**
+ * The typed-mcp tool model: plain, serializable data that sits between type extraction
+ * (`@typed-mcp/extract`) and code generation (`@typed-mcp/codegen`).
+ *
+ * Nothing here refers to TypeScript compiler objects: a model can be written with
+ * `JSON.stringify`, cached by content hash, diffed and tested alone. Every field is
+ * already resolved to what the contract (`shared/spec/mapping.md`) needs: wire names,
+ * descriptions after doc-comment normalisation, enum values in source order, defaults as
+ * JSON values.
+ *
+ * @packageDocumentation
+ */
+
+/** A position in a source file. `line` and `column` are 1-based; `column` counts UTF-16 code units. */
+export interface SourceLocation {
+  /** Absolute file name, with forward slashes. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Diagnostic codes of spec §10. */
+export type DiagnosticCode =
+  | "OMCG0001"
+  | "OMCG0002"
+  | "OMCG0003"
+  | "OMCG0004"
+  | "OMCG0005"
+  | "OMCG0006"
+  | "OMCG0007"
+  | "OMCG0008"
+  | "OMCG0009"
+  | "OMCG0010"
+  | "OMCG0011"
+  | "OMCG0012"
+  /** Not a spec code: the project's configuration is unusable (no `strictNullChecks`, no tsconfig, …). */
+  | "OMCG0000";
+
+/** A build diagnostic (spec §10). Every diagnostic is an error: it fails the build. */
+export interface Diagnostic extends SourceLocation {
+  code: DiagnosticCode;
+  /** One sentence saying what is wrong and what to change. */
+  message: string;
+}
+
+/**
+ * Validation keywords that can be attached to a type (spec §4 "Validation tags").
+ * `minLength`/`maxLength` on an array or set are written as `minItems`/`maxItems`.
+ */
+export interface Constraints {
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  /** ECMAScript pattern source, compiled with the `u` flag, unanchored. */
+  pattern?: string;
+  format?: "email" | "uri";
+}
+
+/**
+ * A type as the contract sees it (spec §4). Each variant maps to exactly one schema shape
+ * and one reader/writer shape.
+ */
+export type TypeModel =
+  | { kind: "string"; constraints?: Constraints }
+  | { kind: "number"; constraints?: Constraints }
+  /** `Int` (a JS number that must be an integer) or `bigint` (`bigint: true`: read via `BigInt`, safe integers only). */
+  | { kind: "integer"; bigint?: boolean; constraints?: Constraints }
+  | { kind: "boolean" }
+  /**
+   * A string enum, a union of string literals, or a union of number literals: `values` are the
+   * wire values in source order. For a numeric TypeScript `enum` the wire values are the member
+   * names and `numeric` maps each name to its number (in the same order).
+   */
+  | {
+      kind: "enum";
+      valueType: "string" | "integer" | "number";
+      values: (string | number)[];
+      numeric?: number[];
+    }
+  | { kind: "date" }
+  | { kind: "url" }
+  | { kind: "bytes" }
+  /** `T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`; `set: true` for `Set`/`ReadonlySet`. */
+  | { kind: "array"; items: TypeModel; set?: boolean; constraints?: Constraints }
+  /** `Record<string, T>` and string index signatures; `map: true` for `Map`/`ReadonlyMap`. */
+  | { kind: "record"; values: TypeModel; map?: boolean }
+  | ObjectModel
+  /** `T | null`. `inner` is never itself nullable. */
+  | { kind: "nullable"; inner: TypeModel };
+
+/** An interface, object type, intersection of object types, or class (spec §4 "Objects"). */
+export interface ObjectModel {
+  kind: "object";
+  /** Properties in listing order (base first, then declaration order). */
+  properties: PropertyModel[];
+  /** Values of a string index signature written next to `properties`, if any. */
+  additionalProperties?: TypeModel;
+  /**
+   * For a class read into an instance: how generated code reaches the constructor (an import
+   * it must add) and which properties fill its parameters. Absent for plain object types.
+   */
+  construct?: {
+    /** Module specifier, as resolvable from the tool's file, and the export name. */
+    from: string;
+    exportName: string;
+    /** Wire names of properties passed to the constructor, in parameter order. */
+    args: string[];
+  };
+  /** Where the type is declared (for diagnostics and watch files). */
+  declaredAt?: SourceLocation;
+}
+
+/** A property of an object type. */
+export interface PropertyModel {
+  /** The name on the wire (after `@jsonName` / `@naming`). */
+  name: string;
+  /** The property name in TypeScript (what the reader assigns / the writer reads). */
+  key: string;
+  type: TypeModel;
+  required: boolean;
+  description?: string;
+  /** `true` for a getter without a setter: written in output schemas only. */
+  readOnly?: boolean;
+}
+
+/** A default value that is a compile-time constant (spec §3), as its JSON wire value. */
+export type DefaultValue = string | number | boolean;
+
+/** A listed parameter (or a property of the destructured parameter). */
+export interface ValueParam {
+  role: "value";
+  /** Parameter name (for a destructured parameter, the property's wire name). */
+  name: string;
+  /** For a destructured parameter: the property key in TypeScript. Absent otherwise. */
+  key?: string;
+  type: TypeModel;
+  required: boolean;
+  description?: string;
+  /** Written as the schema's `default` when present. */
+  default?: DefaultValue;
+}
+
+/** One parameter of the tool function, in declaration order. */
+export type ParamModel =
+  | ValueParam
+  /** `RequestContext`: filled by the runtime, never listed. */
+  | { role: "context"; name: string }
+  /** `AbortSignal`: filled by the runtime with the call's signal, never listed. */
+  | { role: "signal"; name: string }
+  /** `({ a, b }: Args)`: the only listed parameter; its properties become the tool's properties. */
+  | { role: "destructured"; properties: ValueParam[] };
+
+/** How a tool's return value is written (spec §6). `Promise<T>` is already unwrapped. */
+export type ResultModel =
+  | { kind: "void" }
+  /** `string` or `string | null`. */
+  | { kind: "text" }
+  /** Object-shaped: `outputSchema` + `structuredContent` + a text block with the same JSON. */
+  | { kind: "structured"; type: ObjectModel | Extract<TypeModel, { kind: "record" }>; nullable: boolean }
+  /** Anything else listed in §6 (number, boolean, array, set, date, enum): one text block of JSON. */
+  | { kind: "json"; type: TypeModel }
+  /** `CallToolResult`, a content block or an array of content blocks: passed through. */
+  | { kind: "passthrough" };
+
+/** Tool annotations (spec §1), already under their wire names and in wire order. */
+export interface AnnotationsModel {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * Where a tool was declared, with the source spans the splice step needs. Offsets are
+ * UTF-16 code-unit offsets into the module text that extraction was given.
+ */
+export type ToolSite =
+  /** `@tool()` on a class method. */
+  | {
+      kind: "method";
+      member: string;
+      static: boolean;
+      /** Offset just after the `{` that opens the class body (where a `static {}` block goes). */
+      classBodyStart: number;
+      /** `[start, end)` of the `@tool(...)` decorator, removed by the splice. */
+      decorator: [number, number];
+    }
+  /** `server.tool("name", [options,] fn)`. */
+  | {
+      kind: "quick";
+      /** Offset of the call's closing `)` (the generated descriptor is inserted before it). */
+      callEnd: number;
+      /** Whether the last argument is followed by a trailing comma. */
+      trailingComma: boolean;
+    };
+
+/** One tool, ready for code generation. */
+export interface ToolModel {
+  name: string;
+  description?: string;
+  annotations?: AnnotationsModel;
+  /** MCP Apps (spec §9). */
+  ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
+  params: ParamModel[];
+  result: ResultModel;
+  site: ToolSite;
+  /** The declaration (the method name, or the `server.tool` call). */
+  location: SourceLocation;
+}
+
+/** Everything extraction learned about one module. */
+export interface ModuleModel {
+  file: string;
+  /** Tools grouped by declaration site: decorated classes (by the class's start offset) and quick-path calls. */
+  tools: ToolModel[];
+  diagnostics: Diagnostic[];
+  /** Every file whose declarations were consulted (for `addWatchFile` and cache invalidation). */
+  consultedFiles: string[];
+}
+
+/**
+ * Converts a method name to a tool name (spec §1): drops a trailing `Async` when something
+ * precedes it, then converts to snake_case.
+ *
+ * `getDocketAsync` → `get_docket`, `HTTPRequest` → `http_request`,
+ * `getHTTPResponse` → `get_http_response`, `parseV2Data` → `parse_v2_data`.
+ */
+export function toolNameFromMember(member: string): string {
+  const base = member.length > 5 && member.endsWith("Async") ? member.slice(0, -5) : member;
+  return toSnakeCase(base);
+}
+
+/**
+ * snake_case per spec §1: `_` before an upper-case letter that follows a lower-case letter or
+ * digit, and before an upper-case letter that follows an upper-case letter and is followed by
+ * a lower-case one; then lower-case everything. Existing `_` stay.
+ */
+export function toSnakeCase(name: string): string {
+  let out = "";
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i]!;
+    if (isUpper(c) && i > 0) {
+      const prev = name[i - 1]!;
+      const next = name[i + 1];
+      if (isLower(prev) || isDigit(prev) || (isUpper(prev) && next !== undefined && isLower(next))) {
+        out += "_";
+      }
+    }
+    out += c;
+  }
+  return out.toLowerCase();
+}
+
+/**
+ * camelCase per .NET's `JsonNamingPolicy.CamelCase` (spec §4 `@naming camelCase`): the leading
+ * run of upper-case letters is lower-cased, except that the last of a run longer than one is
+ * kept when a lower-case letter follows it. `Name` → `name`, `URLValue` → `urlValue`,
+ * `first_name` stays.
+ */
+export function toCamelCase(name: string): string {
+  if (name.length === 0 || !isUpper(name[0]!)) return name;
+  const chars = [...name];
+  for (let i = 0; i < chars.length; i++) {
+    if (i === 1 && !isUpper(chars[i]!)) break;
+    const hasNext = i + 1 < chars.length;
+    if (i > 0 && hasNext && !isUpper(chars[i + 1]!)) {
+      // "URLValue": stop before the 'V' that starts the next word.
+      if (chars[i + 1] === " ") chars[i] = chars[i]!.toLowerCase();
+      break;
+    }
+    chars[i] = chars[i]!.toLowerCase();
+  }
+  return chars.join("");
+}
+
+/** The tool-name rule of spec §1 (MCP 2025-11-25): 1 to 128 of `A–Z a–z 0–9 _ - .`. */
+export function isValidToolName(name: string): boolean {
+  return /^[A-Za-z0-9_.-]{1,128}$/.test(name);
+}
+
+function isUpper(c: string): boolean {
+  return c >= "A" && c <= "Z";
+}
+function isLower(c: string): boolean {
+  return c >= "a" && c <= "z";
+}
+function isDigit(c: string): boolean {
+  return c >= "0" && c <= "9";
+}
