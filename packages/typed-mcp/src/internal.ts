@@ -60,3 +60,4 @@ export function generated(tool: GeneratedTool): BrandedTool {
 export function isGenerated(value: unknown): value is BrandedTool {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[GENERATED] === true;
 }
+export * from "./codegen-support.js";
