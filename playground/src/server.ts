@@ -1,0 +1,53 @@
+/**
+ * The playground MCP server: a knowledge-graph memory server built with typed-mcp.
+ *
+ *   node dist/server.js           serve over stdio
+ *   node dist/server.js --http    serve Streamable HTTP on 127.0.0.1:$PORT (default 3000), path /mcp
+ *
+ * The graph is kept in $MEMORY_FILE_PATH (default: memory.json in the working directory).
+ */
+import { McpServer } from "typed-mcp";
+import { serveStdio } from "typed-mcp/stdio";
+import { serveHttp } from "typed-mcp/node";
+import { MemoryTools } from "./memory.js";
+import { GraphStore } from "./store.js";
+
+/** Counts of what the graph holds. */
+interface GraphStats {
+  /** How many entities there are. */
+  entities: number;
+  /** How many relations there are. */
+  relations: number;
+  /** How many observations there are, over all entities. */
+  observations: number;
+}
+
+export function createServer(store = new GraphStore()): McpServer {
+  const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0" });
+  server.addTools(new MemoryTools(store));
+
+  /** Count the entities, relations and observations in the knowledge graph. */
+  const graphStats = async (): Promise<GraphStats> => {
+    const graph = await store.read();
+    return {
+      entities: graph.entities.length,
+      relations: graph.relations.length,
+      observations: graph.entities.reduce((n, e) => n + e.observations.length, 0),
+    };
+  };
+  server.tool("graph_stats", { title: "Graph statistics", readOnly: true }, graphStats);
+  return server;
+}
+
+const server = createServer();
+if (process.argv.includes("--http")) {
+  const port = Number(process.env.PORT ?? 3000);
+  const { url } = await serveHttp(server, { port, hostname: "127.0.0.1" });
+  console.error(`typed-mcp memory server listening on ${url}`);
+  console.error(`Connect an MCP client to it with the Streamable HTTP transport, e.g.`);
+  console.error(`  claude mcp add --transport http memory ${url}`);
+  console.error(`  npx @modelcontextprotocol/inspector   (transport: Streamable HTTP, URL: ${url})`);
+  console.error(`Graph file: ${new GraphStore().path}. Stop with Ctrl+C.`);
+} else {
+  serveStdio(server);
+}
