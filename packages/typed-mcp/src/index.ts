@@ -1,1 +1,12 @@
+/**
+ * typed-mcp: typed TypeScript functions and class methods as MCP tools (spec §0).
+ *
+ * @packageDocumentation
+ */
 export * from "./types.js";
+export { McpServer } from "./server.js";
+export type { McpServerOptions, FetchOptions } from "./server.js";
+export { ToolError } from "./errors.js";
+export { tool } from "./decorators.js";
+export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
+export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";

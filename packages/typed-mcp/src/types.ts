@@ -7,7 +7,20 @@
  *
  * @packageDocumentation
  */
-import type { ContentBlock as SdkContentBlock, CallToolResult as SdkCallToolResult } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  CallToolResult as SdkCallToolResult,
+  ClientCapabilities,
+  ContentBlock as SdkContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+} from "@modelcontextprotocol/server";
 
 /** An integer: listed as `{"type":"integer"}`; the reader refuses non-integers (spec §4). */
 export type Int = number & { readonly "typed-mcp:int"?: true };
@@ -38,28 +51,43 @@ export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "crit
  * prompt to receive it; it is filled by the runtime and never listed.
  */
 export interface RequestContext {
-  /** Aborted on `notifications/cancelled` and when `requestTimeoutMs` elapses (spec §7). */
+  /** Aborted on `notifications/cancelled` (or a closed HTTP exchange) and when `requestTimeoutMs` elapses (spec §7). */
   readonly signal: AbortSignal;
   /** The JSON-RPC id of the request. */
   readonly requestId: string | number;
-  /** The negotiated protocol revision, e.g. `"2025-11-25"`. */
+  /**
+   * The negotiated protocol revision, e.g. `"2025-11-25"` or `"2026-07-28"`. On a stateless
+   * 2025-era HTTP request it is the `MCP-Protocol-Version` header (`"2025-03-26"` when absent).
+   */
   readonly protocolVersion: string;
-  /** The client's `clientInfo` (name, version), when it sent one. */
-  readonly clientInfo: { name: string; version: string; [k: string]: unknown } | undefined;
-  /** The client's capabilities. */
-  readonly clientCapabilities: Record<string, unknown> | undefined;
-  /** Authentication information handed to the HTTP handler, if any. */
-  readonly authInfo: unknown;
-  /** The request's `_meta`. */
+  /** The client's `clientInfo` (name, version), when known (not on stateless 2025-era HTTP requests). */
+  readonly clientInfo: Implementation | undefined;
+  /** The client's capabilities, when known (not on stateless 2025-era HTTP requests). */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** Authentication information handed to `server.fetch(request, { authInfo })`, if any. */
+  readonly authInfo: AuthInfo | undefined;
+  /** The request's `_meta` (without the reserved `io.modelcontextprotocol/*` envelope keys). */
   readonly meta: Record<string, unknown> | undefined;
-  /** Sends `notifications/progress` — only when the client gave a progress token; otherwise does nothing. */
+  /**
+   * Sends `notifications/progress` for this request — only when the client gave a progress token
+   * (`_meta.progressToken`); otherwise resolves without sending anything.
+   * @param progress Progress so far (should increase with every call).
+   * @param total The total, when known.
+   * @param message A human-readable status.
+   */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends `notifications/message` at `level`. */
+  /**
+   * Sends `notifications/message` at `level` (respecting the client's `logging/setLevel` or, on
+   * 2026-07-28, the request's log level; nothing is sent when the client asked for none).
+   */
   log(level: LogLevel, data: unknown): Promise<void>;
-  /** `elicitation/create`, delegated to the SDK (needs the client capability). */
-  elicit(params: Record<string, unknown>): Promise<unknown>;
-  /** `sampling/createMessage`, delegated to the SDK (needs the client capability). */
-  sample(params: Record<string, unknown>): Promise<unknown>;
-  /** `roots/list`, delegated to the SDK (needs the client capability). */
-  listRoots(): Promise<unknown>;
+  /**
+   * `elicitation/create`, delegated to the SDK. Needs the client's `elicitation` capability and a
+   * 2025-era connection (the SDK throws on 2026-07-28, which has no server→client requests).
+   */
+  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult>;
+  /** `sampling/createMessage`, delegated to the SDK (needs the client's `sampling` capability; 2025-era only). */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** `roots/list`, delegated to the SDK (needs the client's `roots` capability; 2025-era only). */
+  listRoots(): Promise<ListRootsResult>;
 }

@@ -1,0 +1,68 @@
+/**
+ * The `@tool` decorator (spec §1). The typed-mcp build plugin removes it from the source and puts
+ * the generated descriptors on the class instead; the function below only ever runs when the
+ * plugin is missing, and then throws at class definition.
+ *
+ * @packageDocumentation
+ */
+import { pluginMissingMessage } from "./errors.js";
+
+/**
+ * Options of the quick path `server.tool(name, options, fn)` (spec §1): {@link ToolOptions}
+ * without `name`. Read by the build plugin at build time, never at run time.
+ */
+export interface QuickToolOptions {
+  /** The tool's description; wins over the JSDoc (spec §1 Description). */
+  description?: string;
+  /** `annotations.title` (spec §1 Annotations). */
+  title?: string;
+  /** `annotations.readOnlyHint`. */
+  readOnly?: boolean;
+  /** `annotations.destructiveHint`. */
+  destructive?: boolean;
+  /** `annotations.idempotentHint`. */
+  idempotent?: boolean;
+  /** `annotations.openWorldHint`. */
+  openWorld?: boolean;
+  /** MCP Apps (spec §9): the `ui://` resource that renders this tool's results → `_meta.ui.resourceUri`. */
+  uiResource?: `ui://${string}`;
+  /** MCP Apps (spec §9): who may see the tool → `_meta.ui.visibility`; default both. */
+  uiVisibility?: ("model" | "app")[];
+}
+
+/** Options of `@tool({...})` (spec §1): the tool name and {@link QuickToolOptions}. */
+export interface ToolOptions extends QuickToolOptions {
+  /**
+   * The tool name: 1 to 128 of `A–Z a–z 0–9 _ - .` (spec §1 Name). Default: the method name
+   * without a trailing `Async`, in snake_case.
+   */
+  name?: string;
+}
+
+/**
+ * The decorator returned by {@link tool}: usable both as a standard (TC39) method decorator and
+ * as an `experimentalDecorators` one.
+ */
+export interface ToolDecorator {
+  /** Standard (TC39) decorators. */
+  <This, Fn extends (this: This, ...args: any[]) => any>(value: Fn, context: ClassMethodDecoratorContext<This, Fn>): void;
+  /** `experimentalDecorators`. */
+  (target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor): void;
+}
+
+/**
+ * Marks a class method as an MCP tool (spec §1 generator path). Forms: `@tool()`,
+ * `@tool("name")`, `@tool({ name?, description?, title?, readOnly?, destructive?, idempotent?,
+ * openWorld?, uiResource?, uiVisibility? })`. Instance methods are registered with
+ * `server.addTools(instance)`, static ones with `server.addTools(Class)`.
+ *
+ * The build plugin compiles the decorator away. If it is ever evaluated at run time the plugin
+ * was not applied, and it throws at once (at class definition).
+ *
+ * @throws Error always at run time: the message says to add the typed-mcp build plugin.
+ */
+export function tool(nameOrOptions?: string | ToolOptions): ToolDecorator {
+  const name = typeof nameOrOptions === "string" ? nameOrOptions : nameOrOptions?.name;
+  const what = name === undefined ? "@tool()" : `@tool(${JSON.stringify(name)})`;
+  throw new Error(pluginMissingMessage(what));
+}

@@ -1,0 +1,501 @@
+/**
+ * `McpServer`: the typed-mcp server (spec §0). The protocol (JSON-RPC, lifecycle, revisions,
+ * transports) is the official SDK's low-level `Server`; typed-mcp answers `tools/list` and
+ * `tools/call` itself so that listings and texts are exactly those of the spec.
+ *
+ * @packageDocumentation
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  createMcpHandler,
+} from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  ClientCapabilities,
+  Implementation,
+  McpHttpHandler,
+  McpRequestContext,
+  ServerCapabilities,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+import { publishToolError } from "./diagnostics.js";
+import { TOOL_ERROR_BRAND, ToolError, pluginMissingMessage } from "./errors.js";
+import type { QuickToolOptions } from "./decorators.js";
+import { TOOLS, isGenerated } from "./internal.js";
+import type { GeneratedTool, ToolListing } from "./internal.js";
+import type { CallToolResult, LogLevel, RequestContext } from "./types.js";
+
+/** The MCP Apps extension id (spec §9). */
+export const UI_EXTENSION = "io.modelcontextprotocol/ui";
+
+/** The revision assumed for a 2025-era HTTP request without `MCP-Protocol-Version` (as the SDK and the MCP spec do). */
+const DEFAULT_HTTP_REVISION = "2025-03-26";
+
+/** Options of {@link McpServer} (spec §0). */
+export interface McpServerOptions {
+  /** `serverInfo.name` sent to clients. */
+  name: string;
+  /** `serverInfo.version` sent to clients. */
+  version: string;
+  /** `serverInfo.title`: a human-readable name. */
+  title?: string;
+  /** `instructions` sent in the `initialize` / `server/discover` result. */
+  instructions?: string;
+  /**
+   * Longest time a tool call may run, in milliseconds (a positive finite number). When it
+   * elapses the tool's `AbortSignal` is aborted (reason: a `TimeoutError` `DOMException`) and the
+   * call answers `isError` with text `The tool timed out.` at once (spec §7). Unset: no limit.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Called with every exception a tool (or its generated reader/writer) throws other than a
+   * {@link ToolError} — the client only sees `The tool failed.` (spec §7). `tool` is the tool
+   * name. Whatever it returns or throws does not change the answer.
+   */
+  onToolError?: (error: unknown, info: { tool: string }) => void;
+}
+
+/** Options of `server.fetch(request, options)`. */
+export interface FetchOptions {
+  /** Validated authentication information, passed through to `RequestContext.authInfo` (never derived from headers). */
+  authInfo?: AuthInfo;
+  /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
+  parsedBody?: unknown;
+}
+
+/** One registered tool. */
+interface ToolEntry {
+  readonly name: string;
+  readonly descriptor: GeneratedTool;
+  readonly fn: (...args: unknown[]) => unknown;
+  readonly thisArg: unknown;
+  /** Where it was registered, for error messages: `Orders.placeOrderAsync`, `server.tool("x")`. */
+  readonly origin: string;
+  /** Listed only to clients that negotiated MCP Apps (visibility is `["app"]`). */
+  readonly appOnly: boolean;
+}
+
+/** What a request's client may see: the shape of listings and results (spec §6, §9). */
+interface ClientView {
+  readonly protocolVersion: string;
+  /** outputSchema / structuredContent exist from 2025-06-18 on. */
+  readonly structured: boolean;
+  /** annotations exist from 2025-03-26 on. */
+  readonly annotations: boolean;
+  /** The client negotiated the MCP Apps extension. */
+  readonly apps: boolean;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities | undefined;
+}
+
+/** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
+export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+
+/**
+ * An MCP server whose tools are typed TypeScript functions compiled by the typed-mcp build plugin
+ * (spec §0).
+ *
+ * ```ts
+ * const server = new McpServer({ name: "orders", version: "1.0.0" });
+ * server.addTools(new Orders());
+ * export default { fetch: server.fetch };      // Workers, Deno, Bun
+ * // or: serveStdio(server) from "typed-mcp/stdio", serveHttp(server, { port }) from "typed-mcp/node"
+ * ```
+ *
+ * Registration methods throw on a duplicate name (naming both registrations) and on
+ * descriptors the plugin did not produce. Every connection (stdio) or HTTP request gets its own
+ * SDK `Server` instance built from the same registry, so registering after serving starts is seen
+ * by later connections and requests.
+ */
+export class McpServer {
+  readonly #info: Implementation;
+  readonly #options: McpServerOptions;
+  readonly #tools = new Map<string, ToolEntry>();
+  /** Memoized `tools` arrays per client view (key: structured|annotations|apps). */
+  #listCache = new Map<string, ToolListing[]>();
+  #hasUi = false;
+  #handler: McpHttpHandler | undefined;
+
+  /**
+   * @param options Server identity and behaviour, see {@link McpServerOptions}.
+   * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number.
+   */
+  constructor(options: McpServerOptions) {
+    const { requestTimeoutMs } = options;
+    if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
+      throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
+    }
+    this.#options = { ...options };
+    this.#info = {
+      name: options.name,
+      version: options.version,
+      ...(options.title !== undefined && { title: options.title }),
+    };
+  }
+
+  /**
+   * Web-standard Streamable HTTP handler (spec §0): serves 2026-07-28 clients and, statelessly,
+   * 2025-era clients (the SDK's `createMcpHandler`). A bound property, so
+   * `export default { fetch: server.fetch }` works. MCP is served on every path and method the
+   * SDK handles; put Origin/Host validation and routing in front of it when exposed publicly.
+   *
+   * @param request The HTTP request.
+   * @param options `authInfo` passed through to tools as `RequestContext.authInfo`; `parsedBody`.
+   * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
+   */
+  readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
+    this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx));
+    return this.#handler.fetch(request, options);
+  };
+
+  /**
+   * Registers the typed-mcp tools of `target` (spec §0, §1 generator path): for an instance, the
+   * decorated instance methods of its class and its base classes; for a class, its decorated
+   * static methods (and those of its base classes). The methods are called with `this` = `target`.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `target` has no typed-mcp tools (the plugin was not applied, or nothing is
+   *   decorated), when a method is missing, or when a name is already registered (naming both).
+   */
+  addTools(target: object): this {
+    const found = collect(target);
+    if (found.length === 0) throw new Error(noMembersMessage(target, "@tool()"));
+    this.#registerAll(found.map((d) => this.#entryFor(target, d)));
+    return this;
+  }
+
+  /**
+   * Registers everything typed-mcp finds on `target`: its tools (as {@link addTools}); resources
+   * and prompts join here once they exist (spec §0, §8).
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `target` has nothing to register, or on a duplicate name.
+   */
+  add(target: object): this {
+    const tools = collect(target);
+    if (tools.length === 0) throw new Error(noMembersMessage(target, "@tool(), @resource() or @prompt()"));
+    this.#registerAll(tools.map((d) => this.#entryFor(target, d)));
+    return this;
+  }
+
+  /**
+   * Quick path (spec §1): registers `fn` as the tool `name`. The build plugin reads `fn`'s types
+   * and appends the generated descriptor as one more argument; `options` are read at build time.
+   *
+   * @param name The tool name (1 to 128 of `A–Z a–z 0–9 _ - .`).
+   * @param fn An arrow function, function expression, or a name bound to a function; called with
+   *   `this` = `undefined`.
+   * @returns this server, for chaining.
+   * @throws Error when the plugin did not transform the call (the message says to add it), or when
+   *   the name is already registered (naming both registrations).
+   */
+  tool(name: string, fn: (...args: any[]) => unknown): this;
+  tool(name: string, options: QuickToolOptions, fn: (...args: any[]) => unknown): this;
+  tool(name: string, ...rest: unknown[]): this {
+    const descriptor = rest[rest.length - 1];
+    const fn = rest.length >= 2 ? rest[rest.length - 2] : undefined;
+    if (!isGenerated(descriptor) || typeof fn !== "function") {
+      throw new Error(pluginMissingMessage(`server.tool(${JSON.stringify(name)}, …)`));
+    }
+    this.#registerAll([
+      makeEntry(descriptor, fn as (...args: unknown[]) => unknown, undefined, `server.tool(${JSON.stringify(descriptor.listing.name)})`),
+    ]);
+    return this;
+  }
+
+  #entryFor(target: object, d: GeneratedTool): ToolEntry {
+    const member = d.member;
+    const owner = typeof target === "function" ? target.name || "(anonymous class)" : target.constructor?.name || "(object)";
+    const origin = `${d.static ? "static " : ""}${owner}.${member ?? "?"}`;
+    const fn = member === undefined ? undefined : (target as Record<string, unknown>)[member];
+    if (typeof fn !== "function") {
+      throw new Error(`typed-mcp: tool ${JSON.stringify(d.listing.name)} refers to method ${origin}, which is not a function on the registered object.`);
+    }
+    return makeEntry(d, fn as (...args: unknown[]) => unknown, target, origin);
+  }
+
+  #registerAll(entries: ToolEntry[]): void {
+    // Check everything first so a failing call registers nothing.
+    const seen = new Map<string, ToolEntry>();
+    for (const entry of entries) {
+      const other = this.#tools.get(entry.name) ?? seen.get(entry.name);
+      if (other !== undefined) {
+        throw new Error(`typed-mcp: two tools are named ${JSON.stringify(entry.name)} on this server: ${other.origin} and ${entry.origin}. Tool names must be unique.`);
+      }
+      seen.set(entry.name, entry);
+    }
+    for (const entry of entries) {
+      this.#tools.set(entry.name, entry);
+      if (entry.descriptor.listing._meta?.ui !== undefined) this.#hasUi = true;
+    }
+    this.#listCache = new Map();
+  }
+
+  /** The capabilities advertised to clients. */
+  #capabilities(): ServerCapabilities {
+    return {
+      tools: {},
+      logging: {},
+      ...(this.#hasUi && { extensions: { [UI_EXTENSION]: {} } }),
+    };
+  }
+
+  /**
+   * Builds one SDK `Server` answering from this registry: used per HTTP request by
+   * {@link McpServer.fetch} and per connection by `serveStdio`. Not public API.
+   * @internal
+   */
+  [SDK_FACTORY](_ctx?: McpRequestContext): Server {
+    const sdk = new Server(this.#info, {
+      capabilities: this.#capabilities(),
+      ...(this.#options.instructions !== undefined && { instructions: this.#options.instructions }),
+    });
+    sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: this.#list(viewOf(sdk, ctx)) as never }));
+    sdk.setRequestHandler("tools/call", (request, ctx) => this.#call(sdk, request.params, ctx));
+    return sdk;
+  }
+
+  /** The listing for a client view (spec §1, §6 last paragraph, §9). */
+  #list(view: ClientView): ToolListing[] {
+    const key = `${+view.structured}${+view.annotations}${+view.apps}`;
+    let tools = this.#listCache.get(key);
+    if (tools === undefined) {
+      tools = [];
+      for (const entry of this.#tools.values()) {
+        if (entry.appOnly && !view.apps) continue;
+        tools.push(shapeListing(entry.descriptor.listing, view));
+      }
+      this.#listCache.set(key, tools);
+    }
+    return tools;
+  }
+
+  async #call(
+    sdk: Server,
+    params: { name: string; arguments?: Record<string, unknown> | undefined },
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
+    const entry = this.#tools.get(params.name);
+    if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    const view = viewOf(sdk, ctx);
+
+    const controller = new AbortController();
+    const upstream = ctx.mcpReq.signal;
+    const onUpstreamAbort = (): void => controller.abort(upstream.reason);
+    if (upstream.aborted) onUpstreamAbort();
+    else upstream.addEventListener("abort", onUpstreamAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    try {
+      const rc = requestContext(sdk, ctx, view, controller.signal);
+      let args: unknown[] | string;
+      try {
+        args = entry.descriptor.read(params.arguments, rc);
+      } catch (error) {
+        return this.#failed(entry.name, error);
+      }
+      if (typeof args === "string") return errorResult(`Argument '${args}' is not valid.`);
+
+      let pending: Promise<unknown>;
+      try {
+        pending = Promise.resolve(entry.fn.apply(entry.thisArg, args));
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      let value: unknown;
+      try {
+        const timeoutMs = this.#options.requestTimeoutMs;
+        value =
+          timeoutMs === undefined
+            ? await pending
+            : await Promise.race([
+                pending,
+                new Promise<typeof TIMED_OUT>((resolve) => {
+                  timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
+                }),
+              ]);
+        if (value === TIMED_OUT) {
+          pending.catch(() => {});
+          controller.abort(new DOMException("The tool timed out.", "TimeoutError"));
+          return errorResult("The tool timed out.");
+        }
+      } catch (error) {
+        if (isToolError(error)) return errorResult(error.message);
+        // Cancelled by the client: the SDK sends nothing for an aborted request.
+        if (upstream.aborted) return errorResult("The tool failed.");
+        return this.#failed(entry.name, error);
+      }
+
+      let result: CallToolResult;
+      try {
+        result = entry.descriptor.write(value);
+      } catch (error) {
+        return this.#failed(entry.name, error);
+      }
+      return view.structured || result.structuredContent === undefined ? result : omit(result, "structuredContent");
+    } finally {
+      clearTimeout(timer);
+      upstream.removeEventListener("abort", onUpstreamAbort);
+    }
+  }
+
+  /** Spec §7: any exception other than ToolError → `The tool failed.`, published and reported, never sent. */
+  #failed(tool: string, error: unknown): CallToolResult {
+    publishToolError(tool, error);
+    const onToolError = this.#options.onToolError;
+    if (onToolError !== undefined) {
+      try {
+        onToolError(error, { tool });
+      } catch {
+        // The answer stays the same whatever the callback does.
+      }
+    }
+    return errorResult("The tool failed.");
+  }
+}
+
+function makeEntry(descriptor: GeneratedTool, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): ToolEntry {
+  const visibility = descriptor.listing._meta?.ui?.visibility;
+  return {
+    name: descriptor.listing.name,
+    descriptor,
+    fn,
+    thisArg,
+    origin,
+    appOnly: visibility !== undefined && visibility.includes("app") && !visibility.includes("model"),
+  };
+}
+
+/**
+ * The descriptors of `target`'s tools: for a class, its static ones and those of its base
+ * classes; for an instance, the instance ones of its class chain. A member overridden in a
+ * subclass is taken from the most derived class that declares it as a tool.
+ */
+function collect(target: object): GeneratedTool[] {
+  const wantStatic = typeof target === "function";
+  const out: GeneratedTool[] = [];
+  const members = new Set<string>();
+  let ctor: unknown = wantStatic ? target : Object.getPrototypeOf(target)?.constructor;
+  const visited = new Set<unknown>();
+  while (typeof ctor === "function" && ctor !== Function.prototype && !visited.has(ctor)) {
+    visited.add(ctor);
+    if (Object.prototype.hasOwnProperty.call(ctor, TOOLS)) {
+      for (const d of (ctor as unknown as Record<symbol, GeneratedTool[]>)[TOOLS] ?? []) {
+        if (!!d.static !== wantStatic) continue;
+        const member = d.member ?? d.listing.name;
+        if (members.has(member)) continue;
+        members.add(member);
+        out.push(d);
+      }
+    }
+    ctor = Object.getPrototypeOf(ctor);
+  }
+  return out;
+}
+
+function noMembersMessage(target: object, what: string): string {
+  const name = typeof target === "function" ? `class ${target.name || "(anonymous)"}` : `this ${target.constructor?.name ?? "object"} instance`;
+  const kind = typeof target === "function" ? "static" : "instance";
+  return (
+    `typed-mcp: ${name} has no ${kind} ${what} members to register. ` +
+    `If it has decorated methods, the build plugin did not compile them: ${pluginMissingMessage("this code")}`
+  );
+}
+
+function isToolError(error: unknown): error is ToolError {
+  // The brand also recognizes a ToolError from a second copy of typed-mcp in the same process.
+  return error instanceof ToolError || (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true);
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** A copy of `value` without `key`, other keys in their order. */
+function omit<T extends object>(value: T, key: string): T {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) if (k !== key) out[k] = (value as Record<string, unknown>)[k];
+  return out as T;
+}
+
+/** A listing shaped for a client (spec §6 last paragraph, §9), key order kept. */
+function shapeListing(listing: ToolListing, view: ClientView): ToolListing {
+  if (view.structured && view.annotations && view.apps) return listing;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(listing)) {
+    const value = (listing as unknown as Record<string, unknown>)[key];
+    if (key === "outputSchema" && !view.structured) continue;
+    if (key === "annotations" && !view.annotations) continue;
+    if (key === "_meta" && !view.apps) {
+      const meta = omit(value as Record<string, unknown>, "ui");
+      if (Object.keys(meta).length > 0) out[key] = meta;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out as unknown as ToolListing;
+}
+
+/** What the client of this request negotiated. */
+function viewOf(sdk: Server, ctx: ServerContext): ClientView {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const fromEnvelope = envelope?.[PROTOCOL_VERSION_META_KEY];
+  const protocolVersion =
+    (typeof fromEnvelope === "string" ? fromEnvelope : undefined) ??
+    sdk.getNegotiatedProtocolVersion() ??
+    ctx.http?.req?.headers.get("mcp-protocol-version") ??
+    DEFAULT_HTTP_REVISION;
+  const clientCapabilities =
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? sdk.getClientCapabilities();
+  const clientInfo = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? sdk.getClientVersion();
+  const extensions = (clientCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  return {
+    protocolVersion,
+    structured: protocolVersion >= "2025-06-18",
+    annotations: protocolVersion >= "2025-03-26",
+    apps: extensions !== undefined && extensions !== null && typeof extensions === "object" && Object.prototype.hasOwnProperty.call(extensions, UI_EXTENSION),
+    clientInfo,
+    clientCapabilities,
+  };
+}
+
+/** The tool's {@link RequestContext} (spec §0). */
+function requestContext(sdk: Server, ctx: ServerContext, view: ClientView, signal: AbortSignal): RequestContext {
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  const progressToken = meta?.["progressToken"] as string | number | undefined;
+  const related = { relatedRequestId: ctx.mcpReq.id };
+  return {
+    signal,
+    requestId: ctx.mcpReq.id,
+    protocolVersion: view.protocolVersion,
+    clientInfo: view.clientInfo,
+    clientCapabilities: view.clientCapabilities,
+    authInfo: ctx.http?.authInfo,
+    meta,
+    progress(progress: number, total?: number, message?: string): Promise<void> {
+      if (progressToken === undefined) return Promise.resolve();
+      return ctx.mcpReq.notify({
+        method: "notifications/progress",
+        params: {
+          progressToken,
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        },
+      });
+    },
+    log(level: LogLevel, data: unknown): Promise<void> {
+      return ctx.mcpReq.log(level, data);
+    },
+    elicit: (params) => sdk.elicitInput(params, { ...related, signal }),
+    sample: (params) => sdk.createMessage(params, { ...related, signal }),
+    listRoots: () => sdk.listRoots(undefined, { ...related, signal }),
+  };
+}
