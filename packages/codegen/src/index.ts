@@ -1,1 +1,69 @@
-export {};
+/**
+ * `@typed-mcp/codegen`: turns a {@link ToolModel} into generated code — the tool's listing
+ * (JSON Schema), an argument reader and a result writer — as plain ES2022 source text.
+ * Pure functions of the model; no TypeScript compiler objects. The contract is
+ * `shared/spec/mapping.md` (§1–§6, §9); the rules it leaves open are in `docs/codegen.md`.
+ *
+ * @packageDocumentation
+ */
+import type { ToolModel } from "@typed-mcp/model";
+import { Lines, RUNTIME_NAMESPACE, Scope, literal, type ImportRequest } from "./emit.js";
+import { readBody } from "./read.js";
+import { toolListing } from "./schema.js";
+import { writeBody } from "./write.js";
+
+export { RUNTIME_NAMESPACE, CodegenError, type ImportRequest } from "./emit.js";
+export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
+
+/**
+ * Generates a JavaScript expression that evaluates to a `GeneratedTool`
+ * (`typed-mcp/internal`): `{ listing, read(a, ctx), write(value), member?, static? }`.
+ *
+ * - `listing` is the literal of {@link toolListing} (spec §1).
+ * - `read(a, ctx)` checks and converts `arguments` (spec §5) and returns the argument array,
+ *   or the wire path of the first invalid argument as a string.
+ * - `write(value)` returns the `CallToolResult` (spec §6).
+ * - `member` and `static` are set for a decorated method (`site.kind === "method"`).
+ *
+ * The code refers to the runtime helpers as `__tmcp.<name>` ({@link RUNTIME_NAMESPACE}; the
+ * plugin adds `import * as __tmcp from "typed-mcp/internal"`) and to class constructors by the
+ * local names in `imports`, which the plugin must import
+ * (`import { <exportName> as <local> } from "<from>"`). Equal requests get equal local names,
+ * so imports of several tools of one module can be deduplicated by `local`.
+ * When the tool needs closure-level constants (regular expressions, enum sets) the expression
+ * is an arrow-function IIFE; otherwise an object literal.
+ *
+ * @throws CodegenError when the model breaks the contract (see {@link typeSchema}, e.g.
+ * constraints that do not fit their type, a pattern that does not compile with `u`).
+ */
+export function generateTool(tool: ToolModel): { code: string; imports: ImportRequest[] } {
+  const scope = new Scope();
+  const listing = toolListing(tool);
+  const read = readBody(tool.params, scope);
+  const write = writeBody(tool.result, scope);
+
+  const obj = new Lines();
+  obj.open("{");
+  obj.line(`listing: ${literal(listing)},`);
+  obj.open("read(a, ctx) {").append(read).close("},");
+  obj.open("write(value) {").append(write).close("},");
+  if (tool.site.kind === "method") {
+    obj.line(`member: ${JSON.stringify(tool.site.member)},`);
+    obj.line(`static: ${tool.site.static},`);
+  }
+  obj.close("}");
+
+  let code: string;
+  if (scope.hoisted.length === 0) code = `(${obj.toString()})`;
+  else {
+    const iife = new Lines();
+    iife.open("(() => {");
+    for (const h of scope.hoisted) iife.line(h);
+    const body = obj.toString().split("\n");
+    iife.line(`return ${body[0]}`);
+    for (const l of body.slice(1)) iife.line(l + (l === "}" ? ";" : ""));
+    iife.close("})()");
+    code = iife.toString();
+  }
+  return { code, imports: scope.imports.map((i) => ({ ...i })) };
+}

@@ -2,6 +2,193 @@
  * Small helpers that generated readers and writers call through `typed-mcp/internal`
  * (owned by `@typed-mcp/codegen`: it decides what generated code needs).
  *
+ * Generated code refers to them as `__tmcp.<name>`. Everything here is plain ES2022 with no
+ * `eval`, no `new Function` and no Node-only API (no `Buffer`), so it runs on Cloudflare
+ * Workers and other edge runtimes. The rules each helper enforces are written down in
+ * `docs/codegen.md`.
+ *
  * @packageDocumentation
  */
-export {};
+
+/**
+ * Number of Unicode code points in `s` (JSON Schema's string length, spec §4 "Lengths count
+ * Unicode code points"). A surrogate pair counts 1; a lone surrogate counts 1.
+ */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/**
+ * `format: "email"` (spec §4): an ASCII `dot-atom@hostname` address — the local part is RFC 5322
+ * `atext` runs separated by single dots; the domain is two or more DNS labels (letters, digits,
+ * inner hyphens, 1–63 characters each). Quoted local parts, IP literals and internationalised
+ * addresses are refused. Total length at most 254 characters.
+ */
+export function isEmail(s: string): boolean {
+  return s.length <= 254 && EMAIL.test(s);
+}
+
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9A-Fa-f]{2})*$/;
+
+/**
+ * `format: "uri"` (spec §4): an absolute RFC 3986 URI — a scheme (`ALPHA *( ALPHA / DIGIT / "+" /
+ * "-" / "." )`), a colon, then only RFC 3986 characters (unreserved, reserved, `%HH`). No spaces,
+ * no non-ASCII characters (that would be an IRI), no malformed percent escapes.
+ */
+export function isUri(s: string): boolean {
+  return URI.test(s);
+}
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Reads an RFC 3339 `date-time` (spec §4 `Date`): `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, `T` and
+ * `Z` in either case. The grammar and the calendar are checked (month 01–12, a day that exists
+ * in that month, hour ≤ 23, minute ≤ 59, second ≤ 59, offset hour ≤ 23 and minute ≤ 59). A leap
+ * second (`:60`) is refused: a `Date` cannot hold it. Fractions beyond milliseconds are
+ * truncated. Returns `undefined` for anything else (including non-strings).
+ */
+export function readDateTime(value: unknown): Date | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = DATE_TIME.exec(value);
+  if (m === null) return undefined;
+  const year = +m[1]!;
+  const month = +m[2]!;
+  const day = +m[3]!;
+  const hour = +m[4]!;
+  const minute = +m[5]!;
+  const second = +m[6]!;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const ms = m[7] === undefined ? 0 : +(m[7] + "00").slice(0, 3);
+  let offset = 0;
+  if (m[8] === undefined) {
+    const oh = +m[10]!;
+    const om = +m[11]!;
+    if (oh > 23 || om > 59) return undefined;
+    offset = (m[9] === "-" ? -1 : 1) * (oh * 60 + om) * 60000;
+  }
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, ms);
+  return new Date(d.getTime() - offset);
+}
+
+/**
+ * Reads a `URL` (spec §4): the string must be an absolute URI by {@link isUri} and `new URL(s)`
+ * (no base) must accept it. Returns `undefined` otherwise (including non-strings).
+ */
+export function readUrl(value: unknown): URL | undefined {
+  if (typeof value !== "string" || !URI.test(value)) return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const B64_INDEX = /* @__PURE__ */ (() => {
+  const t = new Int16Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) t[B64.charCodeAt(i)] = i;
+  return t;
+})();
+
+function b64(c: number): number {
+  return c < 128 ? B64_INDEX[c]! : -1;
+}
+
+/**
+ * Decodes standard base64 (RFC 4648 §4, spec §4 `Uint8Array`), strictly: the alphabet
+ * `A–Z a–z 0–9 + /`, length a multiple of 4, `=` padding only at the end (0–2 of them), no
+ * whitespace, and unused bits of the last group zero (the canonical encoding). Returns
+ * `undefined` otherwise (including non-strings). Uses no `Buffer`/`atob`.
+ */
+export function readBase64(value: unknown): Uint8Array | undefined {
+  if (typeof value !== "string") return undefined;
+  const len = value.length;
+  if (len % 4 !== 0) return undefined;
+  let pad = 0;
+  if (len > 0 && value.charCodeAt(len - 1) === 61) pad = value.charCodeAt(len - 2) === 61 ? 2 : 1;
+  const out = new Uint8Array((len / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < len; i += 4) {
+    const last = i + 4 === len;
+    const a = b64(value.charCodeAt(i));
+    const b = b64(value.charCodeAt(i + 1));
+    const c = last && pad === 2 ? 0 : b64(value.charCodeAt(i + 2));
+    const d = last && pad >= 1 ? 0 : b64(value.charCodeAt(i + 3));
+    if ((a | b | c | d) < 0) return undefined;
+    out[o++] = (a << 2) | (b >> 4);
+    if (last && pad === 2) {
+      if ((b & 0x0f) !== 0) return undefined;
+      break;
+    }
+    out[o++] = ((b & 0x0f) << 4) | (c >> 2);
+    if (last && pad === 1) {
+      if ((c & 0x03) !== 0) return undefined;
+      break;
+    }
+    out[o++] = ((c & 0x03) << 6) | d;
+  }
+  return out;
+}
+
+/** Encodes bytes as standard, padded base64 (spec §6 `Uint8Array` → base64). Uses no `Buffer`/`btoa`. */
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    s += B64[v >> 18]! + B64[(v >> 12) & 63]! + B64[(v >> 6) & 63]! + B64[v & 63]!;
+  }
+  if (i + 1 === n) {
+    const v = bytes[i]! << 16;
+    s += B64[v >> 18]! + B64[(v >> 12) & 63]! + "==";
+  } else if (i + 2 === n) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    s += B64[v >> 18]! + B64[(v >> 12) & 63]! + B64[(v >> 6) & 63]! + "=";
+  }
+  return s;
+}
+
+/**
+ * Sets `obj[key] = value` as an own, enumerable, writable data property even when `key` is
+ * `__proto__` (spec §5: such keys never reach a prototype). Returns `obj`.
+ */
+export function defineOwn<T extends object>(obj: T, key: string, value: unknown): T {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  return obj;
+}
+
+/**
+ * Writes a passed-through result (spec §6): an array of content blocks → `{ content: blocks }`;
+ * a single content block (an object with a string `type`) → `{ content: [block] }`; anything
+ * else is taken to be a `CallToolResult` and returned as is.
+ */
+export function passthrough(value: unknown): Record<string, unknown> {
+  if (Array.isArray(value)) return { content: value };
+  if (typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string") {
+    return { content: [value] };
+  }
+  return value as Record<string, unknown>;
+}

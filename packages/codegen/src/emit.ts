@@ -1,0 +1,205 @@
+/**
+ * Low-level pieces of the emitter: JavaScript literals, property access, a line buffer with
+ * indentation, and the per-tool scope (fresh local names, hoisted constants, imports).
+ *
+ * @module
+ */
+
+/** The runtime namespace the generated code refers to (`import * as __tmcp from "typed-mcp/internal"`). */
+export const RUNTIME_NAMESPACE = "__tmcp";
+
+/** An import the generated code needs: `import { <exportName> as <local> } from "<from>"`. */
+export interface ImportRequest {
+  from: string;
+  exportName: string;
+  local: string;
+}
+
+/** Thrown when a model cannot be turned into code (a model that extraction should have refused). */
+export class CodegenError extends Error {
+  override name = "CodegenError";
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JavaScript string literal for `s` (JSON string syntax is valid ES2019+ string syntax). */
+export function str(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** `obj.key`, or `obj["key"]` when `key` is not an identifier. */
+export function member(obj: string, key: string): string {
+  return IDENT.test(key) ? `${obj}.${key}` : `${obj}[${str(key)}]`;
+}
+
+/**
+ * An object-literal key for `key`. `__proto__` is written as a computed key (`["__proto__"]`),
+ * which creates an own data property instead of setting the prototype.
+ */
+export function literalKey(key: string): string {
+  if (key === "__proto__") return `[${str(key)}]`;
+  return IDENT.test(key) ? key : str(key);
+}
+
+/**
+ * A JavaScript expression for a JSON value, with object keys in insertion order. Unlike plain
+ * `JSON.stringify`, a key `__proto__` stays an own property when the literal is evaluated.
+ */
+export function literal(value: unknown): string {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isFinite(value)) throw new CodegenError(`Cannot write the number ${value} as JSON.`);
+    if (value === undefined) throw new CodegenError("Cannot write undefined as JSON.");
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(literal).join(",")}]`;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    parts.push(`${k === "__proto__" ? `[${str(k)}]` : str(k)}:${literal(v)}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/**
+ * A RegExp literal `/…/u` for an ECMAScript pattern source (spec §4: `u` flag, unanchored).
+ * Unescaped `/` and line terminators are escaped; the result denotes the same pattern.
+ *
+ * @throws CodegenError when the pattern does not compile with the `u` flag.
+ */
+export function regexLiteral(source: string): string {
+  try {
+    new RegExp(source, "u");
+  } catch (e) {
+    throw new CodegenError(`The pattern ${str(source)} does not compile with the "u" flag: ${(e as Error).message}`);
+  }
+  let out = "";
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === "\\") {
+      out += ch + source[i + 1]!;
+      i++;
+    } else if (ch === "/") out += "\\/";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\u2028") out += "\\u2028";
+    else if (ch === "\u2029") out += "\\u2029";
+    else out += ch;
+  }
+  return `/${out === "" ? "(?:)" : out}/u`;
+}
+
+/** Lines of code with indentation; child buffers can be built separately and appended. */
+export class Lines {
+  readonly lines: string[] = [];
+  private depth = 0;
+
+  line(s: string): this {
+    this.lines.push("  ".repeat(this.depth) + s);
+    return this;
+  }
+  open(s: string): this {
+    this.line(s);
+    this.depth++;
+    return this;
+  }
+  close(s = "}"): this {
+    this.depth--;
+    this.line(s);
+    return this;
+  }
+  append(other: Lines): this {
+    const pad = "  ".repeat(this.depth);
+    for (const l of other.lines) this.lines.push(pad + l);
+    return this;
+  }
+  get empty(): boolean {
+    return this.lines.length === 0;
+  }
+  toString(): string {
+    return this.lines.join("\n");
+  }
+}
+
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * Per-tool state: fresh local names, constants hoisted to the tool's closure (regular
+ * expressions, enum sets) and imports of class constructors.
+ */
+export class Scope {
+  private counter = 0;
+  readonly hoisted: string[] = [];
+  readonly imports: ImportRequest[] = [];
+  private readonly regexes = new Map<string, string>();
+
+  /** A fresh local name `<prefix><n>`. */
+  fresh(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  /** The name of a closure-level constant holding `/source/u` (one per distinct pattern). */
+  regex(source: string): string {
+    let name = this.regexes.get(source);
+    if (name === undefined) {
+      name = `re${this.regexes.size}`;
+      this.regexes.set(source, name);
+      this.hoisted.push(`const ${name} = ${regexLiteral(source)};`);
+    }
+    return name;
+  }
+
+  /** The name of a closure-level constant initialised with `init`. */
+  hoist(prefix: string, init: string): string {
+    const name = this.fresh(prefix);
+    this.hoisted.push(`const ${name} = ${init};`);
+    return name;
+  }
+
+  /**
+   * The local name of an imported class constructor. The name is derived from the module and
+   * export names only, so equal requests from different tools of one module get equal names.
+   */
+  importClass(from: string, exportName: string): string {
+    const safe = exportName.replace(/[^A-Za-z0-9_$]/g, "_");
+    const local = `__tmcp_ctor_${safe}_${fnv1a(from + "\0" + exportName)}`;
+    if (!this.imports.some((i) => i.local === local)) this.imports.push({ from, exportName, local });
+    return local;
+  }
+}
+
+/** A path to a value, as static text and runtime expressions (spec §5 error paths). */
+export type Path = readonly ({ text: string } | { expr: string })[];
+
+/** Appends a static step to `path`. */
+export function pathText(path: Path, text: string): Path {
+  return [...path, { text }];
+}
+
+/** Appends a runtime step (an expression converted to string by `+`) to `path`. */
+export function pathExpr(path: Path, expr: string): Path {
+  return [...path, { expr }];
+}
+
+/** A JavaScript expression building the path's string. */
+export function pathCode(path: Path): string {
+  const parts: string[] = [];
+  let text = "";
+  for (const p of path) {
+    if ("text" in p) text += p.text;
+    else {
+      if (text !== "") parts.push(str(text));
+      text = "";
+      parts.push(p.expr);
+    }
+  }
+  if (text !== "" || parts.length === 0) parts.push(str(text));
+  if (!("text" in (path[0] ?? { text: "" }))) parts.unshift('""');
+  return parts.join(" + ");
+}

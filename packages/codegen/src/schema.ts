@@ -1,0 +1,267 @@
+/**
+ * JSON Schema writers (spec §2, §3, §4, §6 `outputSchema`) and the tool listing (spec §1, §9).
+ * One small writer per type kind; every schema object is built in the keyword order of §2.
+ *
+ * @module
+ */
+import type { Constraints, ObjectModel, ParamModel, ToolModel, TypeModel, ValueParam } from "@typed-mcp/model";
+import { CodegenError } from "./emit.js";
+
+/** The only schema keywords written, in the only order they are written (spec §2). */
+export const KEYWORD_ORDER = [
+  "type",
+  "format",
+  "description",
+  "enum",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "contentEncoding",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "properties",
+  "required",
+  "additionalProperties",
+  "default",
+] as const;
+
+type Keyword = (typeof KEYWORD_ORDER)[number];
+type Schema = Record<string, unknown>;
+
+/** Rebuilds `s` with its keys in §2 order. Throws on a key that is not a §2 keyword. */
+function ordered(s: Partial<Record<Keyword, unknown>>): Schema {
+  const out: Schema = {};
+  for (const k of Object.keys(s)) {
+    if (!(KEYWORD_ORDER as readonly string[]).includes(k)) throw new CodegenError(`Internal: keyword ${k} is not in spec §2.`);
+  }
+  for (const k of KEYWORD_ORDER) if (s[k] !== undefined) out[k] = s[k];
+  return out;
+}
+
+/** The listing entry of one tool (spec §1): keys in the order name, description, inputSchema, outputSchema, annotations, _meta. */
+export interface ToolListing {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  _meta?: { ui: { resourceUri: string; visibility?: ("model" | "app")[] } };
+}
+
+const STRING_KEYS: (keyof Constraints)[] = ["minLength", "maxLength", "pattern", "format"];
+const NUMBER_KEYS: (keyof Constraints)[] = ["minimum", "maximum"];
+const ARRAY_KEYS: (keyof Constraints)[] = ["minLength", "maxLength"];
+
+/**
+ * Checks that `c` only holds constraints that fit a type kind (spec §4 validation tags), so the
+ * reader enforces every constraint the schema lists.
+ *
+ * @throws CodegenError naming the misplaced constraint.
+ */
+export function checkConstraints(kind: string, c: Constraints | undefined, allowed: (keyof Constraints)[]): void {
+  if (c === undefined) return;
+  for (const k of Object.keys(c) as (keyof Constraints)[]) {
+    if (c[k] === undefined) continue;
+    if (!allowed.includes(k)) throw new CodegenError(`The constraint ${k} does not fit a ${kind} (spec §4 validation tags).`);
+    if (k !== "pattern" && k !== "format" && (typeof c[k] !== "number" || !Number.isFinite(c[k]))) {
+      throw new CodegenError(`The constraint ${k} must be a finite number.`);
+    }
+  }
+  if (c.minimum !== undefined && c.maximum !== undefined && c.minimum > c.maximum) {
+    throw new CodegenError("minimum is greater than maximum (spec §4).");
+  }
+}
+
+/** Constraints allowed per kind (spec §4 validation tags table). */
+export const ALLOWED_CONSTRAINTS = { string: STRING_KEYS, number: NUMBER_KEYS, integer: NUMBER_KEYS, array: ARRAY_KEYS };
+
+function stringSchema(t: Extract<TypeModel, { kind: "string" }>): Partial<Record<Keyword, unknown>> {
+  checkConstraints("string", t.constraints, STRING_KEYS);
+  const c = t.constraints ?? {};
+  return { type: "string", format: c.format, minLength: c.minLength, maxLength: c.maxLength, pattern: c.pattern };
+}
+
+function numberSchema(t: Extract<TypeModel, { kind: "number" | "integer" }>): Partial<Record<Keyword, unknown>> {
+  checkConstraints(t.kind, t.constraints, NUMBER_KEYS);
+  const c = t.constraints ?? {};
+  return { type: t.kind, minimum: c.minimum, maximum: c.maximum };
+}
+
+function enumSchema(t: Extract<TypeModel, { kind: "enum" }>): Partial<Record<Keyword, unknown>> {
+  if (t.numeric !== undefined) {
+    if (t.numeric.length !== t.values.length || t.values.some((v) => typeof v !== "string")) {
+      throw new CodegenError("A numeric enum needs one member name per number (spec §4).");
+    }
+    return { type: "string", enum: [...t.values] };
+  }
+  const want = t.valueType === "string" ? "string" : "number";
+  if (t.values.some((v) => typeof v !== want) || (t.valueType === "integer" && t.values.some((v) => !Number.isInteger(v)))) {
+    throw new CodegenError(`Enum values do not match its value type ${t.valueType}.`);
+  }
+  return { type: t.valueType, enum: [...t.values] };
+}
+
+function arraySchema(t: Extract<TypeModel, { kind: "array" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+  checkConstraints(t.set ? "set" : "array", t.constraints, ARRAY_KEYS);
+  const c = t.constraints ?? {};
+  return {
+    type: "array",
+    items: typeSchema(t.items, where),
+    minItems: c.minLength,
+    maxItems: c.maxLength,
+    uniqueItems: t.set ? true : undefined,
+  };
+}
+
+function recordSchema(t: Extract<TypeModel, { kind: "record" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+  return { type: "object", additionalProperties: typeSchema(t.values, where) };
+}
+
+/** The properties of an object listed on one side: getter-only (`readOnly`) ones in output schemas only. */
+export function listedProperties(t: ObjectModel, where: "input" | "output"): ObjectModel["properties"] {
+  return where === "input" ? t.properties.filter((p) => !p.readOnly) : t.properties;
+}
+
+function objectSchema(t: ObjectModel, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+  const properties: Schema = {};
+  const required: string[] = [];
+  const seen = new Set<string>();
+  for (const p of listedProperties(t, where)) {
+    if (seen.has(p.name)) throw new CodegenError(`Two properties have the wire name ${p.name} (spec §10 OMCG0006).`);
+    seen.add(p.name);
+    properties[p.name] = withDescription(typeSchema(p.type, where), p.description);
+    if (p.required) required.push(p.name);
+  }
+  return {
+    type: "object",
+    properties,
+    required: required.length > 0 ? required : undefined,
+    additionalProperties: t.additionalProperties === undefined ? undefined : typeSchema(t.additionalProperties, where),
+  };
+}
+
+function nullableSchema(t: Extract<TypeModel, { kind: "nullable" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+  if (t.inner.kind === "nullable") throw new CodegenError("A nullable type's inner type is itself nullable.");
+  const s: Schema = { ...typeSchema(t.inner, where) };
+  s.type = [s.type, "null"];
+  if (Array.isArray(s.enum)) s.enum = [...s.enum, null];
+  return s;
+}
+
+function withDescription(s: Schema, description: string | undefined): Schema {
+  return description === undefined ? s : ordered({ ...s, description });
+}
+
+/**
+ * The JSON Schema of one type (spec §4), keys in §2 order. Objects list `properties` (always)
+ * and `required` (when not empty), and `additionalProperties` only for an index signature;
+ * `readOnly` properties are listed only when `where` is `"output"`. A nullable type widens
+ * `type` to `[T, "null"]` and appends `null` to an `enum`.
+ *
+ * @throws CodegenError for a model that breaks the contract (constraints that do not fit the
+ * kind, enum values that do not fit the value type, a nested nullable, duplicate wire names).
+ */
+export function typeSchema(type: TypeModel, where: "input" | "output"): Record<string, unknown> {
+  switch (type.kind) {
+    case "string":
+      return ordered(stringSchema(type));
+    case "number":
+    case "integer":
+      return ordered(numberSchema(type));
+    case "boolean":
+      return { type: "boolean" };
+    case "enum":
+      return ordered(enumSchema(type));
+    case "date":
+      return { type: "string", format: "date-time" };
+    case "url":
+      return { type: "string", format: "uri" };
+    case "bytes":
+      return { type: "string", contentEncoding: "base64" };
+    case "array":
+      return ordered(arraySchema(type, where));
+    case "record":
+      return ordered(recordSchema(type, where));
+    case "object":
+      return ordered(objectSchema(type, where));
+    case "nullable":
+      return ordered(nullableSchema(type, where));
+    default:
+      throw new CodegenError(`Unknown type kind ${(type as { kind: string }).kind}.`);
+  }
+}
+
+/** The listed parameters of a tool (context and signal are never listed; a destructured parameter contributes its properties). */
+export function listedParams(params: ParamModel[]): ValueParam[] {
+  const out: ValueParam[] = [];
+  for (const p of params) {
+    if (p.role === "value") out.push(p);
+    else if (p.role === "destructured") out.push(...p.properties);
+  }
+  return out;
+}
+
+/**
+ * The tool's `inputSchema` (spec §3):
+ * `{"type":"object","properties":{…},"required":[…],"additionalProperties":false}`.
+ *
+ * @throws CodegenError for two listed parameters with the same name, or a destructured
+ * parameter next to other listed parameters.
+ */
+export function inputSchema(params: ParamModel[]): Record<string, unknown> {
+  const values = params.filter((p) => p.role === "value").length;
+  if (params.some((p) => p.role === "destructured") && (values > 0 || params.filter((p) => p.role === "destructured").length > 1)) {
+    throw new CodegenError("A destructured parameter must be the only listed parameter (spec §3, OMCG0004).");
+  }
+  const properties: Schema = {};
+  const required: string[] = [];
+  for (const p of listedParams(params)) {
+    if (Object.hasOwn(properties, p.name)) throw new CodegenError(`Two parameters are named ${p.name}.`);
+    let s = withDescription(typeSchema(p.type, "input"), p.description);
+    if (p.default !== undefined) s = ordered({ ...s, default: p.default });
+    properties[p.name] = s;
+    if (p.required) required.push(p.name);
+  }
+  return ordered({ type: "object", properties, required: required.length > 0 ? required : undefined, additionalProperties: false });
+}
+
+/**
+ * The tool's `outputSchema` (spec §6): the object-shaped result's schema (`type` stays
+ * `"object"` even for a nullable result), or `undefined` for every other result kind.
+ */
+export function outputSchema(tool: ToolModel): Record<string, unknown> | undefined {
+  return tool.result.kind === "structured" ? typeSchema(tool.result.type, "output") : undefined;
+}
+
+const ANNOTATION_ORDER = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/**
+ * The listing entry of one tool (spec §1, §9): keys in the order name, description,
+ * inputSchema, outputSchema, annotations (title, readOnlyHint, destructiveHint, idempotentHint,
+ * openWorldHint; left out when none is assigned), `_meta` (`{ ui: { resourceUri, visibility? } }`).
+ * Deterministic: the same model gives byte-identical `JSON.stringify` output.
+ *
+ * @throws CodegenError as {@link typeSchema} and {@link inputSchema} do.
+ */
+export function toolListing(tool: ToolModel): ToolListing {
+  const listing: ToolListing = { name: tool.name } as ToolListing;
+  if (tool.description !== undefined) listing.description = tool.description;
+  listing.inputSchema = inputSchema(tool.params);
+  const out = outputSchema(tool);
+  if (out !== undefined) listing.outputSchema = out;
+  if (tool.annotations !== undefined) {
+    const a: Record<string, unknown> = {};
+    for (const k of ANNOTATION_ORDER) if (tool.annotations[k] !== undefined) a[k] = tool.annotations[k];
+    if (Object.keys(a).length > 0) listing.annotations = a;
+  }
+  if (tool.ui !== undefined) {
+    const ui: { resourceUri: string; visibility?: ("model" | "app")[] } = { resourceUri: tool.ui.resourceUri };
+    if (tool.ui.visibility !== undefined) ui.visibility = [...tool.ui.visibility];
+    listing._meta = { ui };
+  }
+  return listing;
+}
