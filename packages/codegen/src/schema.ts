@@ -133,7 +133,7 @@ function objectSchema(t: ObjectModel, where: "input" | "output"): Partial<Record
   for (const p of listedProperties(t, where)) {
     if (seen.has(p.name)) throw new CodegenError(`Two properties have the wire name ${p.name} (spec §10 OMCG0006).`);
     seen.add(p.name);
-    properties[p.name] = withDescription(typeSchema(p.type, where), p.description);
+    setOwn(properties, p.name, withDescription(typeSchema(p.type, where), p.description));
     if (p.required) required.push(p.name);
   }
   return {
@@ -150,6 +150,11 @@ function nullableSchema(t: Extract<TypeModel, { kind: "nullable" }>, where: "inp
   s.type = [s.type, "null"];
   if (Array.isArray(s.enum)) s.enum = [...s.enum, null];
   return s;
+}
+
+/** `obj[key] = value` as an own data property, even for `__proto__`. */
+function setOwn(obj: Schema, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function withDescription(s: Schema, description: string | undefined): Schema {
@@ -223,7 +228,7 @@ export function inputSchema(params: ParamModel[]): Record<string, unknown> {
     if (Object.hasOwn(properties, p.name)) throw new CodegenError(`Two parameters are named ${p.name}.`);
     let s = withDescription(typeSchema(p.type, "input"), p.description);
     if (p.default !== undefined) s = ordered({ ...s, default: p.default });
-    properties[p.name] = s;
+    setOwn(properties, p.name, s);
     if (p.required) required.push(p.name);
   }
   return ordered({ type: "object", properties, required: required.length > 0 ? required : undefined, additionalProperties: false });
