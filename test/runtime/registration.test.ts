@@ -1,7 +1,7 @@
 // Registration rules (spec §0, §1): plugin-missing errors, duplicates, classes and instances,
 // subclasses, and the decorator's typing in both decorator modes (checked with tsc).
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -154,6 +154,18 @@ describe("registration", () => {
   it("rejects a requestTimeoutMs that is not a positive number", () => {
     expect(() => new McpServer({ name: "s", version: "1", requestTimeoutMs: 0 })).toThrow(RangeError);
     expect(() => new McpServer({ name: "s", version: "1", requestTimeoutMs: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+describe("Workers-safe", () => {
+  it("the runtime's dist has no eval and no new Function (spec §5: it must run on Cloudflare Workers)", () => {
+    const dist = fileURLToPath(new URL("../../packages/typed-mcp/dist/", import.meta.url));
+    const files = readdirSync(dist).filter((f) => f.endsWith(".js"));
+    expect(files).toContain("server.js");
+    for (const file of files) {
+      const code = readFileSync(join(dist, file), "utf8");
+      expect(code, file).not.toMatch(/\beval\s*\(|new\s+Function\s*\(|\bFunction\s*\(\s*["'`]/);
+    }
   });
 });
 

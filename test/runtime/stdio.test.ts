@@ -169,6 +169,19 @@ describe("the real client over stdio", () => {
     }
   });
 
+  it("RequestContext.progress sends notifications/progress only when the client gave a token", async () => {
+    const { client } = await connect();
+    try {
+      const seen: unknown[] = [];
+      await client.callTool({ name: "place_order", arguments: { items: [] } }, { onprogress: (p) => seen.push(p) });
+      expect(seen).toEqual([{ progress: 1, total: 2, message: "priced" }]);
+      // Without a token, progress() resolves and sends nothing: the call still succeeds.
+      expect((await client.callTool({ name: "place_order", arguments: { items: [] } })).structuredContent).toEqual({ id: "ord-0", total: 0 });
+    } finally {
+      await client.close();
+    }
+  });
+
   it("notifications/cancelled aborts the tool's signal", async () => {
     const { client, stderr } = await connect();
     try {
