@@ -1,1 +1,160 @@
-export {};
+/**
+ * `@typed-mcp/extract`: source → declaration sites (oxc) → types (TypeScript's checker through
+ * a backend; TypeScript 7.0's IPC API today) → {@link ModuleModel} with diagnostics.
+ *
+ * ```ts
+ * const extractor = createExtractor({ cwd: root });
+ * const model = extractor.extract("/abs/src/tools.ts", code);   // never throws for bad user code
+ * extractor.invalidate("/abs/src/types.ts");                      // watch mode
+ * extractor.close();                                              // ends the sidecar
+ * ```
+ *
+ * @packageDocumentation
+ */
+import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation, ToolModel } from "@typed-mcp/model";
+import { resolve } from "node:path";
+import { Ts7Backend } from "./backend/ts7.js";
+import type { BackendStats } from "./backend/ts7.js";
+import { findSites, mayDeclareTools } from "./sites.js";
+import { buildTool, sortDiagnostics } from "./tools.js";
+
+export { mayDeclareTools };
+export { parseDocComment, normalizeDocText } from "./jsdoc.js";
+
+/** Options of {@link createExtractor}. */
+export interface ExtractorOptions {
+  /** tsconfig.json path; default: the nearest tsconfig.json above each file. */
+  tsconfig?: string;
+  /** Working directory of the type-checker sidecar; default `process.cwd()`. */
+  cwd?: string;
+}
+
+/** A type-extraction backend (TypeScript 7.0 IPC now; 7.1 and the classic TS 5/6 API later) behind a small interface. */
+export interface Extractor {
+  /**
+   * Extracts the tools of one module; `code` is the module text as the bundler has it (may
+   * differ from disk). Never throws for bad user code: problems are diagnostics (spec §10).
+   * `file` is an absolute path.
+   */
+  extract(file: string, code: string): ModuleModel;
+  /** A file changed or was deleted on disk (watch mode): update the sidecar incrementally. */
+  invalidate(file: string, deleted?: boolean): void;
+  /** Ends the sidecar process. Idempotent. */
+  close(): void;
+}
+
+/** An {@link Extractor} that also reports measurements (IPC round trips, cold start). */
+export interface MeasuredExtractor extends Extractor {
+  /** Round trips to the sidecar so far and the cold-start time. */
+  stats(): BackendStats;
+}
+
+/**
+ * Creates an extractor. The TypeScript sidecar starts lazily on the first `extract` of a module
+ * that may declare tools, stays warm across modules, and ends with `close()`.
+ */
+export function createExtractor(options: ExtractorOptions = {}): MeasuredExtractor {
+  const backend = new Ts7Backend(options);
+  return {
+    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code),
+    invalidate: (file, deleted) => backend.invalidate(resolve(options.cwd ?? process.cwd(), file), deleted),
+    close: () => backend.close(),
+    stats: () => backend.stats(),
+  };
+}
+
+function lineStarts(code: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (code.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+function extractModule(backend: Ts7Backend, rawFile: string, code: string): ModuleModel {
+  const file = rawFile.replace(/\\/g, "/");
+  const starts = lineStarts(code);
+  const at = (offset: number): SourceLocation => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file, line: lo + 1, column: offset - starts[lo]! + 1 };
+  };
+  const diagnostics: Diagnostic[] = [];
+  const sink = {
+    add(code: DiagnosticCode, loc: SourceLocation, message: string) {
+      diagnostics.push({ file: loc.file, line: loc.line, column: loc.column, code, message });
+    },
+  };
+  const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
+  if (!mayDeclareTools(code)) return model;
+  const scan = findSites(file, code);
+  if (scan.sites.length === 0) return model;
+  for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
+  if (scan.parseErrors.length) return model;
+
+  let session;
+  try {
+    session = backend.session(file, code);
+  } catch (e) {
+    sink.add("OMCG0000", at(0), `The TypeScript checker failed: ${(e as Error).message}`);
+    return model;
+  }
+  if (session.configProblem) {
+    sink.add("OMCG0000", at(scan.sites[0]!.offset), session.configProblem);
+    return model;
+  }
+  try {
+    const quick = scan.sites.filter((s) => s.kind === "quick");
+    const resolutions = session.quickSites(quick);
+    const seen = new Map<string, ToolModel | true>();
+    for (const site of scan.sites) {
+      let sig;
+      if (site.kind === "quick") {
+        const res = resolutions[quick.indexOf(site)]!;
+        if (!res.isServer) continue;
+        for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
+        if (res.problem) sink.add("OMCG0004", at(site.fn.span[0]), res.problem);
+        if (site.problems.length || res.problem || !res.signature) continue;
+        sig = res.signature;
+      } else {
+        for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
+        if (site.problems.some((p) => p.code === "OMCG0008")) continue;
+        sig = session.methodSignature(site.memberSpan);
+        if (!sig) {
+          sink.add("OMCG0008", at(site.memberSpan[0]), `@tool on '${site.member}': the method's signature could not be read.`);
+          continue;
+        }
+        if (site.problems.length) continue;
+      }
+      const tool = buildTool(session.host, file, site, sig, at, sink);
+      const name = tool?.name ?? site.options.name;
+      if (name !== undefined) {
+        if (seen.has(name)) {
+          sink.add(
+            "OMCG0002",
+            site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]),
+            `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`,
+          );
+          continue;
+        }
+        seen.set(name, tool ?? true);
+      }
+      if (tool) model.tools.push(tool);
+    }
+  } catch (e) {
+    sink.add("OMCG0000", at(0), `Internal error while extracting tools: ${(e as Error).stack ?? String(e)}`);
+  }
+  model.consultedFiles = session.consulted().filter((f) => f !== file);
+  sortDiagnostics(diagnostics);
+  return model;
+}

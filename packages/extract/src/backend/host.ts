@@ -1,0 +1,174 @@
+/**
+ * The neutral interface between the type → model conversion and a type-extraction backend
+ * (TypeScript 7.0 IPC now; 7.1 and the classic TS 5/6 API later). Nothing here refers to a
+ * TypeScript version: handles are opaque, everything else is plain data.
+ */
+import type { SourceLocation } from "@typed-mcp/model";
+
+/** An opaque type handle owned by the backend. */
+export interface TypeRef {
+  readonly __typeRef: never;
+}
+/** An opaque handle to a type annotation (a syntax node), used for source-order facts. */
+export interface TypeNodeRef {
+  readonly __typeNodeRef: never;
+}
+
+/** What kind of type a handle is (spec §4 dispatch). */
+export type TypeShape =
+  | { kind: "string" | "number" | "bigint" | "boolean" | "null" | "undefined" | "void" | "any" | "unknown" | "never" | "symbol" | "nonPrimitive" }
+  | { kind: "stringLiteral"; value: string }
+  | { kind: "numberLiteral"; value: number }
+  | { kind: "booleanLiteral"; value: boolean }
+  | { kind: "bigintLiteral" }
+  /** A member of an `enum` (string or numeric). `enumId` identifies the enum. */
+  | { kind: "enumLiteral"; value: string | number; enumId: string }
+  | { kind: "union"; members: TypeRef[] }
+  | { kind: "intersection"; members: TypeRef[] }
+  | { kind: "object" }
+  | { kind: "typeParameter" }
+  | { kind: "other" };
+
+/** The declaration a named type points to. */
+export interface NamedInfo {
+  name: string;
+  /** Declared in a default library file or in `@types/*` / `node_modules` `.d.ts` (a built-in such as `Date`). */
+  builtin: boolean;
+  /** Declared by the `typed-mcp` package (e.g. `RequestContext`, `CallToolResult`). */
+  typedMcp: boolean;
+  isClass: boolean;
+}
+
+/** Facts about an object type. */
+export interface ObjectShape {
+  /** Element type of `T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`. */
+  arrayElement?: TypeRef;
+  tuple: boolean;
+  /** The symbol the object type is named after (interface, class, `Map`, …), when it has one. */
+  named?: NamedInfo;
+  /** Type arguments of a generic reference (`Set<T>` → `[T]`). */
+  typeArguments: TypeRef[];
+  /** Has call or construct signatures (a function type, a class constructor). */
+  callable: boolean;
+  /** Value type of a `string` index signature. */
+  stringIndex?: TypeRef;
+  /** Has a `number` or symbol index signature. */
+  otherIndex: boolean;
+}
+
+/** A property of an object type, in listing order (base first, then declaration order). */
+export interface PropertyInfo {
+  name: string;
+  type: TypeRef;
+  /** Declared with `?`. */
+  optional: boolean;
+  /** Raw JSDoc text attached to the declaration (TypeScript's attachment rule). */
+  doc?: string;
+  typeNode?: TypeNodeRef;
+  declaredAt?: SourceLocation;
+  kind: "field" | "getter" | "getterSetter" | "setter" | "method" | "other";
+  visibility: "public" | "private" | "protected" | "hash";
+  isStatic: boolean;
+  /** A class field with an initializer. */
+  hasInitializer: boolean;
+  /** A constructor parameter property. */
+  parameterProperty: boolean;
+}
+
+/** An `enum`, members in declaration order. */
+export interface EnumInfo {
+  name: string;
+  members: { name: string; value: string | number }[];
+}
+
+/** A default value expression of a parameter or binding element (spec §3). */
+export type DefaultInfo =
+  | { kind: "const"; value: string | number | boolean }
+  | { kind: "null" }
+  /** An identifier or property access: decided by its type (a `const` literal, an enum member). */
+  | { kind: "type"; type: TypeRef }
+  | { kind: "other" };
+
+/** One element of an object destructuring parameter. */
+export interface BindingInfo {
+  /** The property key, or `undefined` for a computed key or a `...rest` element. */
+  key: string | undefined;
+  rest: boolean;
+  default?: DefaultInfo;
+  loc: SourceLocation;
+}
+
+/** One parameter of a tool function, in declaration order (a `this` parameter is left out). */
+export interface ParamInfo {
+  /** The identifier name, or `undefined` for a binding pattern. */
+  name: string | undefined;
+  pattern?: "object" | "array";
+  bindings?: BindingInfo[];
+  rest: boolean;
+  optional: boolean;
+  type: TypeRef;
+  typeNode?: TypeNodeRef;
+  /** Raw inline JSDoc of the parameter (`(/** @minimum 1 *\/ qty: Int)`). */
+  doc?: string;
+  loc: SourceLocation;
+  default?: DefaultInfo;
+}
+
+/** A tool function's signature. */
+export interface SignatureInfo {
+  params: ParamInfo[];
+  returnType: TypeRef;
+  returnTypeNode?: TypeNodeRef;
+  returnLoc: SourceLocation;
+  /** Raw JSDoc of the declaration. */
+  doc?: string;
+  hasTypeParameters: boolean;
+}
+
+/** A class's constructor, for reading a class instance (spec §4 "Objects"). */
+export interface ConstructorInfo {
+  /** Module specifier resolvable from the tool's file (or `undefined` when the class is not exported). */
+  from: string | undefined;
+  exportName: string | undefined;
+  params: { name: string | undefined; optional: boolean; hasDefault: boolean; rest: boolean }[];
+}
+
+/** Type queries the conversion needs. Implementations cache within one snapshot. */
+export interface TypeHost {
+  /** A number identifying the type within the session (recursion detection). */
+  typeId(t: TypeRef): number;
+  shape(t: TypeRef): TypeShape;
+  /** The type alias the type was written as (`CallToolResult`, `Int`), if any. */
+  aliasNamed(t: TypeRef): NamedInfo | undefined;
+  /** The declaration a type annotation that is a plain reference (`CallToolResult`) names, through imports. */
+  referenceNamed(node: TypeNodeRef | undefined): NamedInfo | undefined;
+  /** Raw JSDoc of the declaration of a named object type (interface, class, alias), for `@naming`. */
+  typeDoc(t: TypeRef): string | undefined;
+  /** The type as written by the checker (`Item[]`, `"a" | "b"`), for messages. */
+  text(t: TypeRef): string;
+  /** Where the type is declared (`undefined` for anonymous / primitive types). */
+  declaredAt(t: TypeRef): SourceLocation | undefined;
+  object(t: TypeRef): ObjectShape;
+  properties(t: TypeRef): PropertyInfo[];
+  /** The enum a literal (of `shape` kind `enumLiteral`) belongs to. */
+  enumOf(t: TypeRef): EnumInfo | undefined;
+  /**
+   * The literal values of a union as written in the source: from `node` if given, else from the
+   * type's alias declaration. `undefined` when the source does not write them out.
+   */
+  literalOrder(t: TypeRef, node: TypeNodeRef | undefined): (string | number)[] | undefined;
+  /**
+   * A child of a type annotation: `"element"` of `T[]` / `Array<T>` / `Set<T>`, `"typeArg"` n,
+   * `"nonNull"` (the one non-null member of `T | null | undefined`). `undefined` if absent.
+   */
+  childNode(node: TypeNodeRef | undefined, which: "element" | "nonNull" | number): TypeNodeRef | undefined;
+  /**
+   * When `t` is a typed-mcp phantom tag object (`Minimum<1>`, the `Int` brand), its tags
+   * (`{ name: "minimum", value: 1 }`); else `undefined`.
+   */
+  tags(t: TypeRef): { name: string; value: string | number | boolean | undefined }[] | undefined;
+  /** For a class type: its constructor (spec §4 classes). */
+  classConstructor(t: TypeRef, fromFile: string): ConstructorInfo | undefined;
+  /** Marks a file as consulted (watch files). */
+  consult(file: string): void;
+}
