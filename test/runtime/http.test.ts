@@ -188,6 +188,21 @@ for (const era of ["2025-11-25 (legacy client)", "2026-07-28 (modern client)"] a
   });
 }
 
+describe("cancellation over HTTP", () => {
+  it("a 2026-07-28 client that abandons a call aborts the tool's signal", async () => {
+    const { client } = await connect(http.url, MODERN);
+    const count = state.aborted.length;
+    const controller = new AbortController();
+    const pending = client.callTool({ name: "wait_for_abort" }, { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(state.aborted.length).toBe(count);
+    controller.abort("user cancelled");
+    await pending;
+    await until(() => state.aborted.length > count);
+    await client.close();
+  });
+});
+
 describe("MCP Apps gating over HTTP (2026-07-28 clients carry their capabilities on every request)", () => {
   it("advertises the extension and shows _meta.ui and app-only tools only to a client that negotiated it", async () => {
     const apps = await connect(http.url, { ...MODERN, capabilities: APPS_CAPABILITIES });
