@@ -29,6 +29,10 @@ describe("§5 top level", () => {
     expect((await order()).read({ rush: true }, ctx)).toBe("items");
   });
 
+  it("arguments that are not an object give the path 'arguments'", async () => {
+    for (const bad of [null, [], "x", 1]) expect((await order()).read(bad, ctx)).toBe("arguments");
+  });
+
   it("absent arguments means {}", async () => {
     expect((await order()).read(undefined, ctx)).toBe("items");
     // (q?: string) with no arguments at all
@@ -439,6 +443,13 @@ describe("§4/§5 objects", () => {
     const [b] = t.read(JSON.parse('{"v":{"name":"n","__proto__":"p"}}'), ctx) as [object];
     expect(Object.getPrototypeOf(b)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(b, "__proto__")?.value).toBe("p");
+  });
+
+  it("an index-signature key equal to a renamed property's TypeScript key is refused (it would overwrite the property)", async () => {
+    // (u: { /** @jsonName first_name */ firstName: string; [k: string]: string })
+    const t = await single(T.object([prop("first_name", T.string(), true, { key: "firstName" })], { additionalProperties: T.string() }));
+    expect(t.read({ v: { first_name: "Ada", nick: "A" } }, ctx)).toEqual([{ firstName: "Ada", nick: "A" }]);
+    expect(t.read({ v: { first_name: "Ada", firstName: "Eve" } }, ctx)).toBe("v.firstName");
   });
 
   it("a class: new C(...ctorArgs), then the other present listed fields", async () => {
