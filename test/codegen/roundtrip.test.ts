@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { generateTool } from "../../packages/codegen/dist/index.js";
+import { generateTool, toolListing } from "../../packages/codegen/dist/index.js";
 import { CLASSES, T, fakeCtx, load, param, prop, tool, type ObjectModel, type TypeModel } from "./helpers.ts";
 
 const ctx = fakeCtx();
@@ -133,6 +133,16 @@ process.stdout.write(JSON.stringify({ evalBlocked, ok: Array.isArray(r), sig: r[
     );
     const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", script], { encoding: "utf8" });
     expect(JSON.parse(out)).toEqual({ evalBlocked: true, ok: true, sig: true, bad: "e", w: { when: "1970-01-01T00:00:00.000Z", data: "AQ==" } });
+  });
+
+  it("escapes U+2028/U+2029 so \\n is the only line terminator, and the listing is unchanged", async () => {
+    // /** Line\u2028separated\u2029text */ (/** @param p a\u2028b */ p: "x\u2028y")
+    const m = tool("t", [param("p", T.strEnum("x\u2028y"), true, { description: "a\u2028b" })], { kind: "void" }, { description: "Line\u2028separated\u2029text" });
+    const { code } = generateTool(m);
+    expect(code).not.toMatch(/[\u2028\u2029]/);
+    const g = await load(m);
+    expect(JSON.stringify(g.listing)).toBe(JSON.stringify(toolListing(m)));
+    expect(g.read({ p: "x\u2028y" }, ctx)).toEqual(["x\u2028y"]);
   });
 
   it("contains no eval, new Function or Buffer", () => {

@@ -22,9 +22,16 @@ export class CodegenError extends Error {
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+/** JSON text with U+2028/U+2029 escaped, so the emitted code has `\n` as its only line terminator. */
+function json(value: unknown): string {
+  return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+}
+
 /** A JavaScript string literal for `s` (JSON string syntax is valid ES2019+ string syntax). */
 export function str(s: string): string {
-  return JSON.stringify(s);
+  return json(s);
 }
 
 /** `obj.key`, or `obj["key"]` when `key` is not an identifier. */
@@ -49,7 +56,7 @@ export function literal(value: unknown): string {
   if (value === null || typeof value !== "object") {
     if (typeof value === "number" && !Number.isFinite(value)) throw new CodegenError(`Cannot write the number ${value} as JSON.`);
     if (value === undefined) throw new CodegenError("Cannot write undefined as JSON.");
-    return JSON.stringify(value);
+    return json(value);
   }
   if (Array.isArray(value)) return `[${value.map(literal).join(",")}]`;
   const parts: string[] = [];

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { ToolModel } from "@typed-mcp/model";
-import { Lines, RUNTIME_NAMESPACE, Scope, literal, type ImportRequest } from "./emit.js";
+import { Lines, RUNTIME_NAMESPACE, Scope, literal, str, type ImportRequest } from "./emit.js";
 import { readBody } from "./read.js";
 import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
@@ -48,7 +48,7 @@ export function generateTool(tool: ToolModel): { code: string; imports: ImportRe
   obj.open("read(a, ctx) {").append(read).close("},");
   obj.open("write(value) {").append(write).close("},");
   if (tool.site.kind === "method") {
-    obj.line(`member: ${JSON.stringify(tool.site.member)},`);
+    obj.line(`member: ${str(tool.site.member)},`);
     obj.line(`static: ${tool.site.static},`);
   }
   obj.close("}");
