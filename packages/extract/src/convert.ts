@@ -343,7 +343,7 @@ export function applyConstraints(ctx: ConvertContext, path: string, model: TypeM
   const bad = keys.filter((k) => !fits(k));
   if (bad.length) {
     const hint = model.kind === "array" ? " (put the type tag on the item type instead, e.g. `(string & MaxLength<20>)[]`)" : "";
-    tagProblem(ctx, path, `${bad.map((k) => "@" + k).join(", ")} does not fit a ${model.kind} (${source})${hint}.`);
+    tagProblem(ctx, path, `${bad.map((k) => "@" + k).join(", ")} does not fit ${/^[aeiou]/.test(model.kind) ? "an" : "a"} ${model.kind} (${source})${hint}.`);
     return model;
   }
   if (model.kind !== "number" && model.kind !== "integer" && model.kind !== "string" && model.kind !== "array") return model;
