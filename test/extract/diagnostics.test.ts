@@ -66,6 +66,7 @@ describe("diagnostics (§10): code, file, line and column", () => {
       { ...at("filter: Filter"), code: "OMCG0005" },
       { ...at("v: string | number"), code: "OMCG0005" },
       { ...at("v: any"), code: "OMCG0005" },
+      { ...at("k: Keyed"), code: "OMCG0005" },
     ]);
     expect(messages[0]).toMatch(/'pattern' has type 'RegExp' \(declared in lib\.es5\.d\.ts\)/);
     expect(messages[1]).toMatch(/'filter\.by' has type 'Map<number, string>'/);

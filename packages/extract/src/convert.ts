@@ -7,7 +7,7 @@
 import { toCamelCase } from "@typed-mcp/model";
 import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel } from "@typed-mcp/model";
 import type { PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
-import { docMainText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
+import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
 import type { DocComment } from "./jsdoc.js";
 
 /** A problem found while converting, reported by the caller at the parameter / return type. */
@@ -457,7 +457,7 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
         if (cr !== undefined) required = cr;
       }
       const pm: PropertyModel = { name: wire, key: p.name, type: model, required };
-      const description = docTagText(doc, "description") ?? docMainText(doc) ?? (p.parameterProperty ? ctorParamDoc(host, t, p.name) : undefined);
+      const description = docTagText(doc, "description") ?? docMainText(doc) ?? (p.parameterProperty && ctor?.doc ? docParamText(parseDocComment(ctor.doc), p.name) : undefined);
       if (description !== undefined) pm.description = description;
       if (p.kind === "getter") pm.readOnly = true;
       properties.push(pm);
@@ -488,9 +488,9 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
         }
         args.push(prop.name);
       }
-      result.construct = { from: ctor.from ?? "", exportName: ctor.exportName, args };
+      result.construct = { from: ctor.from!, exportName: ctor.exportName, args };
     } else if (ctor && ctor.exportName) {
-      result.construct = { from: ctor.from ?? "", exportName: ctor.exportName, args: [] };
+      result.construct = { from: ctor.from!, exportName: ctor.exportName, args: [] };
     } else if (ctor && ctx.mode === "input" && ctor.params.some((cp) => !cp.optional && !cp.hasDefault)) {
       return fail(ctx, path, t, "the class is not exported, so the reader cannot construct it", "Export the class.");
     }
@@ -508,9 +508,6 @@ function ctorRequired(ctor: ReturnType<TypeHost["classConstructor"]>, name: stri
 function ctorParamRequired(ctor: ReturnType<TypeHost["classConstructor"]>, name: string): boolean | undefined {
   const p = ctor?.params.find((cp) => cp.name === name);
   return p ? !p.optional && !p.hasDefault : undefined;
-}
-function ctorParamDoc(_host: TypeHost, _t: TypeRef, _name: string): string | undefined {
-  return undefined;
 }
 
 function keepProperty(ctx: ConvertContext, p: PropertyInfo, isClass: boolean): boolean {

@@ -101,7 +101,10 @@ export interface ObjectModel {
    * it must add) and which properties fill its parameters. Absent for plain object types.
    */
   construct?: {
-    /** Module specifier, as resolvable from the tool's file, and the export name. */
+    /**
+     * Module specifier, as resolvable from the tool's file, and the export name. `from` is `""`
+     * when the class is declared in the tool's own module; `exportName` is then its local name.
+     */
     from: string;
     exportName: string;
     /** Wire names of properties passed to the constructor, in parameter order. */

@@ -127,9 +127,15 @@ export interface SignatureInfo {
 
 /** A class's constructor, for reading a class instance (spec §4 "Objects"). */
 export interface ConstructorInfo {
-  /** Module specifier resolvable from the tool's file (or `undefined` when the class is not exported). */
+  /**
+   * Module specifier resolvable from the tool's file; `""` when the class is declared in the tool's
+   * own module; `undefined` when it lives elsewhere and is not exported.
+   */
   from: string | undefined;
+  /** The export name (`"default"` for a default export), or the local name for a class in the tool's module. */
   exportName: string | undefined;
+  /** Raw JSDoc of the constructor (its `@param` tags describe parameter properties). */
+  doc?: string;
   params: { name: string | undefined; optional: boolean; hasDefault: boolean; rest: boolean }[];
 }
 

@@ -805,6 +805,8 @@ class Ts7Session implements ModuleSession, TypeHost {
     const declFile = norm(decl.getSourceFile().fileName);
     const exported = (decl.modifierFlags & ModifierFlags.Export) !== 0;
     const isDefault = (decl.modifierFlags & ModifierFlags.Default) !== 0;
+    const doc = this.lastDoc(ctor);
+    if (declFile === norm(fromFile)) return { from: "", exportName: sym.name, params, ...(doc ? { doc } : {}) };
     let from: string | undefined;
     if (exported) {
       if (/\/node_modules\//.test(declFile)) {
@@ -813,10 +815,10 @@ class Ts7Session implements ModuleSession, TypeHost {
       } else {
         let rel = relative(dirname(fromFile), declFile).replace(/\\/g, "/").replace(/\.(d\.)?([cm]?)tsx?$/, ".$2js");
         if (!rel.startsWith(".")) rel = "./" + rel;
-        from = declFile === norm(fromFile) ? undefined : rel;
+        from = rel;
       }
     }
-    return { from, exportName: exported ? (isDefault ? "default" : sym.name) : undefined, params };
+    return { from, exportName: exported && from !== undefined ? (isDefault ? "default" : sym.name) : undefined, params, ...(doc ? { doc } : {}) };
   }
 }
 
