@@ -55,8 +55,9 @@ export interface MeasuredExtractor extends Extractor {
  */
 export function createExtractor(options: ExtractorOptions = {}): MeasuredExtractor {
   const backend = new Ts7Backend(options);
+  const memo = new Map<string, { code: string; generation: number; model: ModuleModel }>();
   return {
-    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code),
+    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo),
     invalidate: (file, deleted) => backend.invalidate(resolve(options.cwd ?? process.cwd(), file), deleted),
     close: () => backend.close(),
     stats: () => backend.stats(),
@@ -76,7 +77,12 @@ function lineStarts(code: string): number[] {
   return starts;
 }
 
-function extractModule(backend: Ts7Backend, rawFile: string, code: string): ModuleModel {
+function extractModule(
+  backend: Ts7Backend,
+  rawFile: string,
+  code: string,
+  memo: Map<string, { code: string; generation: number; model: ModuleModel }>,
+): ModuleModel {
   const file = rawFile.replace(/\\/g, "/");
   const starts = lineStarts(code);
   const at = (offset: number): SourceLocation => {
@@ -109,6 +115,9 @@ function extractModule(backend: Ts7Backend, rawFile: string, code: string): Modu
     sink.add("OMCG0000", at(0), `The TypeScript checker failed: ${(e as Error).message}`);
     return model;
   }
+  // Same text, no change anywhere since: the previous model still holds (a copy: callers own it).
+  const hit = memo.get(file);
+  if (hit && hit.code === code && hit.generation === backend.generation) return structuredClone(hit.model);
   if (session.configProblem) {
     sink.add("OMCG0000", at(scan.sites[0]!.offset), session.configProblem);
     return model;
@@ -156,5 +165,6 @@ function extractModule(backend: Ts7Backend, rawFile: string, code: string): Modu
   }
   model.consultedFiles = session.consulted().filter((f) => f !== file);
   sortDiagnostics(diagnostics);
+  memo.set(file, { code, generation: backend.generation, model: structuredClone(model) });
   return model;
 }

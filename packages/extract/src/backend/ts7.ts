@@ -86,6 +86,8 @@ export class Ts7Backend {
   private readonly pendingChanged = new Set<string>();
   private readonly pendingDeleted = new Set<string>();
   private coldStartMs = 0;
+  /** Incremented on every new snapshot: models computed under an older generation may be stale. */
+  generation = 0;
   private closed = false;
   /** Per-snapshot caches, keyed by project. */
   private caches = new Map<string, Caches>();
@@ -150,6 +152,7 @@ export class Ts7Backend {
         ...(changed.length || deleted.length ? { fileChanges: { changed, deleted } } : {}),
       });
       this.caches.clear();
+      this.generation++;
       old?.dispose();
     }
     const project = this.snapshot!.getProject(config) ?? this.snapshot!.getProjects()[0];
