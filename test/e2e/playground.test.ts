@@ -1,0 +1,250 @@
+/**
+ * End to end: Vite builds the playground memory server with the typed-mcp plugin; the test
+ * starts the bundle over stdio and over Streamable HTTP and drives it with the official
+ * `@modelcontextprotocol/client`. Listings are compared as raw wire JSON (key order included)
+ * against a listing derived by hand from the spec (test/e2e/expected/playground-tools.json).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "vite";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const playground = resolve(here, "../../playground");
+const expected = JSON.parse(await readFile(join(here, "expected/playground-tools.json"), "utf8")) as {
+  tools: unknown[];
+};
+
+let work: string;
+let bundle: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "typed-mcp-e2e-"));
+  const outDir = join(work, "dist");
+  await build({
+    root: playground,
+    configFile: join(playground, "vite.config.ts"),
+    logLevel: "silent",
+    build: { outDir },
+  });
+  bundle = join(outDir, "server.js");
+});
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+type Raw = { id?: unknown; result?: Record<string, unknown>; error?: unknown };
+
+/** Records every JSON-RPC message the client receives, exactly as parsed from the wire. */
+function recordIncoming<T extends { onmessage?: unknown }>(transport: T): Raw[] {
+  const raw: Raw[] = [];
+  let handler: unknown;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    get: () => handler,
+    set: (h: ((m: unknown, extra?: unknown) => void) | undefined) => {
+      // The SDK may read the handler back and chain it: record each message object once.
+      handler = h && ((message: unknown, extra?: unknown) => {
+        if (raw[raw.length - 1] !== message) raw.push(message as Raw);
+        h(message, extra);
+      });
+    },
+  });
+  return raw;
+}
+
+function text(result: { content?: unknown }): string {
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]!.type).toBe("text");
+  return content[0]!.text;
+}
+
+const alice = { name: "Alice", entityType: "person", observations: ["Likes tea"] };
+const acme = { name: "Acme", entityType: "organization", observations: [] as string[] };
+const worksAt = { from: "Alice", to: "Acme", relationType: "works_at" };
+
+/** The whole scenario, run once per transport. */
+function scenario(connect: (dataFile: string) => Promise<{ client: Client; raw: Raw[]; close: () => Promise<void> }>) {
+  let client: Client;
+  let raw: Raw[];
+  let close: () => Promise<void>;
+  let dataFile: string;
+
+  beforeAll(async () => {
+    dataFile = join(await mkdtemp(join(work, "data-")), "graph", "memory.json");
+    ({ client, raw, close } = await connect(dataFile));
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it("lists exactly the hand-derived listing, byte for byte", async () => {
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual((expected.tools as { name: string }[]).map((t) => t.name));
+    const wire = raw.find((m) => m.result && Array.isArray(m.result.tools));
+    expect(wire).toBeDefined();
+    expect(JSON.stringify(wire!.result!.tools)).toBe(JSON.stringify(expected.tools));
+  });
+
+  it("creates entities and relations, answering with structured content and the same JSON as text", async () => {
+    const r1 = await client.callTool({ name: "create_entities", arguments: { entities: [alice, acme] } });
+    expect(r1.isError).toBeFalsy();
+    expect(r1.structuredContent).toEqual({ created: [alice, acme] });
+    expect(text(r1)).toBe(JSON.stringify({ created: [alice, acme] }));
+
+    const r2 = await client.callTool({ name: "create_relations", arguments: { relations: [worksAt] } });
+    expect(r2.structuredContent).toEqual({ created: [worksAt] });
+
+    const r3 = await client.callTool({
+      name: "add_observations",
+      arguments: { observations: [{ entityName: "Acme", contents: ["Makes anvils"] }] },
+    });
+    expect(r3.structuredContent).toEqual({ results: [{ entityName: "Acme", addedObservations: ["Makes anvils"] }] });
+
+    const stored = JSON.parse(await readFile(dataFile, "utf8"));
+    expect(stored).toEqual({
+      entities: [alice, { ...acme, observations: ["Makes anvils"] }],
+      relations: [worksAt],
+    });
+  });
+
+  it("reads, searches and opens the graph", async () => {
+    const graph = {
+      entities: [alice, { ...acme, observations: ["Makes anvils"] }],
+      relations: [worksAt],
+    };
+    const read = await client.callTool({ name: "read_graph", arguments: {} });
+    expect(read.structuredContent).toEqual(graph);
+    expect(text(read)).toBe(JSON.stringify(graph));
+
+    const search = await client.callTool({ name: "search_nodes", arguments: { query: "ANVIL" } });
+    expect(search.structuredContent).toEqual({ entities: [graph.entities[1]], relations: [] });
+
+    const limited = await client.callTool({ name: "search_nodes", arguments: { query: "a", limit: 1 } });
+    expect((limited.structuredContent as { entities: unknown[] }).entities).toEqual([alice]);
+
+    const open = await client.callTool({ name: "open_nodes", arguments: { names: ["Alice", "Acme"] } });
+    expect(open.structuredContent).toEqual(graph);
+
+    const stats = await client.callTool({ name: "graph_stats" });
+    expect(stats.structuredContent).toEqual({ entities: 2, relations: 1, observations: 2 });
+  });
+
+  it("deletes observations, relations and entities, answering with plain text", async () => {
+    const d1 = await client.callTool({
+      name: "delete_observations",
+      arguments: { deletions: [{ entityName: "Alice", observations: ["Likes tea"] }] },
+    });
+    expect(d1.structuredContent).toBeUndefined();
+    expect(text(d1)).toBe("Observations deleted successfully");
+
+    const d2 = await client.callTool({ name: "delete_relations", arguments: { relations: [worksAt] } });
+    expect(text(d2)).toBe("Relations deleted successfully");
+
+    const d3 = await client.callTool({ name: "delete_entities", arguments: { entityNames: ["Acme"] } });
+    expect(text(d3)).toBe("Entities deleted successfully");
+
+    const stored = JSON.parse(await readFile(dataFile, "utf8"));
+    expect(stored).toEqual({ entities: [{ ...alice, observations: [] }], relations: [] });
+  });
+
+  it("answers invalid arguments with the exact error text naming the argument", async () => {
+    const cases: [string, Record<string, unknown> | undefined, string][] = [
+      ["create_entities", { entities: [alice, { name: "B", entityType: "x" }] }, "entities[1].observations"],
+      ["create_entities", { entities: [{ ...alice, name: 7 }] }, "entities[0].name"],
+      ["create_relations", { relations: [{ from: "a", to: null, relationType: "r" }] }, "relations[0].to"],
+      ["add_observations", { observations: [{ entityName: "Alice", contents: ["ok", 3] }] }, "observations[0].contents[1]"],
+      ["delete_entities", {}, "entityNames"],
+      ["delete_observations", { deletions: "Alice" }, "deletions"],
+      ["delete_relations", { relations: [worksAt], extra: true }, "extra"],
+      ["read_graph", { unexpected: 1 }, "unexpected"],
+      ["search_nodes", { query: "a", limit: 1.5 }, "limit"],
+      ["search_nodes", { query: "a", limit: "3" }, "limit"],
+      ["open_nodes", undefined, "names"],
+      ["graph_stats", { x: 1 }, "x"],
+    ];
+    for (const [name, args, path] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result, `${name} ${JSON.stringify(args)}`).toEqual({
+        content: [{ type: "text", text: `Argument '${path}' is not valid.` }],
+        isError: true,
+      });
+    }
+  });
+
+  it("answers a ToolError with its message", async () => {
+    const result = await client.callTool({
+      name: "add_observations",
+      arguments: { observations: [{ entityName: "Nobody", contents: ["x"] }] },
+    });
+    expect(result).toEqual({ content: [{ type: "text", text: "Entity with name Nobody not found" }], isError: true });
+  });
+
+  it("answers an unexpected exception with 'The tool failed.' and sends nothing internal", async () => {
+    await writeFile(dataFile, "{ this is not json", "utf8");
+    const before = raw.length;
+    const result = await client.callTool({ name: "read_graph", arguments: {} });
+    expect(result).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
+    const wire = JSON.stringify(raw.slice(before));
+    expect(wire).not.toMatch(/JSON|SyntaxError|memory\.json|at /);
+  });
+
+  it("answers an unknown tool with JSON-RPC error -32602", async () => {
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+}
+
+describe("playground over stdio", () => {
+  scenario(async (dataFile) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bundle],
+      env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile },
+      stderr: "pipe",
+    });
+    const raw = recordIncoming(transport);
+    const client = new Client({ name: "e2e-stdio", version: "1.0.0" });
+    await client.connect(transport);
+    return { client, raw, close: () => client.close() };
+  });
+});
+
+describe("playground over HTTP", () => {
+  let child: ChildProcess | undefined;
+  scenario(async (dataFile) => {
+    child = spawn(process.execPath, [bundle, "--http"], {
+      env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile, PORT: "0" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      let err = "";
+      child!.stderr!.setEncoding("utf8");
+      child!.stderr!.on("data", (chunk: string) => {
+        err += chunk;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+        if (m) resolveUrl(m[1]!);
+      });
+      child!.once("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
+      setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000).unref();
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const raw = recordIncoming(transport);
+    const client = new Client({ name: "e2e-http", version: "1.0.0" });
+    await client.connect(transport);
+    return {
+      client,
+      raw,
+      close: async () => {
+        await client.close();
+        child?.kill();
+      },
+    };
+  });
+});
