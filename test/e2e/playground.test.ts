@@ -5,6 +5,7 @@
  * against a listing derived by hand from the spec (test/e2e/expected/playground-tools.json).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -22,6 +23,25 @@ const expected = JSON.parse(await readFile(join(here, "expected/playground-tools
 
 let work: string;
 let bundle: string;
+let childrenAfterBuild: string[] = [];
+
+/** Command lines of this process's live child processes (Linux /proc). */
+function childProcesses(): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === process.pid && fields[0] !== "Z") {
+        found.push(readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").trim());
+      }
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return found;
+}
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-e2e-"));
@@ -33,6 +53,11 @@ beforeAll(async () => {
     build: { outDir },
   });
   bundle = join(outDir, "server.js");
+  childrenAfterBuild = childProcesses();
+});
+
+it("closes the TypeScript sidecar when the Vite build ends", () => {
+  expect(childrenAfterBuild).toEqual([]);
 });
 
 afterAll(async () => {
