@@ -1,0 +1,251 @@
+/**
+ * `@typed-mcp/cli`: the `typed-mcp` command (spec §0, CLI row).
+ *
+ * ```sh
+ * typed-mcp list  <file.ts…> [--project tsconfig.json]   # the listings, as JSON on stdout
+ * typed-mcp check <file.ts…> [--project tsconfig.json]   # build diagnostics (spec §10)
+ * ```
+ *
+ * Exit codes: `0` success, `1` a diagnostic (or, for `list`, anything that keeps a tool from
+ * being listed), `2` bad usage (unknown command or option, no files, a file that cannot be read).
+ * Documented in `docs/cli.md`.
+ *
+ * @packageDocumentation
+ */
+import { readFileSync, statSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createExtractor, type Extractor } from "@typed-mcp/extract";
+import { CodegenError, generateTool, toolListing, type ToolListing } from "@typed-mcp/codegen";
+import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
+
+/** Exit code of a successful run. */
+export const EXIT_OK = 0;
+/** Exit code when a file has a build diagnostic (spec §10), or `list` cannot list a tool. */
+export const EXIT_DIAGNOSTICS = 1;
+/** Exit code of bad usage: unknown command or option, no files, a file that cannot be read. */
+export const EXIT_USAGE = 2;
+
+/** The `--help` text. */
+export const USAGE = `Usage: typed-mcp <command> <file.ts…> [--project tsconfig.json]
+
+Commands:
+  list   Print the tools, resources, resource templates and prompts the files declare, as
+         JSON: {"tools":[…],"resources":[…],"resourceTemplates":[…],"prompts":[…]}, exactly as
+         tools/list etc. answer a client on the newest revision with MCP Apps.
+  check  Print build diagnostics as "file:line:column - CODE: message"; exit 1 if there is any.
+
+Options:
+  -p, --project <tsconfig.json>  The tsconfig.json the type checker uses
+                                 (default: the nearest tsconfig.json above each file).
+  -h, --help                     Show this help.
+
+Exit codes: 0 ok, 1 diagnostics, 2 bad usage.
+`;
+
+/** The listing `typed-mcp list` prints (spec §0): one array per MCP list request. */
+export interface Listing {
+  /** `tools/list`: every tool of every file, files in the order given, tools in source order. */
+  tools: ToolListing[];
+  /** `resources/list`: always `[]` until extraction reads resources (spec §8). */
+  resources: unknown[];
+  /** `resources/templates/list`: always `[]` until extraction reads resources (spec §8). */
+  resourceTemplates: unknown[];
+  /** `prompts/list`: always `[]` until extraction reads prompts (spec §8). */
+  prompts: unknown[];
+}
+
+/** Where the CLI writes and which directory relative paths start from. */
+export interface CliIO {
+  /** Receives standard output text. */
+  stdout(text: string): void;
+  /** Receives standard error text. */
+  stderr(text: string): void;
+  /** The working directory: file arguments are resolved and printed relative to it. */
+  cwd: string;
+}
+
+/**
+ * Formats a diagnostic as `file:line:column - CODE: message` (spec §10), with `file` relative
+ * to `cwd` and written with forward slashes.
+ */
+export function formatDiagnostic(d: Diagnostic, cwd: string): string {
+  return `${displayPath(d.file, cwd)}:${d.line}:${d.column} - ${d.code}: ${d.message}`;
+}
+
+function displayPath(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return (rel === "" ? file : rel).replace(/\\/g, "/");
+}
+
+/** A problem with how the command was called: reported on stderr with exit code 2. */
+class UsageError extends Error {}
+
+interface Parsed {
+  command: "list" | "check" | "help";
+  files: string[];
+  project?: string;
+}
+
+function parse(argv: string[]): Parsed {
+  let values;
+  let positionals;
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        project: { type: "string", short: "p" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (values.help) return { command: "help", files: [] };
+  const [command, ...files] = positionals;
+  if (command === undefined) throw new UsageError("missing command: use 'list' or 'check'.");
+  if (command === "help") return { command: "help", files: [] };
+  if (command !== "list" && command !== "check") throw new UsageError(`unknown command '${command}': use 'list' or 'check'.`);
+  if (files.length === 0) throw new UsageError(`'${command}' needs at least one .ts file.`);
+  if (values.project !== undefined && values.project === "") throw new UsageError("--project needs a tsconfig.json path.");
+  return { command, files, project: values.project };
+}
+
+/** Reads every file argument (resolved against `cwd`, duplicates dropped, order kept). */
+function readSources(files: string[], cwd: string): { file: string; code: string }[] {
+  const seen = new Set<string>();
+  const out: { file: string; code: string }[] = [];
+  for (const arg of files) {
+    const file = resolve(cwd, arg);
+    if (seen.has(file)) continue;
+    seen.add(file);
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      throw new UsageError(`cannot read '${arg}': no such file.`);
+    }
+    if (!stat.isFile()) throw new UsageError(`'${arg}' is not a file.`);
+    out.push({ file, code: readFileSync(file, "utf8") });
+  }
+  return out;
+}
+
+function checkProject(project: string | undefined, cwd: string): string | undefined {
+  if (project === undefined) return undefined;
+  const abs = resolve(cwd, project);
+  let ok = false;
+  try {
+    ok = statSync(abs).isFile();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new UsageError(`--project '${project}': no such file.`);
+  return abs;
+}
+
+/** Extracts every module with one extractor, closed before returning (no process left). */
+function extractAll(sources: { file: string; code: string }[], tsconfig: string | undefined, cwd: string): ModuleModel[] {
+  let extractor: Extractor | undefined;
+  try {
+    extractor = createExtractor({ cwd, tsconfig });
+    return sources.map((s) => extractor!.extract(s.file, s.code));
+  } finally {
+    extractor?.close();
+  }
+}
+
+/**
+ * Runs the `typed-mcp` command with `argv` (the arguments after the program name) and returns
+ * the exit code; it never calls `process.exit` and leaves no child process behind (the
+ * extractor's TypeScript sidecar is closed before returning).
+ *
+ * - `list <file.ts…> [--project p]`: writes `JSON.stringify(listing, null, 2)` and a newline to
+ *   stdout ({@link Listing}; tools from `toolListing` of `@typed-mcp/codegen`, files in the order
+ *   given, tools in source order) and returns `0`. If any file has a diagnostic, nothing is
+ *   written to stdout, the diagnostics go to stderr ({@link formatDiagnostic}) and it returns `1`.
+ * - `check <file.ts…> [--project p]`: writes every diagnostic (spec §10) to stdout, one
+ *   `file:line:column - CODE: message` line each (files in the order given, diagnostics in
+ *   source order), then a summary line to stderr, and returns `1`; with none it writes one
+ *   summary line to stdout and returns `0`. Code generation is run too, so a model that code
+ *   generation rejects (`CodegenError`, not expected for extracted models) is reported as
+ *   `file:line:column - error: message`.
+ * - `--help` / `-h` / `help`: writes the usage to stdout and returns `0`.
+ * - Bad usage (no or unknown command, unknown option, no files, a missing file or `--project`):
+ *   writes `typed-mcp: <problem>` and a hint to stderr and returns `2`.
+ *
+ * @param argv Arguments after the program name, e.g. `["list", "src/tools.ts"]`.
+ * @param io Output sinks and working directory; default: the process's.
+ */
+export function runCli(argv: string[], io: CliIO = processIO()): number {
+  let parsed: Parsed;
+  let sources: { file: string; code: string }[];
+  let tsconfig: string | undefined;
+  try {
+    parsed = parse(argv);
+    if (parsed.command === "help") {
+      io.stdout(USAGE);
+      return EXIT_OK;
+    }
+    tsconfig = checkProject(parsed.project, io.cwd);
+    sources = readSources(parsed.files, io.cwd);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`typed-mcp: ${e.message}\nRun 'typed-mcp --help' for usage.\n`);
+    return EXIT_USAGE;
+  }
+
+  const models = extractAll(sources, tsconfig, io.cwd);
+  const problems: string[] = [];
+  const tools: ToolListing[] = [];
+  let toolCount = 0;
+  let filesWithProblems = 0;
+  for (const model of models) {
+    const before = problems.length;
+    for (const d of model.diagnostics) problems.push(formatDiagnostic(d, io.cwd));
+    if (model.diagnostics.length === 0) {
+      for (const tool of model.tools) {
+        toolCount++;
+        try {
+          if (parsed.command === "list") tools.push(toolListing(tool));
+          else generateTool(tool);
+        } catch (e) {
+          if (!(e instanceof CodegenError)) throw e;
+          const l = tool.location;
+          problems.push(`${displayPath(l.file, io.cwd)}:${l.line}:${l.column} - error: tool '${tool.name}': ${e.message}`);
+        }
+      }
+    }
+    if (problems.length > before) filesWithProblems++;
+  }
+
+  const files = `${models.length} file${models.length === 1 ? "" : "s"}`;
+  if (problems.length > 0) {
+    const summary = `typed-mcp ${parsed.command}: ${problems.length} error${problems.length === 1 ? "" : "s"} in ${filesWithProblems} of ${files}.\n`;
+    if (parsed.command === "check") {
+      io.stdout(problems.map((p) => p + "\n").join(""));
+      io.stderr(summary);
+    } else {
+      io.stderr(problems.map((p) => p + "\n").join("") + summary);
+    }
+    return EXIT_DIAGNOSTICS;
+  }
+  if (parsed.command === "list") {
+    const listing: Listing = { tools, resources: [], resourceTemplates: [], prompts: [] };
+    io.stdout(JSON.stringify(listing, null, 2) + "\n");
+  } else {
+    io.stdout(`typed-mcp check: ${files}, ${toolCount} tool${toolCount === 1 ? "" : "s"}, no problems.\n`);
+  }
+  return EXIT_OK;
+}
+
+/** The process's stdout, stderr and working directory as a {@link CliIO}. */
+export function processIO(): CliIO {
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    cwd: process.cwd(),
+  };
+}
