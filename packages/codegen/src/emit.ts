@@ -172,8 +172,12 @@ export class Scope {
   /**
    * The local name of an imported class constructor. The name is derived from the module and
    * export names only, so equal requests from different tools of one module get equal names.
+   * A class declared in the tool's own module (`from === ""`, see `ObjectModel.construct`) is
+   * referred to by its local name and needs no import: the reader runs at call time, after the
+   * module has evaluated the class declaration.
    */
   importClass(from: string, exportName: string): string {
+    if (from === "") return exportName;
     const safe = exportName.replace(/[^A-Za-z0-9_$]/g, "_");
     const local = `__tmcp_ctor_${safe}_${fnv1a(from + "\0" + exportName)}`;
     if (!this.imports.some((i) => i.local === local)) this.imports.push({ from, exportName, local });
