@@ -46,6 +46,17 @@ function fileOf(id: string): string {
   return (q === -1 ? id : id.slice(0, q)).replace(/\\/g, "/");
 }
 
+/** The part of a webpack or Rspack compiler the plugin uses to learn when a build ends. */
+interface CompilerLike {
+  watchMode?: boolean;
+  hooks: {
+    done: { tap(name: string, fn: () => void): void };
+    failed: { tap(name: string, fn: () => void): void };
+    watchClose: { tap(name: string, fn: () => void): void };
+    shutdown?: { tap(name: string, fn: () => void): void };
+  };
+}
+
 /**
  * The unplugin factory behind every bundler entry.
  *
@@ -53,45 +64,82 @@ function fileOf(id: string): string {
  * that may declare tools and closed when the build ends; in watch mode it stays warm across
  * rebuilds, is told about changed files from the bundler's `watchChange` events, and is closed
  * when the watcher closes (or the process exits).
+ *
+ * When a build ends, per bundler:
+ * - Vite: `closeBundle` (or `closeWatcher` in watch mode);
+ * - Rollup, Rolldown: `buildEnd` (called on failure too), or `closeWatcher` in watch mode;
+ * - esbuild: `onEnd` (unplugin's `buildEnd`), after every build or rebuild — a rebuild starts a
+ *   new sidecar, since esbuild reports no watch mode to plugins;
+ * - webpack, Rspack: the compiler's `done` or `failed` hook (also `buildEnd` at
+ *   `processAssets`), or `watchClose`/`shutdown` in watch mode.
  */
-export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false> = (options = {}) => {
+export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false> = (options = {}, meta) => {
   let extractor: Extractor | undefined;
   let watching = false;
-  const close = () => {
-    extractor?.close();
-    extractor = undefined;
-  };
+  let compiler: CompilerLike | undefined;
   const onExit = () => close();
+  const close = () => {
+    if (!extractor) return;
+    extractor.close();
+    extractor = undefined;
+    process.off("exit", onExit);
+  };
+  const open = (): Extractor => {
+    if (!extractor) {
+      extractor = createExtractor({ tsconfig: options.tsconfig });
+      // A build that dies without its end hooks must not leave the sidecar behind.
+      process.once("exit", onExit);
+    }
+    return extractor;
+  };
+  const include = options.include ?? DEFAULT_INCLUDE;
+  const isWatchMode = (ctx: unknown) =>
+    watching || compiler?.watchMode === true || (ctx as { meta?: { watchMode?: boolean } } | undefined)?.meta?.watchMode === true;
+  const hookCompiler = (c: CompilerLike) => {
+    compiler = c;
+    const name = "typed-mcp";
+    c.hooks.done.tap(name, () => {
+      if (!isWatchMode(undefined)) close();
+    });
+    c.hooks.failed.tap(name, close);
+    c.hooks.watchClose.tap(name, close);
+    c.hooks.shutdown?.tap(name, close);
+  };
+  // webpack and Rspack report a failed loader as a module error and go on bundling: throw so
+  // the module fails as a whole and no untransformed code reaches the output.
+  const throwsErrors = meta.framework === "webpack" || meta.framework === "rspack";
 
   return {
     name: "typed-mcp",
     enforce: "pre",
-    buildStart() {
-      process.once("exit", onExit);
-    },
     transform: {
       filter: {
-        id: { include: options.include ?? DEFAULT_INCLUDE, exclude: options.exclude ?? DEFAULT_EXCLUDE },
+        id: { include, exclude: options.exclude ?? DEFAULT_EXCLUDE },
       },
       handler(code, id) {
         if (!mayDeclareTools(code)) return undefined;
         const file = fileOf(id);
-        extractor ??= createExtractor({ tsconfig: options.tsconfig });
-        const model = extractor.extract(file, code);
+        const model = open().extract(file, code);
         for (const consulted of model.consultedFiles) {
           if (consulted !== file) this.addWatchFile(consulted);
         }
         if (model.diagnostics.length > 0) {
           const first = model.diagnostics[0]!;
+          const message = model.diagnostics.map(formatDiagnostic).join("\n");
+          if (throwsErrors) {
+            const error = new Error(message) as Error & { hideStack?: boolean };
+            error.hideStack = true; // webpack prints the message without the plugin's stack
+            throw error;
+          }
           this.error({
-            message: model.diagnostics.map(formatDiagnostic).join("\n"),
+            message,
             code: first.code,
             id: file,
             loc: { file: first.file, line: first.line, column: first.column - 1 },
           });
           return undefined;
         }
-        return spliceTools(code, id, model.tools);
+        return spliceTools(code, id, model.tools, model);
       },
     },
     watchChange(id, change) {
@@ -99,7 +147,7 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       extractor?.invalidate(fileOf(id), change.event === "delete");
     },
     buildEnd() {
-      if (!watching && !isWatchMode(this)) close();
+      if (!isWatchMode(this)) close();
     },
     vite: {
       closeBundle() {
@@ -114,13 +162,23 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
         close();
       },
     },
+    rolldown: {
+      closeWatcher() {
+        close();
+      },
+    },
+    esbuild: {
+      // unplugin runs `transform` inside one esbuild `onLoad`: only TypeScript modules need it.
+      onLoadFilter: include instanceof RegExp ? include : /.*/,
+    },
+    webpack(c) {
+      hookCompiler(c as unknown as CompilerLike);
+    },
+    rspack(c) {
+      hookCompiler(c as unknown as CompilerLike);
+    },
   };
 };
-
-function isWatchMode(ctx: unknown): boolean {
-  const meta = (ctx as { meta?: { watchMode?: boolean } }).meta;
-  return meta?.watchMode === true;
-}
 
 /** The plugin for every bundler (unplugin instance). */
 export const typedMcp: UnpluginInstance<TypedMcpOptions | undefined, false> = createUnplugin(unpluginFactory);

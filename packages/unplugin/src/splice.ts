@@ -13,8 +13,8 @@
  * @packageDocumentation
  */
 import MagicString from "magic-string";
-import type { ToolModel } from "@typed-mcp/model";
-import { generateTool, RUNTIME_NAMESPACE, type ImportRequest } from "@typed-mcp/codegen";
+import type { PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
+import { generatePrompt, generateResource, generateTool, RUNTIME_NAMESPACE, type ImportRequest } from "@typed-mcp/codegen";
 
 /** The module specifier generated code imports its runtime helpers from. */
 export const RUNTIME_MODULE = "typed-mcp/internal";
@@ -32,30 +32,44 @@ export interface SpliceResult {
  * @param code The module's source text.
  * @param id The module id, used as the source map's source.
  * @param tools The tools extraction found in this module (no diagnostics may be pending).
- * @returns The transformed module with a source map, or `undefined` when there are no tools.
+ * @param more The module's resources and prompts (spec §8; e.g. the whole `ModuleModel`): a class
+ *   gets `defineResources` / `definePrompts` calls in the same `static {}` block, a quick-path
+ *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended.
+ * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
-export function spliceTools(code: string, id: string, tools: readonly ToolModel[]): SpliceResult | undefined {
-  if (tools.length === 0) return undefined;
+export function spliceTools(
+  code: string,
+  id: string,
+  tools: readonly ToolModel[],
+  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
+): SpliceResult | undefined {
+  const resources = more.resources ?? [];
+  const prompts = more.prompts ?? [];
+  if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
   const s = new MagicString(code);
   const imports: ImportRequest[] = [];
-  const classes = new Map<number, string[]>();
+  const classes = new Map<number, { defineTools: string[]; defineResources: string[]; definePrompts: string[] }>();
 
-  for (const tool of tools) {
-    const generated = generateTool(tool);
+  const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
     imports.push(...generated.imports);
-    const site = tool.site;
     if (site.kind === "method") {
       s.remove(site.decorator[0], site.decorator[1]);
-      let list = classes.get(site.classBodyStart);
-      if (!list) classes.set(site.classBodyStart, (list = []));
-      list.push(generated.code);
+      let lists = classes.get(site.classBodyStart);
+      if (!lists) classes.set(site.classBodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [] }));
+      lists[define].push(generated.code);
     } else {
       const sep = site.trailingComma ? " " : ", ";
       s.appendLeft(site.callEnd, `${sep}${RUNTIME_NAMESPACE}.generated(${generated.code})`);
     }
-  }
-  for (const [bodyStart, list] of classes) {
-    s.appendRight(bodyStart, ` static { ${RUNTIME_NAMESPACE}.defineTools(this, [${list.join(", ")}]); }`);
+  };
+  for (const tool of tools) place(tool.site, generateTool(tool), "defineTools");
+  for (const r of resources) place(r.site, generateResource(r), "defineResources");
+  for (const p of prompts) place(p.site, generatePrompt(p), "definePrompts");
+  for (const [bodyStart, lists] of classes) {
+    const calls = (["defineTools", "defineResources", "definePrompts"] as const)
+      .filter((k) => lists[k].length > 0)
+      .map((k) => `${RUNTIME_NAMESPACE}.${k}(this, [${lists[k].join(", ")}]);`);
+    s.appendRight(bodyStart, ` static { ${calls.join(" ")} }`);
   }
 
   const seen = new Set<string>();

@@ -1,0 +1,184 @@
+/**
+ * One build function per bundler, each configured the way docs/bundlers.md tells users to:
+ * the typed-mcp plugin from `@typed-mcp/unplugin/<bundler>`, TypeScript stripped by the
+ * bundler's usual tool, everything (typed-mcp, the MCP SDK, zod) bundled into one ES module for
+ * Node with a source map. Each resolves with the bundle's path, or rejects with the bundler's
+ * error text.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { builtinModules } from "node:module";
+
+export interface BuildInput {
+  /** The fixture project's directory (it holds tsconfig.json). */
+  root: string;
+  /** The entry module, absolute. */
+  entry: string;
+  /** Where to write the bundle. */
+  outDir: string;
+}
+
+export type Build = (input: BuildInput) => Promise<string>;
+
+const OUT = "server.mjs";
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const vite: Build = async ({ root, entry, outDir }) => {
+  const { build } = await import("vite");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/vite");
+  await build({
+    root,
+    configFile: false,
+    logLevel: "silent",
+    plugins: [typedMcp()],
+    build: {
+      ssr: entry,
+      outDir,
+      target: "node20",
+      sourcemap: true,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: { output: { entryFileNames: OUT } },
+    },
+    ssr: { noExternal: true },
+  });
+  return join(outDir, OUT);
+};
+
+const rollup: Build = async ({ root, entry, outDir }) => {
+  const { rollup } = await import("rollup");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/rollup");
+  const { nodeResolve } = await import("@rollup/plugin-node-resolve");
+  const { default: esbuild } = await import("rollup-plugin-esbuild");
+  const bundle = await rollup({
+    input: entry,
+    external: nodeBuiltins,
+    onwarn: () => {},
+    plugins: [
+      typedMcp(), // before the stripper: Rollup runs transforms in plugin order
+      nodeResolve({ exportConditions: ["node"], preferBuiltins: true }),
+      esbuild({ target: "node20", tsconfig: join(root, "tsconfig.json") }),
+    ],
+  });
+  try {
+    await bundle.write({ file: join(outDir, OUT), format: "es", sourcemap: true });
+  } finally {
+    await bundle.close();
+  }
+  return join(outDir, OUT);
+};
+
+const rolldown: Build = async ({ root, entry, outDir }) => {
+  const { rolldown } = await import("rolldown");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/rolldown");
+  const bundle = await rolldown({
+    input: entry,
+    cwd: root,
+    platform: "node",
+    logLevel: "silent",
+    plugins: [typedMcp()],
+    tsconfig: join(root, "tsconfig.json"),
+  });
+  try {
+    await bundle.write({ file: join(outDir, OUT), format: "es", sourcemap: true });
+  } finally {
+    await bundle.close();
+  }
+  return join(outDir, OUT);
+};
+
+const esbuild: Build = async ({ root, entry, outDir }) => {
+  const { build } = await import("esbuild");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/esbuild");
+  await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile: join(outDir, OUT),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: true,
+    logLevel: "silent",
+    plugins: [typedMcp()],
+  });
+  return join(outDir, OUT);
+};
+
+/** Runs a webpack-style compiler once and turns errors in its stats into a rejection. */
+function runCompiler(compiler: {
+  run(cb: (err: Error | null, stats?: { hasErrors(): boolean; toJson(o: unknown): { errors?: { message: string }[] } }) => void): void;
+  close(cb: (err?: Error | null) => void): void;
+}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    compiler.run((err, stats) => {
+      compiler.close(() => {
+        if (err) return reject(err);
+        if (stats?.hasErrors()) {
+          const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
+          return reject(new Error(errors.map((e) => e.message).join("\n")));
+        }
+        resolve();
+      });
+    });
+  });
+}
+
+const webpackLikeConfig = (root: string, entry: string, outDir: string, tsRule: object) => ({
+  context: root,
+  mode: "production" as const,
+  target: "node20",
+  entry,
+  devtool: "source-map" as const,
+  output: {
+    path: outDir,
+    filename: OUT,
+    module: true,
+    chunkFormat: "module" as const,
+    library: { type: "module" as const },
+    // Stack traces name the real file (the default is `webpack:///src/tools.ts`).
+    devtoolModuleFilenameTemplate: "[absolute-resource-path]",
+  },
+  experiments: { outputModule: true },
+  optimization: { minimize: false },
+  resolve: { extensions: [".ts", ".js", ".mjs", ".json"], extensionAlias: { ".js": [".ts", ".js"] } },
+  module: { rules: [tsRule] },
+  infrastructureLogging: { level: "none" as const },
+  stats: "none" as const,
+});
+
+const webpack: Build = async ({ root, entry, outDir }) => {
+  const { default: webpackFn } = await import("webpack");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/webpack");
+  const config = webpackLikeConfig(root, entry, outDir, {
+    test: /\.[cm]?ts$/,
+    exclude: /node_modules/,
+    use: {
+      loader: "swc-loader",
+      options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, sourceMaps: true },
+    },
+  });
+  const compiler = webpackFn({ ...config, plugins: [typedMcp()] } as never);
+  await runCompiler(compiler as never);
+  return join(outDir, OUT);
+};
+
+const rspack: Build = async ({ root, entry, outDir }) => {
+  const { rspack: rspackFn } = await import("@rspack/core");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/rspack");
+  const config = webpackLikeConfig(root, entry, outDir, {
+    test: /\.[cm]?ts$/,
+    exclude: /node_modules/,
+    loader: "builtin:swc-loader",
+    options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" } },
+    type: "javascript/auto",
+  });
+  const compiler = rspackFn({ ...config, plugins: [typedMcp()] } as never);
+  await runCompiler(compiler as never);
+  return join(outDir, OUT);
+};
+
+export const bundlers: Record<string, Build> = { vite, rollup, rolldown, esbuild, webpack, rspack };
+
+/** True when `file` exists (a failed build must not leave a bundle behind). */
+export const exists = (file: string) => existsSync(file);

@@ -1,0 +1,242 @@
+/**
+ * Every bundler builds the same fixture server (test/bundlers/fixtures/server) with the
+ * typed-mcp plugin; each bundle is started over stdio and driven by the official
+ * `@modelcontextprotocol/client`. All six must list the hand-derived listing
+ * (expected/tools.json, from the spec) byte for byte on the wire, answer the same calls with the
+ * same bytes, map a tool's stack trace back to the TypeScript source, and fail the build on an
+ * unsupported parameter type with the diagnostic's code and position. After every build, no
+ * TypeScript sidecar may be left running.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { bundlers, exists } from "./build.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fixture = join(here, "fixtures/server");
+const unsupported = join(here, "fixtures/unsupported");
+const expected = JSON.parse(await readFile(join(here, "expected/tools.json"), "utf8")) as { tools: unknown[] };
+const names = Object.keys(bundlers);
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "typed-mcp-bundlers-"));
+});
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/**
+ * Live (non-zombie) child processes of this process that run the TypeScript 7 sidecar
+ * (`…/@typescript/typescript-linux-x64/lib/tsc --api …`).
+ */
+function sidecars(): number[] {
+  const pids: number[] = [];
+  for (const task of readdirSync("/proc/self/task")) {
+    let children = "";
+    try {
+      children = readFileSync(`/proc/self/task/${task}/children`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const pid of children.split(" ").filter(Boolean).map(Number)) {
+      try {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        const state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "")[0];
+        const args = cmd.split("\0");
+        if (/typescript/.test(args[0] ?? "") && args.includes("--api") && state !== "Z") pids.push(pid);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  }
+  return pids;
+}
+
+/** Waits (up to 3 s) for the sidecars not in `before` to end; returns those still running. */
+async function sidecarsLeft(before: readonly number[]): Promise<number[]> {
+  const until = Date.now() + 3000;
+  const started = () => sidecars().filter((pid) => !before.includes(pid));
+  let left = started();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = started();
+  }
+  return left;
+}
+
+type Raw = { id?: unknown; result?: Record<string, unknown>; error?: unknown };
+
+/** Records every JSON-RPC message the client receives, exactly as parsed from the wire. */
+function recordIncoming<T extends { onmessage?: unknown }>(transport: T): Raw[] {
+  const raw: Raw[] = [];
+  let handler: unknown;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    get: () => handler,
+    set: (h: ((m: unknown, extra?: unknown) => void) | undefined) => {
+      handler = h && ((message: unknown, extra?: unknown) => {
+        if (raw[raw.length - 1] !== message) raw.push(message as Raw);
+        h(message, extra);
+      });
+    },
+  });
+  return raw;
+}
+
+const textResult = (text: string) => ({ content: [{ type: "text", text }], isError: undefined as boolean | undefined });
+const invalid = (path: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid.` }], isError: true });
+
+const oslo = { lat: 59.91, lon: 10.75, label: "Oslo" };
+/** Calls and the answers the spec gives for them (§5 reading, §6 writing, §7 errors). */
+const calls: { name: string; args?: Record<string, unknown>; answer: Record<string, unknown> }[] = [
+  {
+    name: "read_temperature",
+    args: { place: oslo, note: null },
+    answer: {
+      content: [{ type: "text", text: JSON.stringify({ place: oslo, temperature: 20, unit: "celsius", note: null }) }],
+      structuredContent: { place: oslo, temperature: 20, unit: "celsius", note: null },
+    },
+  },
+  {
+    // Unknown nested properties are dropped; the writer writes listed properties in listed order.
+    name: "read_temperature",
+    args: { unit: "fahrenheit", note: "warm", place: { label: "Rome", lon: 12.5, lat: 41.9, alt: 21 } },
+    answer: {
+      content: [
+        {
+          type: "text",
+          text: '{"place":{"lat":41.9,"lon":12.5,"label":"Rome"},"temperature":68,"unit":"fahrenheit","note":"warm"}',
+        },
+      ],
+      structuredContent: { place: { lat: 41.9, lon: 12.5, label: "Rome" }, temperature: 68, unit: "fahrenheit", note: "warm" },
+    },
+  },
+  { name: "countdown", args: { from: 5, step: 2 }, answer: { content: [{ type: "text", text: "5 3 1" }] } },
+  { name: "countdown", args: { from: 3 }, answer: { content: [{ type: "text", text: "3 2 1 0" }] } },
+  { name: "repeat", args: { word: "ab" }, answer: { content: [{ type: "text", text: "ab ab" }] } },
+  { name: "repeat", args: { word: "ab", times: 3, style: "upper" }, answer: { content: [{ type: "text", text: "AB AB AB" }] } },
+  { name: "read_temperature", args: { place: { lat: "59", lon: 10 }, note: null }, answer: invalid("place.lat") },
+  { name: "read_temperature", args: { place: oslo }, answer: invalid("note") },
+  { name: "read_temperature", args: { place: oslo, note: null, unit: "kelvin" }, answer: invalid("unit") },
+  { name: "countdown", args: { from: 1.5 }, answer: invalid("from") },
+  { name: "countdown", args: { from: "3" }, answer: invalid("from") },
+  { name: "repeat", args: { word: "a", style: "UPPER" }, answer: invalid("style") },
+  { name: "repeat", args: { word: "a", extra: 1 }, answer: invalid("extra") },
+  { name: "explode", answer: invalid("reason") },
+  {
+    name: "countdown",
+    args: { from: 3, step: 0 },
+    answer: { content: [{ type: "text", text: "The step must be positive, not 0." }], isError: true },
+  },
+  { name: "explode", args: { reason: "boom" }, answer: { content: [{ type: "text", text: "The tool failed." }], isError: true } },
+];
+void textResult;
+
+/** Raw wire bytes of every listing and answer, per bundler: compared across bundlers at the end. */
+const transcripts = new Map<string, string[]>();
+const buildMs = new Map<string, number>();
+
+describe.each(names)("%s", (name) => {
+  let client: Client;
+  let raw: Raw[];
+  let stderr = "";
+  let bundle: string;
+  let sidecarsAfterBuild: number[];
+
+  beforeAll(async () => {
+    const outDir = await mkdtemp(join(work, `${name}-`));
+    const before = sidecars();
+    const t0 = performance.now();
+    bundle = await bundlers[name]!({ root: fixture, entry: join(fixture, "src/server.ts"), outDir });
+    buildMs.set(name, Math.round(performance.now() - t0));
+    sidecarsAfterBuild = await sidecarsLeft(before);
+
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--enable-source-maps", bundle],
+      env: { PATH: process.env.PATH ?? "" },
+      stderr: "pipe",
+    });
+    transport.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    raw = recordIncoming(transport);
+    client = new Client({ name: `bundlers-${name}`, version: "1.0.0" });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("closes the TypeScript sidecar when the build ends", () => {
+    expect(sidecarsAfterBuild).toEqual([]);
+  });
+
+  it("lists exactly the hand-derived listing, byte for byte", async () => {
+    await client.listTools();
+    const wire = raw.find((m) => m.result && Array.isArray(m.result.tools));
+    expect(wire).toBeDefined();
+    expect(JSON.stringify(wire!.result!.tools)).toBe(JSON.stringify(expected.tools));
+    transcripts.set(name, [JSON.stringify(wire!.result)]);
+  });
+
+  it("answers valid calls, invalid arguments, a ToolError and an unexpected error as the spec says", async () => {
+    for (const { name: tool, args, answer } of calls) {
+      const before = raw.length;
+      const result = await client.callTool({ name: tool, arguments: args });
+      expect(result, `${tool} ${JSON.stringify(args)}`).toEqual(answer);
+      const wire = raw.slice(before).find((m) => m.result);
+      transcripts.get(name)!.push(JSON.stringify(wire!.result));
+    }
+  });
+
+  it("maps the stack trace of a tool's error to the TypeScript line (source maps)", async () => {
+    const until = Date.now() + 5000;
+    while (!stderr.includes("END-TOOL-ERROR") && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const report = /TOOL-ERROR explode\n([^]*?)\nEND-TOOL-ERROR/.exec(stderr);
+    expect(report, stderr).not.toBeNull();
+    const [message, top] = report![1]!.split("\n");
+    expect(message).toBe("Error: exploded: boom");
+    // tools.ts line 38: `    throw new Error(\`exploded: ${reason}\`);` — `new` is at column 11.
+    expect(top).toBe(`    at WeatherTools.explode (${join(fixture, "src/tools.ts")}:38:11)`);
+  });
+});
+
+describe("every bundler", () => {
+  it("lists and answers with the same bytes", () => {
+    expect([...transcripts.keys()]).toEqual(names);
+    const reference = transcripts.get(names[0]!)!;
+    expect(reference).toHaveLength(1 + calls.length);
+    for (const name of names) expect(transcripts.get(name), name).toEqual(reference);
+    console.info(`bundlers: build times (ms) ${JSON.stringify(Object.fromEntries(buildMs))}`);
+  });
+});
+
+describe.each(names)("%s with an unsupported parameter type", (name) => {
+  it("fails the build with OMCG0005 at the parameter, writes no bundle, leaves no sidecar", async () => {
+    const outDir = await mkdtemp(join(work, `${name}-fail-`));
+    const file = join(unsupported, "src/server.ts");
+    let error: unknown;
+    let bundle: string | undefined;
+    const before = sidecars();
+    try {
+      bundle = await bundlers[name]!({ root: unsupported, entry: file, outDir });
+    } catch (e) {
+      error = e;
+    }
+    expect(bundle).toBeUndefined();
+    expect(error).toBeInstanceOf(Error);
+    const text = String((error as Error).message);
+    if (process.env.SHOW_BUILD_ERRORS) console.info(`${name}:\n${text}`);
+    expect(text).toContain("OMCG0005");
+    // `server.tool("either", (x: string | number) => …)` on line 5: `x` is at column 24.
+    expect(text).toContain(`${file}:5:24`);
+    expect(text).toContain("'string | number'");
+    expect(exists(join(outDir, "server.mjs"))).toBe(false);
+    expect(await sidecarsLeft(before)).toEqual([]);
+  });
+});
