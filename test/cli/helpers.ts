@@ -1,0 +1,53 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The CLI fixtures; tests run the CLI with this as its working directory. */
+export const FIXTURES = join(ROOT, "test/cli/fixtures");
+/** The built CLI (run `pnpm build` first). */
+export const BIN = join(ROOT, "packages/cli/dist/bin.js");
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node packages/cli/dist/bin.js ...args` in `cwd` (default: the fixtures directory). */
+export function cli(args: string[], cwd = FIXTURES): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Live (non-zombie) child processes of this process (Linux /proc), by pid. */
+export function children(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return pids;
+}
+
+/** `file:line:column` (1-based, UTF-16 columns) of the first `needle` in a fixture (after `after`, if given). */
+export function at(rel: string, needle: string, after?: string): string {
+  const code = readFileSync(join(FIXTURES, rel), "utf8");
+  const from = after === undefined ? 0 : code.indexOf(after);
+  if (from < 0) throw new Error(`marker ${after} not in ${rel}`);
+  const i = code.indexOf(needle, from);
+  if (i < 0) throw new Error(`${needle} not in ${rel}`);
+  const before = code.slice(0, i);
+  const line = before.split("\n").length;
+  const column = i - (before.lastIndexOf("\n") + 1) + 1;
+  return `${rel}:${line}:${column}`;
+}
