@@ -14,6 +14,15 @@ import { writeBody } from "./write.js";
 
 export { RUNTIME_NAMESPACE, CodegenError, type ImportRequest } from "./emit.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
+export {
+  generateResource,
+  generatePrompt,
+  resourceListing,
+  promptListing,
+  type ResourceListing,
+  type ResourceTemplateListing,
+  type PromptListing,
+} from "./resources.js";
 
 /**
  * Generates a JavaScript expression that evaluates to a `GeneratedTool`

@@ -17,6 +17,8 @@ import { Ts7Backend } from "./backend/ts7.js";
 import type { BackendStats } from "./backend/ts7.js";
 import { findSites, mayDeclareTools } from "./sites.js";
 import { buildTool, sortDiagnostics } from "./tools.js";
+import { findResourceSites } from "./resource-sites.js";
+import { extractResourcesAndPrompts } from "./resources.js";
 
 export { mayDeclareTools };
 export { parseDocComment, normalizeDocText } from "./jsdoc.js";
@@ -104,7 +106,8 @@ function extractModule(
   const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
   if (!mayDeclareTools(code)) return model;
   const scan = findSites(file, code);
-  if (scan.sites.length === 0) return model;
+  const resourceSites = findResourceSites(file, code);
+  if (scan.sites.length === 0 && resourceSites.length === 0) return model;
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
   if (scan.parseErrors.length) return model;
 
@@ -119,7 +122,7 @@ function extractModule(
   const hit = memo.get(file);
   if (hit && hit.code === code && hit.generation === backend.generation) return structuredClone(hit.model);
   if (session.configProblem) {
-    sink.add("OMCG0000", at(scan.sites[0]!.offset), session.configProblem);
+    sink.add("OMCG0000", at((scan.sites[0] ?? resourceSites[0])!.offset), session.configProblem);
     return model;
   }
   try {
@@ -159,6 +162,11 @@ function extractModule(
         seen.set(name, tool ?? true);
       }
       if (tool) model.tools.push(tool);
+    }
+    if (resourceSites.length) {
+      const found = extractResourcesAndPrompts(session, file, resourceSites, at, sink);
+      if (found.resources.length) model.resources = found.resources;
+      if (found.prompts.length) model.prompts = found.prompts;
     }
   } catch (e) {
     sink.add("OMCG0000", at(0), `Internal error while extracting tools: ${(e as Error).stack ?? String(e)}`);

@@ -81,14 +81,14 @@ export interface SiteScan {
 /**
  * Cheap syntactic filter (no parsing): could this module declare tools? True when the text
  * mentions `typed-mcp` and contains a `@` (a decorator may be a renamed import), or contains
- * a `.tool(` call (the quick path's receiver may be imported from a module that does not
+ * a `.tool(`, `.resource(` or `.prompt(` call (spec §8) (the quick path's receiver may be imported from a module that does not
  * mention typed-mcp).
  */
 export function mayDeclareTools(code: string): boolean {
-  return (code.includes("typed-mcp") && code.includes("@")) || /\.\s*tool\s*\(/.test(code);
+  return (code.includes("typed-mcp") && code.includes("@")) || /\.\s*(?:tool|resource|prompt)\s*\(/.test(code);
 }
 
-type AnyNode = { type: string; start: number; end: number; [k: string]: any };
+export type AnyNode = { type: string; start: number; end: number; [k: string]: any };
 
 /**
  * Finds the declaration sites of one module. `file` only selects the dialect (`.tsx` → JSX).
@@ -332,18 +332,18 @@ function readOptions(args: AnyNode[], call: AnyNode, problems: SiteProblem[], wh
 }
 
 /** A string literal or a template literal without substitutions; else `undefined`. */
-function literalString(node: AnyNode): string | undefined {
+export function literalString(node: AnyNode): string | undefined {
   if (node.type === "Literal" && typeof node.value === "string") return node.value;
   if (node.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0]?.value?.cooked ?? undefined;
   return undefined;
 }
 
-function unwrap(node: AnyNode): AnyNode {
+export function unwrap(node: AnyNode): AnyNode {
   while (node && (node.type === "ParenthesizedExpression" || node.type === "TSNonNullExpression")) node = node.expression;
   return node;
 }
 
-function walk(node: unknown, visit: (n: AnyNode) => void): void {
+export function walk(node: unknown, visit: (n: AnyNode) => void): void {
   if (Array.isArray(node)) {
     for (const c of node) walk(c, visit);
     return;

@@ -213,11 +213,77 @@ export interface ToolModel {
   location: SourceLocation;
 }
 
+/**
+ * A parameter of a resource or prompt (spec §8): read from a string (a URI template variable or
+ * a prompt argument). `type` is `string`, `number`, `integer`, `boolean`, `date`, a string
+ * `enum`, or `nullable` of one of these.
+ */
+export interface StringParam extends ValueParam {
+  /** When absent and not required: pass `null` (a nullable parameter without a default) instead of `undefined`. */
+  absentAsNull?: boolean;
+}
+
+/** A parameter of a resource or prompt function, in declaration order (never destructured). */
+export type StringParamModel = StringParam | { role: "context"; name: string } | { role: "signal"; name: string };
+
+/** Where a resource or prompt was declared: as {@link ToolSite} (`@resource`/`@prompt` on a method, or the quick path). */
+export type DeclarationSite = ToolSite;
+
+/** How a resource's return value is written (spec §8). `Promise<T>` is already unwrapped. */
+export type ResourceResultModel =
+  /** `string`: one text contents, `mimeType` the option's or `text/plain`. */
+  | { kind: "text" }
+  /** `Uint8Array`: one blob contents (base64). */
+  | { kind: "bytes" }
+  /** `ReadResourceResult`, or resource contents (one or an array): passed through. */
+  | { kind: "passthrough" };
+
+/** One resource (fixed `uri`) or resource template (`uriTemplate`), ready for code generation (spec §8). */
+export interface ResourceModel {
+  /** A URI without variables: listed in `resources/list`. Exactly one of `uri` and `uriTemplate` is set. */
+  uri?: string;
+  /** An RFC 6570 template: listed in `resources/templates/list`. */
+  uriTemplate?: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  params: StringParamModel[];
+  result: ResourceResultModel;
+  site: DeclarationSite;
+  location: SourceLocation;
+}
+
+/** How a prompt's return value is written (spec §8). */
+export type PromptResultModel =
+  /** `string`: one user text message. */
+  | { kind: "text" }
+  /** `PromptMessage[]`: the messages. */
+  | { kind: "messages" }
+  /** `GetPromptResult`: passed through. */
+  | { kind: "passthrough" };
+
+/** One prompt, ready for code generation (spec §8). */
+export interface PromptModel {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Listed parameters become `arguments` in declaration order. */
+  params: StringParamModel[];
+  result: PromptResultModel;
+  site: DeclarationSite;
+  location: SourceLocation;
+}
+
 /** Everything extraction learned about one module. */
 export interface ModuleModel {
   file: string;
   /** Tools grouped by declaration site: decorated classes (by the class's start offset) and quick-path calls. */
   tools: ToolModel[];
+  /** Resources and resource templates (spec §8), in source order. Absent: none. */
+  resources?: ResourceModel[];
+  /** Prompts (spec §8), in source order. Absent: none. */
+  prompts?: PromptModel[];
   diagnostics: Diagnostic[];
   /** Every file whose declarations were consulted (for `addWatchFile` and cache invalidation). */
   consultedFiles: string[];

@@ -10,3 +10,16 @@ export { ToolError } from "./errors.js";
 export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
 export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";
+export { resource, prompt } from "./resource-decorators.js";
+export type {
+  ResourceOptions,
+  QuickResourceOptions,
+  PromptOptions,
+  QuickPromptOptions,
+  ReadResourceResult,
+  ResourceContents,
+  TextResourceContents,
+  BlobResourceContents,
+  PromptMessage,
+  GetPromptResult,
+} from "./resource-decorators.js";

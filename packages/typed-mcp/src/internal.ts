@@ -61,3 +61,4 @@ export function isGenerated(value: unknown): value is BrandedTool {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[GENERATED] === true;
 }
 export * from "./codegen-support.js";
+export * from "./resource-internal.js";

@@ -28,6 +28,8 @@ import { TOOL_ERROR_BRAND, ToolError, pluginMissingMessage } from "./errors.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool, ToolListing } from "./internal.js";
+import { ResourceRegistry } from "./resources.js";
+import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import type { CallToolResult, LogLevel, RequestContext } from "./types.js";
 
 /** The MCP Apps extension id (spec §9). */
@@ -122,6 +124,11 @@ export class McpServer {
   #listCache = new Map<string, ToolListing[]>();
   #hasUi = false;
   #handler: McpHttpHandler | undefined;
+  /** Resources, templates and prompts (spec §8). */
+  readonly #resources = new ResourceRegistry((name, error) => {
+    publishToolError(name, error);
+    this.#options.onToolError?.(error, { tool: name });
+  });
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -172,16 +179,83 @@ export class McpServer {
   }
 
   /**
-   * Registers everything typed-mcp finds on `target`: its tools (as {@link addTools}); resources
-   * and prompts join here once they exist (spec §0, §8).
+   * Registers everything typed-mcp finds on `target`: its tools (as {@link addTools}), resources
+   * (as {@link addResources}) and prompts (as {@link addPrompts}) (spec §0, §8). Nothing is
+   * registered when any part fails.
    *
    * @returns this server, for chaining.
-   * @throws Error when `target` has nothing to register, or on a duplicate name.
+   * @throws Error when `target` has nothing to register, or on a duplicate name or URI.
    */
   add(target: object): this {
     const tools = collect(target);
-    if (tools.length === 0) throw new Error(noMembersMessage(target, "@tool(), @resource() or @prompt()"));
-    this.#registerAll(tools.map((d) => this.#entryFor(target, d)));
+    const pending = this.#resources.prepare(target, { resources: true, prompts: true });
+    if (tools.length === 0 && pending.resources.length === 0 && pending.prompts.length === 0) {
+      throw new Error(noMembersMessage(target, "@tool(), @resource() or @prompt()"));
+    }
+    if (tools.length > 0) this.#registerAll(tools.map((d) => this.#entryFor(target, d)));
+    this.#resources.commit(pending);
+    return this;
+  }
+
+  /**
+   * Registers the `@resource()` methods of `target` (spec §8): instance methods for an instance,
+   * static ones for a class. Fixed URIs are listed in `resources/list`, templates in
+   * `resources/templates/list`.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `target` has no compiled resources (the plugin hint), or on a duplicate URI (naming both).
+   */
+  addResources(target: object): this {
+    const pending = this.#resources.prepare(target, { resources: true, prompts: false });
+    if (pending.resources.length === 0) throw new Error(noMembersMessage(target, "@resource()"));
+    this.#resources.commit(pending);
+    return this;
+  }
+
+  /**
+   * Registers the `@prompt()` methods of `target` (spec §8): instance methods for an instance,
+   * static ones for a class.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `target` has no compiled prompts (the plugin hint), or on a duplicate name (naming both).
+   */
+  addPrompts(target: object): this {
+    const pending = this.#resources.prepare(target, { resources: false, prompts: true });
+    if (pending.prompts.length === 0) throw new Error(noMembersMessage(target, "@prompt()"));
+    this.#resources.commit(pending);
+    return this;
+  }
+
+  /**
+   * Quick path (spec §8): registers `fn` as the resource at `uriOrTemplate` (a fixed URI or an
+   * RFC 6570 template whose variables are `fn`'s parameters). The build plugin appends the
+   * generated descriptor; `options` are read at build time.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate URI.
+   */
+  resource(uriOrTemplate: string, fn: (...args: any[]) => unknown): this;
+  resource(uriOrTemplate: string, options: QuickResourceOptions, fn: (...args: any[]) => unknown): this;
+  resource(uriOrTemplate: string, ...rest: unknown[]): this {
+    const descriptor = rest[rest.length - 1];
+    const fn = rest.length >= 2 ? rest[rest.length - 2] : undefined;
+    this.#resources.commit(this.#resources.prepareQuick("resource", uriOrTemplate, descriptor, fn));
+    return this;
+  }
+
+  /**
+   * Quick path (spec §8): registers `fn` as the prompt `name`; its parameters become the
+   * prompt's arguments. The build plugin appends the generated descriptor.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate name.
+   */
+  prompt(name: string, fn: (...args: any[]) => unknown): this;
+  prompt(name: string, options: QuickPromptOptions, fn: (...args: any[]) => unknown): this;
+  prompt(name: string, ...rest: unknown[]): this {
+    const descriptor = rest[rest.length - 1];
+    const fn = rest.length >= 2 ? rest[rest.length - 2] : undefined;
+    this.#resources.commit(this.#resources.prepareQuick("prompt", name, descriptor, fn));
     return this;
   }
 
@@ -243,6 +317,8 @@ export class McpServer {
     return {
       tools: {},
       logging: {},
+      ...(this.#resources.hasResources && { resources: {} }),
+      ...(this.#resources.hasPrompts && { prompts: {} }),
       ...(this.#hasUi && { extensions: { [UI_EXTENSION]: {} } }),
     };
   }
@@ -259,6 +335,10 @@ export class McpServer {
     });
     sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: this.#list(viewOf(sdk, ctx)) as never }));
     sdk.setRequestHandler("tools/call", (request, ctx) => this.#call(sdk, request.params, ctx));
+    this.#resources.install(sdk, (ctx) => {
+      const view = viewOf(sdk, ctx);
+      return { protocolVersion: view.protocolVersion, context: requestContext(sdk, ctx, view, ctx.mcpReq.signal) };
+    });
     return sdk;
   }
 

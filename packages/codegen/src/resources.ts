@@ -1,0 +1,239 @@
+/**
+ * Code generation for resources and prompts (spec §8): the listing entry, a reader of string
+ * arguments (URI template variables or prompt arguments) and a result writer, as one ES2022
+ * object-literal expression per resource / prompt — the same shape as `generateTool`.
+ *
+ * @module
+ */
+import type { PromptModel, ResourceModel, StringParam, StringParamModel, TypeModel } from "@typed-mcp/model";
+import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, literal, str, type ImportRequest } from "./emit.js";
+import { readValue } from "./read.js";
+
+/** A resource's `resources/list` entry (key order of spec §8: uri, name, title, description, mimeType, _meta). */
+export interface ResourceListing {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A resource template's `resources/templates/list` entry (spec §8: uriTemplate, name, title, description, mimeType). */
+export interface ResourceTemplateListing {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A prompt's `prompts/list` entry (spec §8: name, title, description, arguments; an argument: name, description, required). */
+export interface PromptListing {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required: boolean }[];
+}
+
+/**
+ * The listing entry of a resource (fixed `uri`) or a template (`uriTemplate`), keys in spec §8
+ * order; absent parts left out.
+ *
+ * @throws CodegenError when the model has neither or both of `uri` and `uriTemplate`.
+ */
+export function resourceListing(r: ResourceModel): ResourceListing | ResourceTemplateListing {
+  if ((r.uri === undefined) === (r.uriTemplate === undefined)) throw new CodegenError(`Resource '${r.name}' needs exactly one of uri and uriTemplate.`);
+  const out: Record<string, unknown> = r.uri !== undefined ? { uri: r.uri } : { uriTemplate: r.uriTemplate };
+  out.name = r.name;
+  if (r.title !== undefined) out.title = r.title;
+  if (r.description !== undefined) out.description = r.description;
+  if (r.mimeType !== undefined) out.mimeType = r.mimeType;
+  return out as unknown as ResourceListing | ResourceTemplateListing;
+}
+
+/**
+ * The listing entry of a prompt, keys in spec §8 order. `arguments` lists the string
+ * parameters in declaration order (left out when there are none); each argument writes
+ * `required` always.
+ */
+export function promptListing(p: PromptModel): PromptListing {
+  const out: PromptListing = { name: p.name };
+  if (p.title !== undefined) out.title = p.title;
+  if (p.description !== undefined) out.description = p.description;
+  const args = p.params.filter((x): x is StringParam => x.role === "value");
+  if (args.length > 0) {
+    out.arguments = args.map((a) => ({ name: a.name, ...(a.description !== undefined && { description: a.description }), required: a.required }));
+  }
+  return out;
+}
+
+/**
+ * Generates a JavaScript expression evaluating to a `GeneratedResource` (`typed-mcp/internal`):
+ * `{ listing, read(a, ctx), write(value, uri), member?, static? }`.
+ *
+ * - `read(a, ctx)`: `a` holds the template variables (already percent-decoded strings); returns
+ *   the argument array, or the name of the first variable that does not parse (spec §8).
+ * - `write(value, uri)`: the `ReadResourceResult` for the requested `uri`: a string as one text
+ *   contents (`mimeType` the option's, else `text/plain`), a `Uint8Array` as one blob contents
+ *   (`mimeType` the option's, else `application/octet-stream`), anything else passed to
+ *   `__tmcp.resourceResult` (a `ReadResourceResult`, or contents — one or an array).
+ *
+ * @throws CodegenError when the model breaks the contract.
+ */
+export function generateResource(r: ResourceModel): { code: string; imports: ImportRequest[] } {
+  const scope = new Scope();
+  const listing = resourceListing(r);
+  const read = stringReader(r.params, scope, false);
+  const write = new Lines();
+  switch (r.result.kind) {
+    case "text":
+      write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "text/plain")}, text: value }] };`);
+      break;
+    case "bytes":
+      write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "application/octet-stream")}, blob: ${NS}.toBase64(value) }] };`);
+      break;
+    case "passthrough":
+      write.line(`return ${NS}.resourceResult(value, uri);`);
+      break;
+    default:
+      throw new CodegenError(`Unknown resource result kind ${(r.result as { kind: string }).kind}.`);
+  }
+  return assemble(listing, read, "write(value, uri) {", write, r.site, scope);
+}
+
+/**
+ * Generates a JavaScript expression evaluating to a `GeneratedPrompt` (`typed-mcp/internal`):
+ * `{ listing, read(a, ctx), write(value), member?, static? }`. `read` reads the prompt's
+ * `arguments` (strings; unknown names refused after all parameters passed) and returns the
+ * argument array or the name of the first invalid argument. `write` returns a `GetPromptResult`:
+ * a string becomes one user text message, `PromptMessage[]` the messages, a `GetPromptResult`
+ * is returned as is.
+ *
+ * @throws CodegenError when the model breaks the contract.
+ */
+export function generatePrompt(p: PromptModel): { code: string; imports: ImportRequest[] } {
+  const scope = new Scope();
+  const listing = promptListing(p);
+  const read = stringReader(p.params, scope, true);
+  const write = new Lines();
+  switch (p.result.kind) {
+    case "text":
+      write.line(`return { messages: [{ role: "user", content: { type: "text", text: value } }] };`);
+      break;
+    case "messages":
+      write.line(`return { messages: value };`);
+      break;
+    case "passthrough":
+      write.line(`return value;`);
+      break;
+    default:
+      throw new CodegenError(`Unknown prompt result kind ${(p.result as { kind: string }).kind}.`);
+  }
+  return assemble(listing, read, "write(value) {", write, p.site, scope);
+}
+
+function assemble(
+  listing: object,
+  read: Lines,
+  writeHead: string,
+  write: Lines,
+  site: ResourceModel["site"],
+  scope: Scope,
+): { code: string; imports: ImportRequest[] } {
+  const obj = new Lines();
+  obj.open("{");
+  obj.line(`listing: ${literal(listing)},`);
+  obj.open("read(a, ctx) {").append(read).close("},");
+  obj.open(writeHead).append(write).close("},");
+  if (site.kind === "method") {
+    obj.line(`member: ${str(site.member)},`);
+    obj.line(`static: ${site.static},`);
+  }
+  obj.close("}");
+  let code: string;
+  if (scope.hoisted.length === 0) code = `(${obj.toString()})`;
+  else {
+    const iife = new Lines();
+    iife.open("(() => {");
+    for (const h of scope.hoisted) iife.line(h);
+    const body = obj.toString().split("\n");
+    iife.line(`return ${body[0]}`);
+    for (const l of body.slice(1)) iife.line(l + (l === "}" ? ";" : ""));
+    iife.close("})()");
+    code = iife.toString();
+  }
+  return { code, imports: scope.imports.map((i) => ({ ...i })) };
+}
+
+/**
+ * The body of `read(a, ctx)` for string arguments (spec §8): each listed parameter is looked
+ * up as an own property of `a`; absent → the name when required, else `undefined` (or `null`
+ * for a nullable parameter without a default); present → converted from the string by its
+ * type and checked against its constraints (the same generated checks as tool readers).
+ */
+function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: boolean): Lines {
+  const out = new Lines();
+  const c = { out, scope };
+  out.line(`if (a === undefined || a === null) a = {};`);
+  const args: string[] = [];
+  const names: string[] = [];
+  for (const p of params) {
+    if (p.role === "context") {
+      args.push("ctx");
+      continue;
+    }
+    if (p.role === "signal") {
+      args.push("ctx.signal");
+      continue;
+    }
+    names.push(p.name);
+    const s = scope.fresh("s");
+    const v = scope.fresh("v");
+    out.line(`const ${s} = Object.hasOwn(a, ${str(p.name)}) ? a[${str(p.name)}] : undefined;`);
+    out.line(`let ${v};`);
+    const absent = p.required ? `return ${str(p.name)};` : `${v} = ${p.absentAsNull ? "null" : "undefined"};`;
+    out.open(`if (${s} === undefined) {`).line(absent).close("}");
+    out.open("else {");
+    const inner: TypeModel = p.type.kind === "nullable" ? p.type.inner : p.type;
+    out.line(`if (typeof ${s} !== "string") return ${str(p.name)};`);
+    const x = fromString(inner, s, p.name, c);
+    const expr = readValue(inner, x, [{ text: p.name }], c);
+    out.line(`${v} = ${expr};`);
+    out.close("}");
+    args.push(v);
+  }
+  if (refuseUnknown) {
+    const k = scope.fresh("k");
+    const known = names.map((n) => `${k} !== ${str(n)}`).join(" && ");
+    out.open(`for (const ${k} in a) {`);
+    out.line(`if (Object.hasOwn(a, ${k})${known ? ` && ${known}` : ""}) return ${k};`);
+    out.close("}");
+  }
+  out.line(`return [${args.join(", ")}];`);
+  return out;
+}
+
+/** Converts the string in `s` to the JSON value a tool reader of type `t` expects; returns its expression. */
+function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scope: Scope }): string {
+  switch (t.kind) {
+    case "string":
+    case "date":
+    case "enum":
+      return s;
+    case "number":
+    case "integer": {
+      const n = c.scope.fresh("n");
+      c.out.line(`const ${n} = ${NS}.${t.kind === "number" ? "numberFromString" : "integerFromString"}(${s});`);
+      c.out.line(`if (${n} === undefined) return ${str(name)};`);
+      return n;
+    }
+    case "boolean": {
+      const b = c.scope.fresh("b");
+      c.out.line(`const ${b} = ${s} === "true" ? true : ${s} === "false" ? false : undefined;`);
+      c.out.line(`if (${b} === undefined) return ${str(name)};`);
+      return b;
+    }
+    default:
+      throw new CodegenError(`Parameter '${name}': a ${t.kind} is not read from a string (spec §8).`);
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * The site finder for resources and prompts (spec §8), purely syntactic (oxc), alongside the
+ * tool site finder in `sites.ts`:
+ *
+ * - generator path: `@resource("uri")`, `@resource({ uri, name, title, description, mimeType })`,
+ *   `@prompt()`, `@prompt("name")`, `@prompt({ name, title, description })` on class members,
+ *   where `resource` / `prompt` are imported from `"typed-mcp"` (renames and namespace imports
+ *   honoured);
+ * - quick path candidates: `x.resource(uriOrTemplate, [options,] fn)` and
+ *   `x.prompt(name, [options,] fn)` with 2–3 arguments. Whether `x` is typed-mcp's `McpServer`
+ *   is left to the type backend.
+ *
+ * Options must be literals. Option problems are OMCG0011 (resources) / OMCG0012 (prompts);
+ * member problems (private, accessor, …) are OMCG0008, as for tools.
+ */
+import { parseSync } from "oxc-parser";
+import type { DiagnosticCode } from "@typed-mcp/model";
+import { literalString, unwrap, walk, type AnyNode, type SiteProblem } from "./sites.js";
+
+/** What a resource/prompt site declares. */
+export type ResourceKind = "resource" | "prompt";
+
+/** Options read from the literals of a resource or prompt site. Only assigned keys are present. */
+export interface ResourceOptions {
+  /** Resource: the URI or URI template. */
+  uri?: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  /** Resource only. */
+  mimeType?: string;
+}
+
+/** A decorated class member (`@resource(...)` / `@prompt(...)`). */
+export interface ResourceMethodSite {
+  kind: "method";
+  what: ResourceKind;
+  className: string | undefined;
+  classBodyStart: number;
+  member: string;
+  memberSpan: [number, number];
+  static: boolean;
+  decorator: [number, number];
+  options: ResourceOptions;
+  problems: SiteProblem[];
+  /** Offset of the decorator (option diagnostics, invalid names). */
+  offset: number;
+  /** Offset of the URI argument or `uri` option (template diagnostics); the decorator otherwise. */
+  uriOffset: number;
+}
+
+/** A `x.resource(...)` / `x.prompt(...)` call candidate. */
+export interface ResourceQuickSite {
+  kind: "quick";
+  what: ResourceKind;
+  callSpan: [number, number];
+  callEnd: number;
+  trailingComma: boolean;
+  receiver: [number, number];
+  fn:
+    | { kind: "inline"; span: [number, number] }
+    | { kind: "identifier"; name: string; span: [number, number] }
+    | { kind: "other"; span: [number, number] };
+  options: ResourceOptions;
+  problems: SiteProblem[];
+  offset: number;
+  uriOffset: number;
+}
+
+/** A resource or prompt declaration site. */
+export type ResourceSite = ResourceMethodSite | ResourceQuickSite;
+
+const RESOURCE_KEYS = ["uri", "name", "title", "description", "mimeType"];
+const PROMPT_KEYS = ["name", "title", "description"];
+
+/** Cheap filter: could the module declare resources or prompts? */
+export function mayDeclareResources(code: string): boolean {
+  return /\b(?:resource|prompt)\b/.test(code);
+}
+
+/**
+ * Finds the resource and prompt sites of one module, in source order. Never throws; a module
+ * that does not parse gives no sites (the tool finder reports its syntax errors).
+ */
+export function findResourceSites(file: string, code: string): ResourceSite[] {
+  if (!mayDeclareResources(code)) return [];
+  const lang = /\.tsx$/i.test(file) ? "tsx" : /\.[cm]?jsx?$/i.test(file) ? "jsx" : "ts";
+  let program: AnyNode;
+  try {
+    const result = parseSync(file, code, { sourceType: "module", lang: lang as "ts" });
+    if (result.errors.some((e) => e.severity === "Error")) return [];
+    program = result.program as unknown as AnyNode;
+  } catch {
+    return [];
+  }
+
+  const locals = new Map<string, ResourceKind>();
+  const namespaces = new Set<string>();
+  for (const stmt of program.body as AnyNode[]) {
+    if (stmt.type !== "ImportDeclaration" || stmt.source?.value !== "typed-mcp" || stmt.importKind === "type") continue;
+    for (const spec of stmt.specifiers as AnyNode[]) {
+      if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
+        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+        if (imported === "resource" || imported === "prompt") locals.set(spec.local.name, imported);
+      } else if (spec.type === "ImportNamespaceSpecifier") namespaces.add(spec.local.name);
+    }
+  }
+  const kindOf = (e: AnyNode): ResourceKind | undefined => {
+    if (e.type === "Identifier") return locals.get(e.name);
+    if (e.type === "MemberExpression" && !e.computed && e.object.type === "Identifier" && namespaces.has(e.object.name)) {
+      const n = e.property.name;
+      return n === "resource" || n === "prompt" ? n : undefined;
+    }
+    return undefined;
+  };
+
+  const sites: ResourceSite[] = [];
+  const visitClass = (cls: AnyNode): void => {
+    const body = cls.body as AnyNode;
+    for (const member of body.body as AnyNode[]) {
+      for (const dec of (member.decorators ?? []) as AnyNode[]) {
+        const expr = unwrap(dec.expression);
+        const isCall = expr.type === "CallExpression";
+        const what = kindOf(isCall ? unwrap(expr.callee) : expr);
+        if (!what) continue;
+        const problems: SiteProblem[] = [];
+        const key = member.key as AnyNode | undefined;
+        let memberName = "";
+        if (key && !member.computed && key.type === "Identifier") memberName = key.name;
+        else if (key && key.type === "Literal" && typeof key.value === "string") memberName = key.value;
+        else if (key && key.type === "PrivateIdentifier") memberName = "#" + key.name;
+        const unsupported = (why: string) =>
+          problems.push({ code: "OMCG0008", offset: key?.start ?? member.start, message: `@${what} on '${memberName || "(computed)"}': ${why}` });
+        if (member.type === "MethodDefinition" || member.type === "TSAbstractMethodDefinition") {
+          if (member.kind === "get" || member.kind === "set") unsupported(`an accessor cannot be a ${what}; declare a method instead.`);
+          else if (member.kind === "constructor") unsupported(`a constructor cannot be a ${what}.`);
+          if (key?.type === "PrivateIdentifier") unsupported(`a #private method cannot be a ${what}; make it public.`);
+          else if (member.accessibility === "private" || member.accessibility === "protected")
+            unsupported(`a ${member.accessibility} method cannot be a ${what}; make it public.`);
+          else if (member.computed && !(key?.type === "Literal" && typeof key.value === "string"))
+            unsupported(`a method with a computed name cannot be a ${what}; give it a plain name.`);
+          if (member.value?.typeParameters) unsupported(`a method with its own type parameters cannot be a ${what}; remove the type parameters.`);
+        } else {
+          unsupported(`only methods can be ${what}s; declare a method instead.`);
+        }
+        const args = isCall ? (expr.arguments as AnyNode[]) : [];
+        const read = readResourceOptions(what, args, problems, `@${what}`, true);
+        if (what === "resource" && read.options.uri === undefined && !problems.some((p) => p.code !== "OMCG0008")) {
+          problems.push({ code: "OMCG0011", offset: dec.start, message: `@resource needs a URI: @resource("scheme://path/{var}") or @resource({ uri: "…" }).` });
+        }
+        sites.push({
+          kind: "method",
+          what,
+          className: cls.id?.name,
+          classBodyStart: body.start + 1,
+          member: memberName,
+          memberSpan: [key?.start ?? member.start, key?.end ?? member.end],
+          static: !!member.static,
+          decorator: [dec.start, dec.end],
+          options: read.options,
+          problems,
+          offset: dec.start,
+          uriOffset: read.uriOffset ?? dec.start,
+        });
+      }
+    }
+  };
+
+  const visitCall = (call: AnyNode): void => {
+    const callee = unwrap(call.callee);
+    if (callee.type !== "MemberExpression" || callee.computed) return;
+    const what = callee.property?.name;
+    if (what !== "resource" && what !== "prompt") return;
+    const args = call.arguments as AnyNode[];
+    if (args.length < 2 || args.length > 3 || args.some((a) => a.type === "SpreadElement")) return;
+    const code: DiagnosticCode = what === "resource" ? "OMCG0011" : "OMCG0012";
+    const problems: SiteProblem[] = [];
+    const fnArg = unwrap(args[args.length - 1]!);
+    let fn: ResourceQuickSite["fn"];
+    if (fnArg.type === "ArrowFunctionExpression" || fnArg.type === "FunctionExpression") fn = { kind: "inline", span: [fnArg.start, fnArg.end] };
+    else if (fnArg.type === "Identifier") fn = { kind: "identifier", name: fnArg.name, span: [fnArg.start, fnArg.end] };
+    else {
+      fn = { kind: "other", span: [fnArg.start, fnArg.end] };
+      problems.push({
+        code: "OMCG0004",
+        offset: fnArg.start,
+        message: `server.${what}: the last argument must be an arrow function, a function expression, or the name of a function declaration or const arrow function.`,
+      });
+    }
+    const first = unwrap(args[0]!);
+    const firstValue = literalString(first);
+    const options: ResourceOptions = args.length === 3 ? readResourceOptions(what, [args[1]!], problems, `server.${what}`, false).options : {};
+    if (firstValue === undefined) {
+      problems.push({
+        code,
+        offset: first.start,
+        message: `server.${what}: the ${what === "resource" ? "URI" : "prompt name"} must be a string literal (or a template literal without substitutions), so that it is known at build time.`,
+      });
+    } else if (what === "resource") options.uri = firstValue;
+    else options.name = firstValue;
+    const lastArg = args[args.length - 1]!;
+    const callEnd = call.end - 1;
+    const between = codeText.slice(lastArg.end, callEnd).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
+    sites.push({
+      kind: "quick",
+      what,
+      callSpan: [call.start, call.end],
+      callEnd,
+      trailingComma: between.includes(","),
+      receiver: [callee.object.start, callee.object.end],
+      fn,
+      options,
+      problems,
+      offset: call.start,
+      uriOffset: first.start,
+    });
+  };
+  const codeText = code;
+
+  walk(program, (node) => {
+    if (node.type === "ClassDeclaration" || node.type === "ClassExpression") visitClass(node);
+    else if (node.type === "CallExpression") visitCall(node);
+  });
+  sites.sort((a, b) => a.offset - b.offset);
+  return sites;
+}
+
+/**
+ * Reads decorator arguments / quick-path options. `decorator`: a first string argument is the
+ * URI (`@resource`) or the name (`@prompt`).
+ */
+function readResourceOptions(
+  what: ResourceKind,
+  args: AnyNode[],
+  problems: SiteProblem[],
+  label: string,
+  decorator: boolean,
+): { options: ResourceOptions; uriOffset?: number } {
+  const code: DiagnosticCode = what === "resource" ? "OMCG0011" : "OMCG0012";
+  const options: ResourceOptions = {};
+  if (args.length === 0) return { options };
+  if (args.length > 1) problems.push({ code, offset: args[1]!.start, message: `${label}: takes at most one argument.` });
+  const arg = unwrap(args[0]!);
+  const s = literalString(arg);
+  if (s !== undefined && decorator) {
+    if (what === "resource") options.uri = s;
+    else options.name = s;
+    return { options, uriOffset: arg.start };
+  }
+  if (arg.type !== "ObjectExpression") {
+    problems.push({
+      code,
+      offset: arg.start,
+      message: decorator
+        ? `${label}: the argument must be a string literal (the ${what === "resource" ? "URI" : "prompt name"}) or an object literal of options, so that it can be read at build time.`
+        : `${label}: the options must be an object literal, so that they can be read at build time.`,
+    });
+    return { options };
+  }
+  const allowed = (what === "resource" ? RESOURCE_KEYS : PROMPT_KEYS).filter((k) => decorator || (k !== "uri" && !(what === "prompt" && k === "name")));
+  let uriOffset: number | undefined;
+  for (const prop of arg.properties as AnyNode[]) {
+    if (prop.type !== "Property" || prop.computed || prop.kind !== "init" || prop.method) {
+      problems.push({ code, offset: prop.start, message: `${label}: options must be plain properties with literal values (no spread, computed keys or methods).` });
+      continue;
+    }
+    const key: string = prop.key.type === "Identifier" ? prop.key.name : String(prop.key.value);
+    if (!allowed.includes(key)) {
+      problems.push({ code, offset: prop.key.start, message: `${label}: unknown option '${key}'; the options are ${allowed.join(", ")}.` });
+      continue;
+    }
+    const value = unwrap(prop.value);
+    const v = literalString(value);
+    if (v === undefined) {
+      problems.push({ code, offset: value.start, message: `${label}: option '${key}' must be a string literal, so that it can be read at build time.` });
+      continue;
+    }
+    (options as Record<string, string>)[key] = v;
+    if (key === "uri") uriOffset = value.start;
+  }
+  return { options, ...(uriOffset !== undefined && { uriOffset }) };
+}

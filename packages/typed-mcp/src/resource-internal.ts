@@ -1,0 +1,106 @@
+/**
+ * The part of the generated-code contract (`typed-mcp/internal`) for resources and prompts
+ * (spec §8): descriptor shapes, the class storage called from the plugin's `static {}` block,
+ * and the helpers generated readers and writers call.
+ *
+ * @module
+ */
+import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/server";
+import type { RequestContext } from "./types.js";
+
+/** Property under which generated resource descriptors are stored on a class. */
+export const RESOURCES: unique symbol = Symbol.for("typed-mcp.resources") as never;
+/** Property under which generated prompt descriptors are stored on a class. */
+export const PROMPTS: unique symbol = Symbol.for("typed-mcp.prompts") as never;
+
+/** A resource's listing entry: `uri` (fixed) or `uriTemplate`, then name, title, description, mimeType (spec §8 key order). */
+export interface ResourceListingEntry {
+  uri?: string;
+  uriTemplate?: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A prompt's listing entry: name, title, description, arguments (spec §8 key order). */
+export interface PromptListingEntry {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required: boolean }[];
+}
+
+/** What the plugin generates for one resource or resource template (spec §8). */
+export interface GeneratedResource {
+  listing: ResourceListingEntry;
+  /**
+   * Reads the template variables (percent-decoded strings; `{}` for a fixed URI). Returns the
+   * argument list (RequestContext / AbortSignal placed from `ctx`) or the name of the first
+   * variable that does not parse.
+   */
+  read(vars: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
+  /** Writes the (awaited) return value as the `ReadResourceResult` for `uri`. */
+  write(value: unknown, uri: string): ReadResourceResult;
+  /** Generator path: the decorated method's name, and whether it is static. */
+  member?: string;
+  static?: boolean;
+}
+
+/** What the plugin generates for one prompt (spec §8). */
+export interface GeneratedPrompt {
+  listing: PromptListingEntry;
+  /** Reads `arguments` (strings). Returns the argument list or the name of the first invalid (or unknown) argument. */
+  read(args: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
+  /** Writes the (awaited) return value as a `GetPromptResult`. */
+  write(value: unknown): GetPromptResult;
+  member?: string;
+  static?: boolean;
+}
+
+/** Called from the plugin's `static {}` block of a class with `@resource()` methods. */
+export function defineResources(target: Function, resources: GeneratedResource[]): void {
+  Object.defineProperty(target, RESOURCES, { value: resources, enumerable: false, configurable: true, writable: false });
+}
+
+/** Called from the plugin's `static {}` block of a class with `@prompt()` methods. */
+export function definePrompts(target: Function, prompts: GeneratedPrompt[]): void {
+  Object.defineProperty(target, PROMPTS, { value: prompts, enumerable: false, configurable: true, writable: false });
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+
+/**
+ * A `number` parameter read from a string (spec §8): the JSON number grammar exactly (no
+ * spaces, no `+`, no hex, no leading zeros, not empty), finite. `undefined` when it does not parse.
+ */
+export function numberFromString(s: string): number | undefined {
+  if (!JSON_NUMBER.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * An `Int` / `bigint` parameter read from a string (spec §8): `-?(0|[1-9][0-9]*)`. Returns the
+ * number (the generated reader then checks `Number.isInteger`, or safe integers for `bigint`).
+ */
+export function integerFromString(s: string): number | undefined {
+  return INTEGER.test(s) ? Number(s) : undefined;
+}
+
+/**
+ * Writes a resource's pass-through return value (spec §8): an array of resource contents →
+ * `{ contents: array }`; an object with a `contents` array (a `ReadResourceResult`) → as is;
+ * any other object (one resource contents) → `{ contents: [value] }`. A contents without `uri`
+ * gets the requested `uri` first.
+ */
+export function resourceResult(value: unknown, uri: string): ReadResourceResult {
+  const withUri = (c: unknown): never => {
+    if (typeof c === "object" && c !== null && (c as { uri?: unknown }).uri === undefined) return { uri, ...(c as object) } as never;
+    return c as never;
+  };
+  if (Array.isArray(value)) return { contents: value.map(withUri) };
+  if (typeof value === "object" && value !== null && Array.isArray((value as { contents?: unknown }).contents)) return value as ReadResourceResult;
+  return { contents: [withUri(value)] };
+}

@@ -1,0 +1,276 @@
+/**
+ * Resources and prompts at run time (spec §8): the registry behind `server.addResources`,
+ * `server.addPrompts`, `server.resource`, `server.prompt` and `server.add`, and the SDK request
+ * handlers `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list` and
+ * `prompts/get`. Template matching is the MCP SDK's `UriTemplate` (the RFC 6570 matcher the
+ * SDK's own `McpServer` uses); matched values are percent-decoded before they are read.
+ *
+ * @module
+ */
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
+import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
+import { pluginMissingMessage } from "./errors.js";
+import { PROMPTS, RESOURCES } from "./resource-internal.js";
+import type { GeneratedPrompt, GeneratedResource, PromptListingEntry, ResourceListingEntry } from "./resource-internal.js";
+import type { RequestContext } from "./types.js";
+
+/** The first revision that answers an unknown resource with `-32602` instead of `-32002` (spec §8). */
+const INVALID_PARAMS_NOT_FOUND_FROM = "2026-07-28";
+const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/** One registered resource, template or prompt. */
+interface Entry<D> {
+  readonly key: string;
+  readonly descriptor: D;
+  readonly fn: (...args: unknown[]) => unknown;
+  readonly thisArg: unknown;
+  /** Where it was registered, for error messages. */
+  readonly origin: string;
+  readonly template?: UriTemplate;
+}
+
+type ResourceEntry = Entry<GeneratedResource>;
+type PromptEntry = Entry<GeneratedPrompt>;
+
+/** What the handlers need to know about one request: its revision and its {@link RequestContext}. */
+export interface RequestInfo {
+  protocolVersion: string;
+  context: RequestContext;
+}
+
+/** Entries about to be registered; see {@link ResourceRegistry.prepare}. */
+export interface PendingEntries {
+  readonly resources: ResourceEntry[];
+  readonly prompts: PromptEntry[];
+}
+
+/**
+ * The resources and prompts of one `McpServer` (spec §8). Registration is two-step
+ * ({@link prepare} checks, {@link commit} stores) so that `server.add(x)` registers nothing when
+ * any part fails.
+ */
+export class ResourceRegistry {
+  readonly #fixed = new Map<string, ResourceEntry>();
+  readonly #templates = new Map<string, ResourceEntry>();
+  readonly #prompts = new Map<string, PromptEntry>();
+  readonly #onError: (name: string, error: unknown) => void;
+
+  /** @param onError Told about every exception a resource or prompt (or its generated code) throws. */
+  constructor(onError: (name: string, error: unknown) => void) {
+    this.#onError = onError;
+  }
+
+  /** Whether any resource or template is registered (the `resources` capability). */
+  get hasResources(): boolean {
+    return this.#fixed.size > 0 || this.#templates.size > 0;
+  }
+
+  /** Whether any prompt is registered (the `prompts` capability). */
+  get hasPrompts(): boolean {
+    return this.#prompts.size > 0;
+  }
+
+  /**
+   * Collects the decorated resources and/or prompts of `target` (an instance: its class chain's
+   * instance members; a class: its static ones) and checks them against the registry.
+   *
+   * @throws Error on a duplicate URI (template) or prompt name (naming both registrations), or
+   *   when a descriptor's method is not a function on `target`.
+   */
+  prepare(target: object, kinds: { resources: boolean; prompts: boolean }): PendingEntries {
+    const resources = kinds.resources ? collect<GeneratedResource>(target, RESOURCES).map((d) => this.#resourceEntry(d, ...bind(target, d, "resource"))) : [];
+    const prompts = kinds.prompts ? collect<GeneratedPrompt>(target, PROMPTS).map((d) => promptEntry(d, ...bind(target, d, "prompt"))) : [];
+    const pending = { resources, prompts };
+    this.#check(pending);
+    return pending;
+  }
+
+  /**
+   * Prepares a quick-path registration (`server.resource(uri, …)` / `server.prompt(name, …)`).
+   *
+   * @throws Error when `descriptor` is not a plugin-made descriptor (the plugin is missing), or on a duplicate.
+   */
+  prepareQuick(kind: "resource" | "prompt", label: string, descriptor: unknown, fn: unknown): PendingEntries {
+    if (!isGenerated(descriptor) || typeof fn !== "function") {
+      throw new Error(pluginMissingMessage(`server.${kind}(${JSON.stringify(label)}, …)`));
+    }
+    const call = fn as (...args: unknown[]) => unknown;
+    const pending: PendingEntries =
+      kind === "resource"
+        ? { resources: [this.#resourceEntry(descriptor as unknown as GeneratedResource, call, undefined, `server.resource(${JSON.stringify(label)})`)], prompts: [] }
+        : { resources: [], prompts: [promptEntry(descriptor as unknown as GeneratedPrompt, call, undefined, `server.prompt(${JSON.stringify(label)})`)] };
+    this.#check(pending);
+    return pending;
+  }
+
+  /** Stores entries checked by {@link prepare} / {@link prepareQuick}. */
+  commit(pending: PendingEntries): void {
+    for (const e of pending.resources) (e.template ? this.#templates : this.#fixed).set(e.key, e);
+    for (const e of pending.prompts) this.#prompts.set(e.key, e);
+  }
+
+  #resourceEntry(d: GeneratedResource, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): ResourceEntry {
+    const uriTemplate = d.listing.uriTemplate;
+    if (uriTemplate !== undefined) return { key: uriTemplate, descriptor: d, fn, thisArg, origin, template: new UriTemplate(uriTemplate) };
+    return { key: d.listing.uri!, descriptor: d, fn, thisArg, origin };
+  }
+
+  #check(pending: PendingEntries): void {
+    const seen = new Map<string, Entry<unknown>>();
+    for (const e of pending.resources) {
+      const kind = e.template ? "template" : "uri";
+      const other = (e.template ? this.#templates : this.#fixed).get(e.key) ?? seen.get(kind + e.key);
+      if (other) throw new Error(`typed-mcp: two resources have the URI ${JSON.stringify(e.key)} on this server: ${other.origin} and ${e.origin}. Resource URIs must be unique.`);
+      seen.set(kind + e.key, e);
+    }
+    for (const e of pending.prompts) {
+      const other = this.#prompts.get(e.key) ?? seen.get("prompt" + e.key);
+      if (other) throw new Error(`typed-mcp: two prompts are named ${JSON.stringify(e.key)} on this server: ${other.origin} and ${e.origin}. Prompt names must be unique.`);
+      seen.set("prompt" + e.key, e);
+    }
+  }
+
+  /**
+   * Installs the handlers on one SDK `Server` whose capabilities include `resources` / `prompts`
+   * when {@link hasResources} / {@link hasPrompts}. `info(ctx)` gives the request's revision and
+   * context. For a client before 2026-07-28, an unknown URI is answered `-32002` (the SDK itself
+   * always sends `-32602`, so the code of exactly those responses is put back on the way out).
+   */
+  install(sdk: Server, info: (ctx: ServerContext) => RequestInfo): void {
+    if (this.hasResources) {
+      const notFound2025 = new Set<string | number>();
+      const connect = sdk.connect.bind(sdk);
+      sdk.connect = (transport) => {
+        const send = transport.send.bind(transport);
+        transport.send = (message, options) => {
+          const m = message as { id?: string | number; error?: { code: number } };
+          if (m.error !== undefined && m.id !== undefined && notFound2025.delete(m.id)) {
+            message = { ...message, error: { ...m.error, code: RESOURCE_NOT_FOUND_2025 } } as typeof message;
+          }
+          return send(message, options);
+        };
+        return connect(transport);
+      };
+      sdk.setRequestHandler("resources/list", () => ({ resources: [...this.#fixed.values()].map((e) => e.descriptor.listing) as never }));
+      sdk.setRequestHandler("resources/templates/list", () => ({
+        resourceTemplates: [...this.#templates.values()].map((e) => e.descriptor.listing) as never,
+      }));
+      sdk.setRequestHandler("resources/read", async (request, ctx) => {
+        const uri = request.params.uri;
+        const request_ = info(ctx);
+        let entry = this.#fixed.get(uri);
+        let vars: Record<string, string> = {};
+        if (entry === undefined) {
+          for (const t of this.#templates.values()) {
+            const m = t.template!.match(uri);
+            if (m === null) continue;
+            entry = t;
+            for (const [k, v] of Object.entries(m)) {
+              const raw = Array.isArray(v) ? v.join(",") : v;
+              try {
+                vars[k] = decodeURIComponent(raw);
+              } catch {
+                throw invalidArgument(k);
+              }
+            }
+            break;
+          }
+        }
+        if (entry === undefined) {
+          if (request_.protocolVersion >= INVALID_PARAMS_NOT_FOUND_FROM) throw new ResourceNotFoundError(uri);
+          notFound2025.add(ctx.mcpReq.id);
+          throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
+        }
+        const e = entry;
+        return this.#run(e, "resource", () => e.descriptor.read(vars, request_.context), (value) => e.descriptor.write(value, uri)) as Promise<ReadResourceResult>;
+      });
+    }
+    if (this.hasPrompts) {
+      sdk.setRequestHandler("prompts/list", () => ({ prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never }));
+      sdk.setRequestHandler("prompts/get", async (request, ctx) => {
+        const entry = this.#prompts.get(request.params.name);
+        if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+        const request_ = info(ctx);
+        return this.#run(entry, "prompt", () => entry.descriptor.read(request.params.arguments, request_.context), (value) => entry.descriptor.write(value)) as Promise<GetPromptResult>;
+      });
+    }
+  }
+
+  /** Reads the arguments, calls the function, writes the result; a failure is `-32602` (bad argument) or `-32603` (anything thrown). */
+  async #run(entry: Entry<unknown>, what: "resource" | "prompt", read: () => unknown[] | string, write: (value: unknown) => unknown): Promise<unknown> {
+    let args: unknown[] | string;
+    try {
+      args = read();
+    } catch (error) {
+      throw this.#failed(entry, what, error);
+    }
+    if (typeof args === "string") throw invalidArgument(args);
+    let value: unknown;
+    try {
+      value = await entry.fn.apply(entry.thisArg, args);
+      return write(value);
+    } catch (error) {
+      throw this.#failed(entry, what, error);
+    }
+  }
+
+  #failed(entry: Entry<unknown>, what: "resource" | "prompt", error: unknown): ProtocolError {
+    try {
+      this.#onError(entry.key, error);
+    } catch {
+      // The answer stays the same.
+    }
+    return new ProtocolError(ProtocolErrorCode.InternalError, `The ${what} failed.`);
+  }
+}
+
+/** The listing entries of a descriptor list, for tests and tooling. */
+export type { ResourceListingEntry, PromptListingEntry };
+
+function invalidArgument(name: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Argument '${name}' is not valid.`);
+}
+
+function promptEntry(d: GeneratedPrompt, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): PromptEntry {
+  return { key: d.listing.name, descriptor: d, fn, thisArg, origin };
+}
+
+function isGenerated(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[Symbol.for("typed-mcp.generated")] === true;
+}
+
+/** The method a class-stored descriptor names, bound to `target`, and its origin text. */
+function bind(target: object, d: { member?: string; static?: boolean }, kind: string): [(...args: unknown[]) => unknown, unknown, string] {
+  const owner = typeof target === "function" ? target.name || "(anonymous class)" : target.constructor?.name || "(object)";
+  const origin = `${d.static ? "static " : ""}${owner}.${d.member ?? "?"}`;
+  const fn = d.member === undefined ? undefined : (target as Record<string, unknown>)[d.member];
+  if (typeof fn !== "function") throw new Error(`typed-mcp: ${kind} ${origin} is not a function on the registered object.`);
+  return [fn as (...args: unknown[]) => unknown, target, origin];
+}
+
+/**
+ * The descriptors stored under `key` on `target`'s class chain: for a class, the static ones;
+ * for an instance, the instance ones; a member redeclared in a subclass is taken from the most
+ * derived class.
+ */
+function collect<D extends { member?: string; static?: boolean }>(target: object, key: symbol): D[] {
+  const wantStatic = typeof target === "function";
+  const out: D[] = [];
+  const members = new Set<string>();
+  let ctor: unknown = wantStatic ? target : Object.getPrototypeOf(target)?.constructor;
+  const visited = new Set<unknown>();
+  while (typeof ctor === "function" && ctor !== Function.prototype && !visited.has(ctor)) {
+    visited.add(ctor);
+    if (Object.prototype.hasOwnProperty.call(ctor, key)) {
+      for (const d of (ctor as unknown as Record<symbol, D[]>)[key] ?? []) {
+        if (!!d.static !== wantStatic) continue;
+        const member = d.member ?? "";
+        if (members.has(member)) continue;
+        members.add(member);
+        out.push(d);
+      }
+    }
+    ctor = Object.getPrototypeOf(ctor);
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+// Shared helpers of the resource/prompt tests (spec §8). The fixtures are built with the real
+// plugin in a real Vite build; the servers are driven with the official client through the
+// server's own web-standard `fetch` (no sockets), and with raw JSON-RPC POSTs for exact bytes.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "vite";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import typedMcp from "../../packages/unplugin/dist/vite.js";
+
+export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+/** A server as the built fixtures export it. */
+export interface FetchServer {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Builds `fixtures/app/<entries>.ts` with the plugin into a fresh temp dir and imports them. */
+export async function buildApp(entries: string[]): Promise<{ modules: Record<string, Record<string, any>>; cleanup(): Promise<void> }> {
+  const root = join(FIXTURES, "app");
+  const out = await mkdtemp(join(tmpdir(), "typed-mcp-resources-"));
+  await build({
+    root,
+    configFile: false,
+    logLevel: "silent",
+    plugins: [typedMcp()],
+    ssr: { noExternal: true },
+    build: {
+      ssr: true,
+      outDir: out,
+      target: "node20",
+      rollupOptions: { input: Object.fromEntries(entries.map((e) => [e, join(root, `${e}.ts`)])), output: { entryFileNames: "[name].js" } },
+    },
+  });
+  const modules: Record<string, Record<string, any>> = {};
+  for (const e of entries) modules[e] = await import(pathToFileURL(join(out, `${e}.js`)).href);
+  return { modules, cleanup: () => rm(out, { recursive: true, force: true }) };
+}
+
+/** The official client talking to `server.fetch` directly. */
+export async function connect(server: FetchServer, options: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
+  const fetchImpl = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: fetchImpl }));
+  return client;
+}
+
+/** Pins the client to the 2026-07-28 revision (the client's `versionNegotiation` option). */
+export const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
+
+/** One raw stateless JSON-RPC request to `server.fetch` (a 2025-11-25 client); the parsed response message and the raw body. */
+export async function rawRequest(server: FetchServer, method: string, params?: unknown): Promise<{ body: string; message: Record<string, any> }> {
+  const response = await server.fetch(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, ...(params !== undefined && { params }) }),
+    }),
+  );
+  const body = await response.text();
+  const trimmed = body.trim();
+  const json = trimmed.startsWith("{") ? trimmed : body.split("\n").find((l) => l.startsWith("data:"))!.slice(5).trim();
+  return { body, message: JSON.parse(json) };
+}
+
+/** The raw JSON text of the array under `key` in a raw response body (bytes as the server sent them). */
+export function rawArray(body: string, key: string): string {
+  const start = body.indexOf(`"${key}":[`);
+  if (start < 0) throw new Error(`no ${key} in ${body}`);
+  let depth = 0;
+  let inString = false;
+  const from = start + key.length + 4;
+  for (let i = from; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") {
+      if (depth === 0) return body.slice(from - 1, i + 1);
+      depth--;
+    }
+  }
+  throw new Error("unterminated");
+}
