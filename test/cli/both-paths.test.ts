@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { cli } from "./helpers.js";
+
+// Spec §1: "For the same signature, JSDoc and options the two paths list byte-identical tools."
+// Each pair under fixtures/pairs declares the same tools once as decorated methods
+// (<case>.method.ts) and once through server.tool("name", [options,] fn) (<case>.quick.ts, with
+// fn inline, a function declaration, a const arrow, a function expression or an imported
+// function), and `typed-mcp list` must print the same bytes for both files.
+const PAIRS: [string, string[]][] = [
+  ["scalars", ["scalars", "count.it", "nothing"]], // string, number, Int, bigint, boolean; all annotations; @description
+  ["enums", ["pick"]], // string/numeric enums, literal unions (string, integer, number), nullable enum, enum/const defaults
+  ["builtins", ["stamp"]], // Date, URL, Uint8Array, nullable, optional; Date result
+  ["collections", ["collect", "sizes"]], // every array/Set/Record/Map form; Record and Map results
+  ["objects", ["store", "locate", "describe"]], // interfaces (extends, @naming, @jsonName, @ignore), classes, intersections, nested, nullable; object results
+  ["validation", ["validate"]], // JSDoc and type validation tags on strings, numbers, arrays, sets, items
+  ["defaults", ["defaults"]], // §3 default rules, optional, undefined, nullable required
+  ["destructured", ["look_up", "context_only"]], // destructured parameter; RequestContext, AbortSignal
+  ["apps", ["show_chart", "refresh", "other"]], // uiResource/uiVisibility, description option; passthrough results; {@link}
+  ["imported", ["imported", "imported_arrow"]], // quick-path functions imported from another module
+  ["misc", ["with_this", "inferred", "inferred_number", "async_void", "wrapped", "docs", "maybe_text", "list"]], // this parameter, inferred results, static, wrapped defaults, doc text
+];
+
+describe("both declaration paths list byte-identical tools (spec §1)", () => {
+  it.each(PAIRS)("%s", (name, tools) => {
+    const method = cli(["list", `pairs/${name}.method.ts`]);
+    const quick = cli(["list", `pairs/${name}.quick.ts`]);
+    expect(method.stderr).toBe("");
+    expect(quick.stderr).toBe("");
+    expect(method.code).toBe(0);
+    expect(quick.code).toBe(0);
+    expect((JSON.parse(method.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(tools);
+    expect(quick.stdout).toBe(method.stdout);
+  });
+});
+
+// Two of the pairs also against listings derived by hand from the spec, so that equal-but-wrong
+// output of both paths is caught too.
+describe("pair listings derived from the spec", () => {
+  it("defaults (§3)", () => {
+    const expected = {
+      name: "defaults",
+      description: "Defaults.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          required: { type: ["string", "null"] }, // nullable without default: still required
+          text: { type: "string", default: "x" },
+          count: { type: "integer", default: 10 },
+          negative: { type: "number", default: -2.5 }, // a negated number
+          on: { type: "boolean", default: true },
+          template: { type: "string", default: "plain" }, // template literal without substitutions
+          limit: { type: "number", default: 25 }, // a const (imported) whose type is a literal
+          greeting: { type: "string", default: "hello" }, // a const of a template literal
+          colour: { type: "string", enum: ["red", "green"], default: "red" }, // string enum member → its value
+          priority: { type: "string", enum: ["Low", "High", "Urgent"], default: "High" }, // numeric enum member → its name
+          nothing: { type: ["string", "null"] }, // null default writes nothing
+          list: { type: "array", items: { type: "string" } }, // other defaults: optional, nothing written
+          computed: { type: "number" },
+          variable: { type: "number" }, // a `let` is not a compile-time constant
+          orUndefined: { type: "boolean" }, // a type that includes undefined: optional
+          optional: { type: "number" },
+        },
+        required: ["required"],
+        additionalProperties: false,
+      },
+    };
+    for (const side of ["method", "quick"]) {
+      const r = cli(["list", `pairs/defaults.${side}.ts`]);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify(JSON.parse(r.stdout).tools)).toBe(JSON.stringify([expected]));
+    }
+  });
+
+  it("destructured (§3, §4 tags, RequestContext and AbortSignal unlisted)", () => {
+    const expected = [
+      {
+        name: "look_up",
+        description: "Looks up a city.",
+        inputSchema: {
+          type: "object",
+          properties: {
+            city: { type: "string", description: "The city." },
+            days: { type: "integer", description: "Days ahead.", minimum: 1, maximum: 14, default: 3 },
+            colour: { type: "string", enum: ["red", "green"], default: "green" },
+            size: { type: ["string", "null"], enum: ["s", "m", "l", null] },
+          },
+          required: ["city", "size"],
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: true },
+      },
+      {
+        name: "context_only",
+        description: "Only context.",
+        inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      },
+    ];
+    for (const side of ["method", "quick"]) {
+      const r = cli(["list", `pairs/destructured.${side}.ts`]);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify(JSON.parse(r.stdout).tools)).toBe(JSON.stringify(expected));
+    }
+  });
+});
