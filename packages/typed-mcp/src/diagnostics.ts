@@ -6,6 +6,11 @@
  * where the runtime has no such module (browsers, Cloudflare workerd without `nodejs_compat`,
  * Node < 20.16). Its absence never breaks the server: nothing is published there.
  *
+ * The channel object is taken once, when this module is loaded, and held: Bun (1.4) keeps a
+ * channel alive only while something references it, so a subscription made with
+ * `diagnostics_channel.subscribe(name, fn)` was lost at the next garbage collection when nobody
+ * held the channel (test/runtimes/bun.test.ts). Node, Deno and workerd are unaffected either way.
+ *
  * @packageDocumentation
  */
 
@@ -30,6 +35,9 @@ function toolErrorChannel(): Channel | null {
   }
   return channel;
 }
+
+// Held from load on (see above); where the module is missing this caches `null`.
+toolErrorChannel();
 
 /** Publishes `{ tool, error }` on {@link TOOL_ERROR_CHANNEL} when the runtime has the module and someone listens. */
 export function publishToolError(tool: string, error: unknown): void {
