@@ -38,12 +38,28 @@ export async function buildApp(entries: string[]): Promise<{ modules: Record<str
   return { modules, cleanup: () => rm(out, { recursive: true, force: true }) };
 }
 
-/** The official client talking to `server.fetch` directly. */
-export async function connect(server: FetchServer, options: Record<string, unknown> = {}): Promise<Client> {
+/** The official client talking to `server.fetch` directly; `bodies` records every raw response body of a POST. */
+export async function connect(server: FetchServer, options: Record<string, unknown> = {}, bodies: string[] = []): Promise<Client> {
   const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
-  const fetchImpl = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));
+  const fetchImpl = async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await server.fetch(new Request(input, init));
+    if ((init?.method ?? "GET") === "POST") bodies.push(await response.clone().text());
+    return response;
+  };
   await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: fetchImpl }));
   return client;
+}
+
+/** The JSON-RPC messages of a raw HTTP response body (JSON or SSE). */
+export function messagesOf(body: string): Array<Record<string, any>> {
+  const trimmed = body.trim();
+  if (trimmed.startsWith("{")) return [JSON.parse(trimmed)];
+  return body
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trim())
+    .filter((d) => d.length > 0)
+    .map((d) => JSON.parse(d));
 }
 
 /** Pins the client to the 2026-07-28 revision (the client's `versionNegotiation` option). */

@@ -196,9 +196,21 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
     out.open("else {");
     const inner: TypeModel = p.type.kind === "nullable" ? p.type.inner : p.type;
     out.line(`if (typeof ${s} !== "string") return ${str(p.name)};`);
-    const x = fromString(inner, s, p.name, c);
-    const expr = readValue(inner, x, [{ text: p.name }], c);
-    out.line(`${v} = ${expr};`);
+    if (inner.kind === "integer" && inner.bigint) {
+      // A bigint read from a string keeps every digit: no detour through a number (spec §8).
+      const n = scope.fresh("n");
+      out.line(`const ${n} = ${NS}.bigintFromString(${s});`);
+      const k = inner.constraints ?? {};
+      const conds = [`${n} === undefined`];
+      if (k.minimum !== undefined) conds.push(`${n} < ${k.minimum}`);
+      if (k.maximum !== undefined) conds.push(`${n} > ${k.maximum}`);
+      out.line(`if (${conds.join(" || ")}) return ${str(p.name)};`);
+      out.line(`${v} = ${n};`);
+    } else {
+      const x = fromString(inner, s, p.name, c);
+      const expr = readValue(inner, x, [{ text: p.name }], c);
+      out.line(`${v} = ${expr};`);
+    }
     out.close("}");
     args.push(v);
   }

@@ -89,6 +89,11 @@ export function integerFromString(s: string): number | undefined {
   return INTEGER.test(s) ? Number(s) : undefined;
 }
 
+/** A `bigint` parameter read from a string (spec §8): `-?(0|[1-9][0-9]*)`, every digit kept. `undefined` when it does not parse. */
+export function bigintFromString(s: string): bigint | undefined {
+  return INTEGER.test(s) ? BigInt(s) : undefined;
+}
+
 /**
  * Writes a resource's pass-through return value (spec §8): an array of resource contents →
  * `{ contents: array }`; an object with a `contents` array (a `ReadResourceResult`) → as is;
