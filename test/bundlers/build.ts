@@ -163,6 +163,28 @@ const webpack: Build = async ({ root, entry, outDir }) => {
   return join(outDir, OUT);
 };
 
+/** webpack with ts-loader, which needs the classic compiler API: TypeScript 6's. */
+const webpackTsLoader: Build = async ({ root, entry, outDir }) => {
+  const { default: webpackFn } = await import("webpack");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/webpack");
+  const config = webpackLikeConfig(root, entry, outDir, {
+    test: /\.[cm]?ts$/,
+    exclude: /node_modules/,
+    use: {
+      loader: "ts-loader",
+      options: {
+        compiler: "@typescript/typescript6",
+        transpileOnly: true,
+        configFile: join(root, "tsconfig.json"),
+        compilerOptions: { noEmit: false, sourceMap: true },
+      },
+    },
+  });
+  const compiler = webpackFn({ ...config, plugins: [typedMcp()] } as never);
+  await runCompiler(compiler as never);
+  return join(outDir, OUT);
+};
+
 const rspack: Build = async ({ root, entry, outDir }) => {
   const { rspack: rspackFn } = await import("@rspack/core");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/rspack");
@@ -178,7 +200,15 @@ const rspack: Build = async ({ root, entry, outDir }) => {
   return join(outDir, OUT);
 };
 
-export const bundlers: Record<string, Build> = { vite, rollup, rolldown, esbuild, webpack, rspack };
+export const bundlers: Record<string, Build> = {
+  vite,
+  rollup,
+  rolldown,
+  esbuild,
+  webpack,
+  "webpack+ts-loader": webpackTsLoader,
+  rspack,
+};
 
 /** True when `file` exists (a failed build must not leave a bundle behind). */
 export const exists = (file: string) => existsSync(file);
