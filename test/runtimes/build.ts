@@ -15,6 +15,14 @@ const RUNTIME = resolve(here, "../../packages/typed-mcp");
  * resolved to the workspace package's build output (the tsconfig's `paths` do the same for the
  * type checker).
  */
+/** The same, as esbuild's exact-specifier `alias` option. */
+export const RUNTIME_ALIASES: Record<string, string> = {
+  "typed-mcp": join(RUNTIME, "dist/index.js"),
+  "typed-mcp/internal": join(RUNTIME, "dist/internal.js"),
+  "typed-mcp/stdio": join(RUNTIME, "dist/stdio.js"),
+  "typed-mcp/node": join(RUNTIME, "dist/node.js"),
+};
+
 const alias = [
   { find: /^typed-mcp$/, replacement: join(RUNTIME, "dist/index.js") },
   { find: /^typed-mcp\/(internal|stdio|node)$/, replacement: join(RUNTIME, "dist/$1.js") },

@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFixture, type Built } from "./build.js";
+import { build as esbuild } from "esbuild";
+import typedMcpEsbuild from "@typed-mcp/unplugin/esbuild";
+import { buildFixture, FIXTURE, RUNTIME_ALIASES, type Built } from "./build.js";
 import { CODE_GENERATION, httpScenario, ownModules, readText, startServer, type Running } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,6 +26,22 @@ let built: Built;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-workerd-"));
   built = await buildFixture("worker", "worker", join(work, "dist"));
+  // The same entry built without Vite: esbuild with the plugin's esbuild entry, the options
+  // docs/runtimes.md shows ("Without a bundler").
+  await esbuild({
+    absWorkingDir: FIXTURE,
+    entryPoints: ["src/worker.ts"],
+    outfile: join(work, "esbuild/worker.js"),
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    target: "es2022",
+    alias: RUNTIME_ALIASES,
+    plugins: [typedMcpEsbuild()],
+    logLevel: "silent",
+  });
 });
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -39,7 +57,7 @@ const PROBE = `export default { fetch() {
  * A workerd config serving dist/worker.js on 127.0.0.1 (port chosen by workerd, reported on
  * fd 3), and the probe Worker with the same compatibility settings on a second socket.
  */
-function config(date: string, flags: string[]): string {
+function config(date: string, flags: string[], bundle: string): string {
   const compat = `compatibilityDate = "${date}",
   compatibilityFlags = [${flags.map((f) => JSON.stringify(f)).join(", ")}],`;
   return `using Workerd = import "/workerd/workerd.capnp";
@@ -53,7 +71,7 @@ const config :Workerd.Config = (
 );
 
 const mcpWorker :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "dist/worker.js") ],
+  modules = [ (name = "worker.js", esModule = embed "${bundle}") ],
   ${compat}
 );
 
@@ -64,9 +82,14 @@ const probeWorker :Workerd.Worker = (
 `;
 }
 
-async function startWorkerd(name: string, date: string, flags: string[]): Promise<Running & { probe: string }> {
+async function startWorkerd(
+  name: string,
+  date: string,
+  flags: string[],
+  bundle = "dist/worker.js",
+): Promise<Running & { probe: string }> {
   const file = join(work, `${name}.capnp`);
-  await writeFile(file, config(date, flags));
+  await writeFile(file, config(date, flags, bundle));
   const running = await startServer(WORKERD, ["serve", file, "--control-fd=3"], {
     cwd: work,
     controlFd: true,
@@ -131,4 +154,15 @@ describe("workerd with nodejs_compat (compatibility date 2026-11-01)", () => {
   });
   httpScenario({ url: () => server!.url, runtime: /^Cloudflare-Workers$/, diagnosticsChannel: true });
   refusesCodeGeneration(() => server!);
+});
+
+describe("workerd, the worker built with esbuild instead of Vite (no nodejs_compat)", () => {
+  let server: (Running & { probe: string }) | undefined;
+  beforeAll(async () => {
+    server = await startWorkerd("esbuild", "2026-08-01", [], "esbuild/worker.js");
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  httpScenario({ url: () => server!.url, runtime: /^Cloudflare-Workers$/, diagnosticsChannel: false });
 });
