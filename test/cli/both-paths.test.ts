@@ -18,18 +18,31 @@ const PAIRS: [string, string[]][] = [
   ["apps", ["show_chart", "refresh", "other"]], // uiResource/uiVisibility, description option; passthrough results; {@link}
   ["imported", ["imported", "imported_arrow"]], // quick-path functions imported from another module
   ["misc", ["with_this", "inferred", "inferred_number", "async_void", "wrapped", "docs", "maybe_text", "list"]], // this parameter, inferred results, static, wrapped defaults, doc text
+  ["more", ["braced", "ns", "renamed", "static_default"]], // @param {type} and [name]; namespace-import defaults; renamed destructuring; static const default
 ];
 
+function comparePair(name: string, tools: string[]): void {
+  const method = cli(["list", `pairs/${name}.method.ts`]);
+  const quick = cli(["list", `pairs/${name}.quick.ts`]);
+  expect(method.stderr).toBe("");
+  expect(quick.stderr).toBe("");
+  expect(method.code).toBe(0);
+  expect(quick.code).toBe(0);
+  expect((JSON.parse(method.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(tools);
+  expect(quick.stdout).toBe(method.stdout);
+}
+
 describe("both declaration paths list byte-identical tools (spec §1)", () => {
-  it.each(PAIRS)("%s", (name, tools) => {
-    const method = cli(["list", `pairs/${name}.method.ts`]);
-    const quick = cli(["list", `pairs/${name}.quick.ts`]);
-    expect(method.stderr).toBe("");
-    expect(quick.stderr).toBe("");
-    expect(method.code).toBe(0);
-    expect(quick.code).toBe(0);
-    expect((JSON.parse(method.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(tools);
-    expect(quick.stdout).toBe(method.stdout);
+  it.each(PAIRS)("%s", (name, tools) => comparePair(name, tools));
+
+  // KNOWN MISMATCH (runtime typing, packages/typed-mcp/src/server.ts): `server.tool`'s `fn` is
+  // declared `(...args: any[]) => unknown`, so an inline arrow / function expression is
+  // contextually typed and its unannotated parameters with defaults (`(text = "x", n = 3) => …`)
+  // get type `any` → OMCG0005, while the same method parameters are `string`/`number` with
+  // `default`. Declaring `fn` as `(...args: never) => unknown` (or `Function`) gives the quick
+  // path the method's types. `it.fails` turns red once that is fixed: then move "inline" into PAIRS.
+  it.fails("inline (unannotated parameters with defaults in an inline function)", () => {
+    comparePair("inline", ["unannotated", "fexpr"]);
   });
 });
 
