@@ -46,17 +46,21 @@ export function buildResource(
   const subject = `Resource '${name}'`;
 
   let variables: string[] = [];
+  let uriOk = true;
   const template = isTemplate(uri);
   if (template) {
     const check = checkTemplate(uri);
+    uriOk = check.ok;
     if (!check.ok) report("OMCG0011", at(site.uriOffset), `${subject}: the URI template '${uri}' is not valid: ${check.message}.`);
     else variables = check.variables;
   } else if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
+    uriOk = false;
     report("OMCG0011", at(site.uriOffset), `${subject}: the URI '${uri}' is not valid: it does not start with a URI scheme (\`scheme:\`).`);
   }
 
   const params = buildParams(host, file, sig, subject, "OMCG0011", report);
-  if (params) {
+  // Variables and parameters are matched only against a valid URI (no cascade of follow-on errors).
+  if (params && uriOk) {
     const listed = params.filter((p): p is StringParam => p.role === "value");
     for (const v of variables) {
       if (!listed.some((p) => p.name === v)) {
