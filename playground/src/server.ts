@@ -10,6 +10,7 @@ import { McpServer } from "typed-mcp";
 import { serveStdio } from "typed-mcp/stdio";
 import { serveHttp } from "typed-mcp/node";
 import { MemoryTools } from "./memory.js";
+import { GraphResources } from "./resources.js";
 import { GraphStore } from "./store.js";
 
 /** Counts of what the graph holds. */
@@ -25,6 +26,7 @@ interface GraphStats {
 export function createServer(store = new GraphStore()): McpServer {
   const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0" });
   server.addTools(new MemoryTools(store));
+  server.add(new GraphResources(store));
 
   /** Count the entities, relations and observations in the knowledge graph. */
   const graphStats = async (): Promise<GraphStats> => {

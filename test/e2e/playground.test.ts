@@ -20,6 +20,11 @@ const playground = resolve(here, "../../playground");
 const expected = JSON.parse(await readFile(join(here, "expected/playground-tools.json"), "utf8")) as {
   tools: unknown[];
 };
+/** Resources, templates and prompts (spec §8), derived by hand from the spec. */
+const expectedResources = JSON.parse(await readFile(join(here, "expected/playground-resources.json"), "utf8")) as Record<
+  "resources" | "resourceTemplates" | "prompts",
+  unknown[]
+>;
 
 let work: string;
 let bundle: string;
@@ -160,6 +165,43 @@ function scenario(connect: (dataFile: string) => Promise<{ client: Client; raw: 
 
     const stats = await client.callTool({ name: "graph_stats" });
     expect(stats.structuredContent).toEqual({ entities: 2, relations: 1, observations: 2 });
+  });
+
+  it("lists the resources, the template and the prompt exactly as derived from the spec (§8)", async () => {
+    await client.listResources();
+    await client.listResourceTemplates();
+    await client.listPrompts();
+    for (const key of ["resources", "resourceTemplates", "prompts"] as const) {
+      const wire = raw.find((m) => m.result && Array.isArray(m.result[key]));
+      expect(JSON.stringify(wire?.result?.[key]), key).toBe(JSON.stringify(expectedResources[key]));
+    }
+  });
+
+  it("reads the graph and one entity as resources, and gets the summary prompt", async () => {
+    const graph = { entities: [alice, { ...acme, observations: ["Makes anvils"] }], relations: [worksAt] };
+    expect(await client.readResource({ uri: "memory://graph" })).toEqual({
+      contents: [{ uri: "memory://graph", mimeType: "application/json", text: JSON.stringify(graph) }],
+    });
+    expect(await client.readResource({ uri: "memory://entities/Alice" })).toEqual({
+      contents: [{ uri: "memory://entities/Alice", mimeType: "application/json", text: JSON.stringify({ entity: alice, relations: [worksAt] }) }],
+    });
+    const nobody = await client.readResource({ uri: "memory://entities/No%20One" });
+    expect(nobody.contents).toEqual([{ uri: "memory://entities/No%20One", mimeType: "application/json", text: '{"entity":null,"relations":[]}' }]);
+    await expect(client.readResource({ uri: "memory://nothing" })).rejects.toMatchObject({ data: { uri: "memory://nothing" } });
+
+    const summary = await client.getPrompt({ name: "summarise_entity", arguments: { name: "Acme", style: "detailed" } });
+    expect(summary).toEqual({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: "Write a detailed summary of what is known about Acme (organization).\n\nObservations:\n- Makes anvils\n\nRelations:\n- Alice works_at Acme",
+          },
+        },
+      ],
+    });
+    await expect(client.getPrompt({ name: "summarise_entity", arguments: { name: "Acme", style: "long" } })).rejects.toMatchObject({ code: -32602 });
   });
 
   it("deletes observations, relations and entities, answering with plain text", async () => {
