@@ -140,6 +140,26 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
     ]);
   });
 
+  it("OMCG0011: invalid URI template, variable without parameter and the reverse, type not read from a string, unsupported return type", () => {
+    expectDiagnostics("diag/d0011.ts", "OMCG0011", [
+      ['"files://{a b}"', /Resource 'bad_template': the URI template 'files:\/\/\{a b\}' is not valid/],
+      ['"files://items/{id}"', /Resource 'missing_param': the template variable 'id' has no parameter/],
+      ["name: string", /Resource 'extra_param': the parameter 'name' has no variable/],
+      ["ids: string[]", /Resource 'list_param', parameter 'ids': the type 'string\[\]' is not read from a string/],
+      ["number {", /Resource 'number_out': the return type 'number' is not supported/],
+      ['"quick://{x}"', /the template variable 'x' has no parameter/],
+      ["y: string", /the parameter 'y' is not a variable/],
+    ]);
+  });
+
+  it("OMCG0012: prompt parameter type not read from a string, unsupported return type (both paths)", () => {
+    expectDiagnostics("diag/d0012.ts", "OMCG0012", [
+      ["options: {", /Prompt 'review', parameter 'options': the type '\{ strict: boolean; \}' is not read from a string/],
+      ["number {", /Prompt 'summary': the return type 'number' is not supported/],
+      ["when: RegExp", /Prompt 'quick', parameter 'when': the type 'RegExp' is not read from a string/],
+    ]);
+  });
+
   it("diagnostics of several files, in the order given, paths relative to the working directory", () => {
     const r = cli(["check", "diag/d0003.ts", "diag/clean.ts", "diag/d0002.ts"]);
     expect(r.code).toBe(1);
@@ -168,13 +188,19 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
     const r = cli(["check", "diag/clean.ts", "typed-mcp-free.ts"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("typed-mcp check: 2 files, 2 tools, no problems.\n");
+    expect(r.stdout).toBe("typed-mcp check: 2 files, 2 tools, 0 resources, 0 prompts, no problems.\n");
+  });
+
+  it("a clean file with resources and prompts: counted in the summary", () => {
+    const r = cli(["check", "list/library.ts"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("typed-mcp check: 1 file, 0 tools, 4 resources, 2 prompts, no problems.\n");
   });
 
   it("--project with a strict tsconfig makes the non-strict fixture clean", () => {
     const r = cli(["check", "nostrict/tools.ts", "--project", "nostrict/strict.json"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("typed-mcp check: 1 file, 1 tool, no problems.\n");
+    expect(r.stdout).toBe("typed-mcp check: 1 file, 1 tool, 0 resources, 0 prompts, no problems.\n");
   });
 
   // Known gap in @typed-mcp/extract (docs/extraction.md promises OMCG0000 for a syntax error):

@@ -68,9 +68,41 @@ const secondTool = {
   inputSchema: { type: "object", properties: {}, additionalProperties: false },
 };
 
-function expected(tools: object[]): string {
-  return JSON.stringify({ tools, resources: [], resourceTemplates: [], prompts: [] }, null, 2) + "\n";
+function expected(tools: object[], resources: object[] = [], resourceTemplates: object[] = [], prompts: object[] = []): string {
+  return JSON.stringify({ tools, resources, resourceTemplates, prompts }, null, 2) + "\n";
 }
+
+// list/library.ts, by spec §8 (key orders: resource uri, name, title, description, mimeType;
+// template uriTemplate, …; prompt name, title, description, arguments; argument name,
+// description, required — required always written; names and descriptions as §1).
+const catalogue = {
+  uri: "library://catalogue",
+  name: "catalogue",
+  title: "Catalogue",
+  description: "The whole catalogue.",
+  mimeType: "application/json",
+};
+const hello = { uri: "inline://hello", name: "hello", description: "Says hello." }; // JSDoc of the call's statement
+const getBook = { uriTemplate: "library://books/{id}", name: "get_book", description: "A book by its id." }; // getBookAsync
+const greeting = { uriTemplate: "inline://{name}/greeting", name: "greeting", mimeType: "text/markdown" };
+const summarise = {
+  name: "summarise_book",
+  title: "Summarise",
+  description: "Summarises a book.",
+  arguments: [
+    { name: "id", description: "The book.", required: true },
+    { name: "style", description: "How to write it.", required: false }, // has a default
+    { name: "words", required: false }, // optional
+  ],
+};
+const ask = {
+  name: "ask",
+  description: "Asks.",
+  arguments: [
+    { name: "question", required: true },
+    { name: "late", required: false }, // nullable: not required for prompts (unlike tools)
+  ],
+};
 
 describe("typed-mcp list (spec §0)", () => {
   it("prints the listing of every tool, in source order, exactly as tools/list", () => {
@@ -78,6 +110,19 @@ describe("typed-mcp list (spec §0)", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(expected([getForecast, showRadar, ping, countTags]));
+  });
+
+  it("prints resources (fixed URIs), resource templates and prompts as resources/list, resources/templates/list and prompts/list", () => {
+    const r = cli(["list", "list/library.ts"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expected([], [catalogue, hello], [getBook, greeting], [summarise, ask]));
+  });
+
+  it("lists every kind of every file, files in the order given", () => {
+    const r = cli(["list", "list/second.ts", "list/library.ts", "list/weather.ts"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expected([secondTool, getForecast, showRadar, ping, countTags], [catalogue, hello], [getBook, greeting], [summarise, ask]));
   });
 
   it("lists files in the order given", () => {

@@ -16,8 +16,20 @@ import { readFileSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createExtractor, type Extractor } from "@typed-mcp/extract";
-import { CodegenError, generateTool, toolListing, type ToolListing } from "@typed-mcp/codegen";
-import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
+import {
+  CodegenError,
+  generatePrompt,
+  generateResource,
+  generateTool,
+  promptListing,
+  resourceListing,
+  toolListing,
+  type PromptListing,
+  type ResourceListing,
+  type ResourceTemplateListing,
+  type ToolListing,
+} from "@typed-mcp/codegen";
+import type { Diagnostic, ModuleModel, SourceLocation } from "@typed-mcp/model";
 
 /** Exit code of a successful run. */
 export const EXIT_OK = 0;
@@ -43,16 +55,19 @@ Options:
 Exit codes: 0 ok, 1 diagnostics, 2 bad usage.
 `;
 
-/** The listing `typed-mcp list` prints (spec §0): one array per MCP list request. */
+/**
+ * The listing `typed-mcp list` prints (spec §0): one array per MCP list request, each with the
+ * entries of every file (files in the order given, entries in source order).
+ */
 export interface Listing {
-  /** `tools/list`: every tool of every file, files in the order given, tools in source order. */
+  /** `tools/list` (spec §1): `toolListing` of each tool. */
   tools: ToolListing[];
-  /** `resources/list`: always `[]` until extraction reads resources (spec §8). */
-  resources: unknown[];
-  /** `resources/templates/list`: always `[]` until extraction reads resources (spec §8). */
-  resourceTemplates: unknown[];
-  /** `prompts/list`: always `[]` until extraction reads prompts (spec §8). */
-  prompts: unknown[];
+  /** `resources/list` (spec §8): `resourceListing` of each resource with a fixed URI. */
+  resources: ResourceListing[];
+  /** `resources/templates/list` (spec §8): `resourceListing` of each resource with a URI template. */
+  resourceTemplates: ResourceTemplateListing[];
+  /** `prompts/list` (spec §8): `promptListing` of each prompt. */
+  prompts: PromptListing[];
 }
 
 /** Where the CLI writes and which directory relative paths start from. */
@@ -163,14 +178,15 @@ function extractAll(sources: { file: string; code: string }[], tsconfig: string 
  * extractor's TypeScript sidecar is closed before returning).
  *
  * - `list <file.ts…> [--project p]`: writes `JSON.stringify(listing, null, 2)` and a newline to
- *   stdout ({@link Listing}; tools from `toolListing` of `@typed-mcp/codegen`, files in the order
- *   given, tools in source order) and returns `0`. If any file has a diagnostic, nothing is
+ *   stdout ({@link Listing}; entries from `toolListing`, `resourceListing` and `promptListing` of
+ *   `@typed-mcp/codegen`, files in the order given, entries in source order) and returns `0`. If any file has a diagnostic, nothing is
  *   written to stdout, the diagnostics go to stderr ({@link formatDiagnostic}) and it returns `1`.
  * - `check <file.ts…> [--project p]`: writes every diagnostic (spec §10) to stdout, one
  *   `file:line:column - CODE: message` line each (files in the order given, diagnostics in
  *   source order), then a summary line to stderr, and returns `1`; with none it writes one
- *   summary line to stdout and returns `0`. Code generation is run too, so a model that code
- *   generation rejects (`CodegenError`, not expected for extracted models) is reported as
+ *   summary line to stdout (`typed-mcp check: 2 files, 5 tools, 1 resource, 0 prompts, no
+ *   problems.`) and returns `0`. Code generation is run too, so a model that code generation
+ *   rejects (`CodegenError`, not expected for extracted models) is reported as
  *   `file:line:column - error: message`.
  * - `--help` / `-h` / `help`: writes the usage to stdout and returns `0`.
  * - Bad usage (no or unknown command, unknown option, no files, a missing file or `--project`):
@@ -199,31 +215,54 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
 
   const models = extractAll(sources, tsconfig, io.cwd);
   const problems: string[] = [];
-  const tools: ToolListing[] = [];
-  let toolCount = 0;
+  const listing: Listing = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  const counts = { tools: 0, resources: 0, prompts: 0 };
   let filesWithProblems = 0;
+  const list = parsed.command === "list";
+  /** Runs `f`; a `CodegenError` becomes a problem line at `where`. */
+  const generate = (kind: string, name: string, where: SourceLocation, f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      if (!(e instanceof CodegenError)) throw e;
+      problems.push(`${displayPath(where.file, io.cwd)}:${where.line}:${where.column} - error: ${kind} '${name}': ${e.message}`);
+    }
+  };
   for (const model of models) {
     const before = problems.length;
     for (const d of model.diagnostics) problems.push(formatDiagnostic(d, io.cwd));
     if (model.diagnostics.length === 0) {
       for (const tool of model.tools) {
-        toolCount++;
-        try {
-          if (parsed.command === "list") tools.push(toolListing(tool));
+        counts.tools++;
+        generate("tool", tool.name, tool.location, () => {
+          if (list) listing.tools.push(toolListing(tool));
           else generateTool(tool);
-        } catch (e) {
-          if (!(e instanceof CodegenError)) throw e;
-          const l = tool.location;
-          problems.push(`${displayPath(l.file, io.cwd)}:${l.line}:${l.column} - error: tool '${tool.name}': ${e.message}`);
-        }
+        });
+      }
+      for (const resource of model.resources ?? []) {
+        counts.resources++;
+        generate("resource", resource.name, resource.location, () => {
+          if (!list) return void generateResource(resource);
+          const entry = resourceListing(resource);
+          if ("uri" in entry) listing.resources.push(entry);
+          else listing.resourceTemplates.push(entry);
+        });
+      }
+      for (const prompt of model.prompts ?? []) {
+        counts.prompts++;
+        generate("prompt", prompt.name, prompt.location, () => {
+          if (list) listing.prompts.push(promptListing(prompt));
+          else generatePrompt(prompt);
+        });
       }
     }
     if (problems.length > before) filesWithProblems++;
   }
 
-  const files = `${models.length} file${models.length === 1 ? "" : "s"}`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const files = plural(models.length, "file");
   if (problems.length > 0) {
-    const summary = `typed-mcp ${parsed.command}: ${problems.length} error${problems.length === 1 ? "" : "s"} in ${filesWithProblems} of ${files}.\n`;
+    const summary = `typed-mcp ${parsed.command}: ${plural(problems.length, "error")} in ${filesWithProblems} of ${files}.\n`;
     if (parsed.command === "check") {
       io.stdout(problems.map((p) => p + "\n").join(""));
       io.stderr(summary);
@@ -232,11 +271,11 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
     }
     return EXIT_DIAGNOSTICS;
   }
-  if (parsed.command === "list") {
-    const listing: Listing = { tools, resources: [], resourceTemplates: [], prompts: [] };
+  if (list) {
     io.stdout(JSON.stringify(listing, null, 2) + "\n");
   } else {
-    io.stdout(`typed-mcp check: ${files}, ${toolCount} tool${toolCount === 1 ? "" : "s"}, no problems.\n`);
+    const what = [plural(counts.tools, "tool"), plural(counts.resources, "resource"), plural(counts.prompts, "prompt")].join(", ");
+    io.stdout(`typed-mcp check: ${files}, ${what}, no problems.\n`);
   }
   return EXIT_OK;
 }
