@@ -188,6 +188,9 @@ function scenario(connect: (dataFile: string) => Promise<{ client: Client; raw: 
     const nobody = await client.readResource({ uri: "memory://entities/No%20One" });
     expect(nobody.contents).toEqual([{ uri: "memory://entities/No%20One", mimeType: "application/json", text: '{"entity":null,"relations":[]}' }]);
     await expect(client.readResource({ uri: "memory://nothing" })).rejects.toMatchObject({ data: { uri: "memory://nothing" } });
+    // The client negotiated 2025-11-25: resource-not-found is -32002 on the wire (spec §8).
+    const notFound = raw.find((m) => (m.error as { data?: { uri?: string } } | undefined)?.data?.uri === "memory://nothing");
+    expect((notFound?.error as { code: number }).code).toBe(-32002);
 
     const summary = await client.getPrompt({ name: "summarise_entity", arguments: { name: "Acme", style: "detailed" } });
     expect(summary).toEqual({
