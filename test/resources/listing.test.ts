@@ -54,6 +54,21 @@ describe("generator path (@resource / @prompt)", () => {
   });
 });
 
+describe("names and descriptions follow §1", () => {
+  it("@description wins over the main text, the option over both; explicit name; snake_case without Async", async () => {
+    const { McpServer, Described } = app.modules.classes!;
+    const server = new McpServer({ name: "d", version: "1" }).addResources(new Described());
+    expect(rawArray((await rawRequest(server, "resources/list")).body, "resources")).toBe(
+      "[" +
+        '{"uri":"described://tag","name":"tagged","description":"From the tag."},' +
+        '{"uri":"described://option","name":"optioned","description":"From the option."},' +
+        '{"uri":"described://named","name":"custom-name"},' +
+        '{"uri":"described://auto","name":"get_http_response"}' +
+        "]",
+    );
+  });
+});
+
 describe("quick path (server.resource / server.prompt) lists byte-identical entries", () => {
   it("resources, templates and prompts", async () => {
     const quick = app.modules.quick!.quickServer();
