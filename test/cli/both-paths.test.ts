@@ -35,13 +35,10 @@ function comparePair(name: string, tools: string[]): void {
 describe("both declaration paths list byte-identical tools (spec §1)", () => {
   it.each(PAIRS)("%s", (name, tools) => comparePair(name, tools));
 
-  // KNOWN MISMATCH (runtime typing, packages/typed-mcp/src/server.ts): `server.tool`'s `fn` is
-  // declared `(...args: any[]) => unknown`, so an inline arrow / function expression is
-  // contextually typed and its unannotated parameters with defaults (`(text = "x", n = 3) => …`)
-  // get type `any` → OMCG0005, while the same method parameters are `string`/`number` with
-  // `default`. Declaring `fn` as `(...args: never) => unknown` (or `Function`) gives the quick
-  // path the method's types. `it.fails` turns red once that is fixed: then move "inline" into PAIRS.
-  it.fails("inline (unannotated parameters with defaults in an inline function)", () => {
+  // Regression: `server.tool`'s `fn` was declared `(...args: any[]) => unknown`, so an inline
+  // function's unannotated parameters with defaults were contextually typed `any` (OMCG0005)
+  // while the method's were `string`/`number` with `default`. Now `(...args: never) => unknown`.
+  it("inline (unannotated parameters with defaults in an inline function)", () => {
     comparePair("inline", ["unannotated", "fexpr"]);
   });
 });

@@ -203,10 +203,10 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
     expect(r.stdout).toBe("typed-mcp check: 1 file, 1 tool, 0 resources, 0 prompts, no problems.\n");
   });
 
-  // Known gap in @typed-mcp/extract (docs/extraction.md promises OMCG0000 for a syntax error):
-  // when oxc cannot recover, it returns an empty program, no declaration site is found, and
-  // extract() returns before reporting the parse errors. `it.fails` turns red once it is fixed.
-  it.fails("OMCG0000: a syntax error is reported at its position", () => {
-    expectDiagnostics("diag/d0000.ts", "OMCG0000", [["+;", /Syntax error/]]);
+  // Regression: when oxc cannot recover it returns an empty program and no site is found; the
+  // parse errors must still be reported (docs/extraction.md). `return b +;` is reported at the
+  // `;` where an expression was expected, as TypeScript itself reports it (TS1109).
+  it("OMCG0000: a syntax error is reported at its position", () => {
+    expectDiagnostics("diag/d0000.ts", "OMCG0000", [[";\n  }\n}", /Syntax error/]]);
   });
 });

@@ -107,9 +107,10 @@ function extractModule(
   if (!mayDeclareTools(code)) return model;
   const scan = findSites(file, code);
   const resourceSites = findResourceSites(file, code);
-  if (scan.sites.length === 0 && resourceSites.length === 0) return model;
+  // A syntax error is reported even when no site was found: oxc may have recovered nothing.
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
   if (scan.parseErrors.length) return model;
+  if (scan.sites.length === 0 && resourceSites.length === 0) return model;
 
   let session;
   try {

@@ -234,8 +234,8 @@ export class McpServer {
    * @returns this server, for chaining.
    * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate URI.
    */
-  resource(uriOrTemplate: string, fn: (...args: any[]) => unknown): this;
-  resource(uriOrTemplate: string, options: QuickResourceOptions, fn: (...args: any[]) => unknown): this;
+  resource(uriOrTemplate: string, fn: Function): this;
+  resource(uriOrTemplate: string, options: QuickResourceOptions, fn: Function): this;
   resource(uriOrTemplate: string, ...rest: unknown[]): this {
     const descriptor = rest[rest.length - 1];
     const fn = rest.length >= 2 ? rest[rest.length - 2] : undefined;
@@ -250,8 +250,8 @@ export class McpServer {
    * @returns this server, for chaining.
    * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate name.
    */
-  prompt(name: string, fn: (...args: any[]) => unknown): this;
-  prompt(name: string, options: QuickPromptOptions, fn: (...args: any[]) => unknown): this;
+  prompt(name: string, fn: Function): this;
+  prompt(name: string, options: QuickPromptOptions, fn: Function): this;
   prompt(name: string, ...rest: unknown[]): this {
     const descriptor = rest[rest.length - 1];
     const fn = rest.length >= 2 ? rest[rest.length - 2] : undefined;
@@ -270,8 +270,8 @@ export class McpServer {
    * @throws Error when the plugin did not transform the call (the message says to add it), or when
    *   the name is already registered (naming both registrations).
    */
-  tool(name: string, fn: (...args: any[]) => unknown): this;
-  tool(name: string, options: QuickToolOptions, fn: (...args: any[]) => unknown): this;
+  tool(name: string, fn: Function): this;
+  tool(name: string, options: QuickToolOptions, fn: Function): this;
   tool(name: string, ...rest: unknown[]): this {
     const descriptor = rest[rest.length - 1];
     const fn = rest.length >= 2 ? rest[rest.length - 2] : undefined;
