@@ -43,6 +43,6 @@ export function pluginMissingMessage(what: string): string {
     `${what} ran without the typed-mcp build plugin. typed-mcp reads the TypeScript types of a tool ` +
     `at build time; add the plugin to your bundler, e.g. in vite.config.ts: ` +
     `import typedMcp from "@typed-mcp/unplugin/vite"; export default { plugins: [typedMcp()] } ` +
-    `(also @typed-mcp/unplugin/rollup, /rolldown, /esbuild, /webpack, /rspack, or @typed-mcp/babel).`
+    `(also @typed-mcp/unplugin/rollup, /rolldown, /esbuild, /webpack or /rspack).`
   );
 }
