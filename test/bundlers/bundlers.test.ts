@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { bundlers, exists } from "./build.ts";
+import { recordIncoming } from "../helpers/wire.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, "fixtures/server");
@@ -68,25 +69,6 @@ async function sidecarsLeft(before: readonly number[]): Promise<number[]> {
     left = started();
   }
   return left;
-}
-
-type Raw = { id?: unknown; result?: Record<string, unknown>; error?: unknown };
-
-/** Records every JSON-RPC message the client receives, exactly as parsed from the wire. */
-function recordIncoming<T extends { onmessage?: unknown }>(transport: T): Raw[] {
-  const raw: Raw[] = [];
-  let handler: unknown;
-  Object.defineProperty(transport, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (h: ((m: unknown, extra?: unknown) => void) | undefined) => {
-      handler = h && ((message: unknown, extra?: unknown) => {
-        if (raw[raw.length - 1] !== message) raw.push(message as Raw);
-        h(message, extra);
-      });
-    },
-  });
-  return raw;
 }
 
 const invalid = (path: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid.` }], isError: true });

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+export { childPids as children } from "../helpers/processes.ts";
 
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -29,21 +30,6 @@ export function cli(args: string[], cwd = FIXTURES): Run {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(SIDECAR_NOISE, "") };
 }
 
-/** Live (non-zombie) child processes of this process (Linux /proc), by pid. */
-export function children(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
-    } catch {
-      /* the process ended meanwhile */
-    }
-  }
-  return pids;
-}
 
 /** `file:line:column` (1-based, UTF-16 columns) of the first `needle` in a fixture (after `after`, if given). */
 export function at(rel: string, needle: string, after?: string): string {

@@ -5,7 +5,6 @@
  * against a listing derived by hand from the spec (test/e2e/expected/playground-tools.json).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -14,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { childCommandLines } from "../helpers/processes.ts";
+import { recordIncoming, type Raw } from "../helpers/wire.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const playground = resolve(here, "../../playground");
@@ -30,24 +31,6 @@ let work: string;
 let bundle: string;
 let childrenAfterBuild: string[] = [];
 
-/** Command lines of this process's live child processes (Linux /proc). */
-function childProcesses(): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") {
-        found.push(readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").trim());
-      }
-    } catch {
-      /* the process ended meanwhile */
-    }
-  }
-  return found;
-}
-
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-e2e-"));
   const outDir = join(work, "dist");
@@ -58,7 +41,7 @@ beforeAll(async () => {
     build: { outDir },
   });
   bundle = join(outDir, "server.js");
-  childrenAfterBuild = childProcesses();
+  childrenAfterBuild = childCommandLines();
 });
 
 it("closes the TypeScript sidecar when the Vite build ends", () => {
@@ -68,26 +51,6 @@ it("closes the TypeScript sidecar when the Vite build ends", () => {
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
-
-type Raw = { id?: unknown; result?: Record<string, unknown>; error?: unknown };
-
-/** Records every JSON-RPC message the client receives, exactly as parsed from the wire. */
-function recordIncoming<T extends { onmessage?: unknown }>(transport: T): Raw[] {
-  const raw: Raw[] = [];
-  let handler: unknown;
-  Object.defineProperty(transport, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (h: ((m: unknown, extra?: unknown) => void) | undefined) => {
-      // The SDK may read the handler back and chain it: record each message object once.
-      handler = h && ((message: unknown, extra?: unknown) => {
-        if (raw[raw.length - 1] !== message) raw.push(message as Raw);
-        h(message, extra);
-      });
-    },
-  });
-  return raw;
-}
 
 function text(result: { content?: unknown }): string {
   const content = result.content as { type: string; text: string }[];

@@ -6,23 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createExtractor, mayDeclareTools } from "../../packages/extract/src/index.js";
 import type { ObjectModel } from "@typed-mcp/model";
 import { FIXTURES, fixture } from "./helpers.js";
+import { childPids as children } from "../helpers/processes.ts";
 
-/** Child processes of this process (Linux /proc), by pid. */
-function children(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // fields[0] is the state, fields[1] the parent pid; zombies count as ended.
-      if (Number(fields[1]) === process.pid && fields[0] !== "Z") pids.push(Number(entry));
-    } catch {
-      /* the process ended meanwhile */
-    }
-  }
-  return pids;
-}
 
 const tmp = mkdtempSync(join(tmpdir(), "typed-mcp-extract-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -45,26 +45,8 @@ export const EXPECTED_TOOLS =
   ].join(",") +
   "]";
 
-export type Raw = { id?: unknown; method?: string; result?: Record<string, unknown>; error?: unknown };
-
-/** Records every JSON-RPC message the client receives, exactly as parsed from the wire. */
-export function recordIncoming<T extends { onmessage?: unknown }>(transport: T): Raw[] {
-  const raw: Raw[] = [];
-  let handler: unknown;
-  Object.defineProperty(transport, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (h: ((m: unknown, extra?: unknown) => void) | undefined) => {
-      handler =
-        h &&
-        ((message: unknown, extra?: unknown) => {
-          if (raw[raw.length - 1] !== message) raw.push(message as Raw);
-          h(message, extra);
-        });
-    },
-  });
-  return raw;
-}
+import { recordIncoming, type Raw } from "../helpers/wire.ts";
+export { recordIncoming, type Raw };
 
 /** A TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot report theirs). */
 export function freePort(): Promise<number> {
