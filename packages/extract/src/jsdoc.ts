@@ -19,12 +19,50 @@ export interface DocComment {
 }
 
 /**
+ * The text of the doc comment a backend handed over, without the trivia before it (spec §4
+ * "Doc comments"). A backend gives the source from the JSDoc node's `pos` to its `end`;
+ * TypeScript 7 starts that range at the owner's full start, so it may hold whitespace, line
+ * comments (`// …`), block comments (`/* … *\/`, `/**\/`) and, with two JSDoc blocks, none of
+ * the earlier one (TypeScript keeps each block as its own node; the caller takes the last).
+ * Comments are skipped one by one until the one that ends the range; that one is returned when
+ * it is a JSDoc comment (`/**` but not `/**\/`). Text that does not start with trivia or a
+ * comment (already just the comment, or a bare body) is returned unchanged.
+ */
+export function docCommentText(raw: string): string {
+  const end = raw.trimEnd().length;
+  let i = 0;
+  while (i < end) {
+    const c = raw.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0xfeff || c === 0xa0) {
+      i++;
+      continue;
+    }
+    if (raw.startsWith("//", i)) {
+      const nl = raw.slice(i).search(/\r|\n/);
+      if (nl < 0) return "";
+      i += nl;
+      continue;
+    }
+    if (raw.startsWith("/*", i)) {
+      const close = raw.indexOf("*/", i + 2);
+      if (close < 0) return raw.slice(i);
+      const after = close + 2;
+      if (after >= end) return raw.startsWith("/**", i) && !raw.startsWith("/**/", i) ? raw.slice(i, after) : "";
+      i = after;
+      continue;
+    }
+    return raw.slice(i);
+  }
+  return "";
+}
+
+/**
  * Parses the raw text of one JSDoc comment (`/** … *\/`, delimiters included or not).
  * Tags start at an `@name` that begins a line or follows whitespace, outside `{…}` (so
  * `{@link X}` stays in the text). Never throws.
  */
 export function parseDocComment(raw: string): DocComment {
-  let body = raw.trim();
+  let body = docCommentText(raw).trim();
   if (body.startsWith("/**")) body = body.slice(3);
   if (body.endsWith("*/")) body = body.slice(0, -2);
   const lines = body.split(/\r\n|\r|\n/).map((line, i) => {
