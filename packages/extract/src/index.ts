@@ -13,14 +13,17 @@
  */
 import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation, ToolModel } from "@typed-mcp/model";
 import { resolve } from "node:path";
-import { Ts7Backend } from "./backend/ts7.js";
-import type { BackendStats } from "./backend/ts7.js";
-import { findSites, mayDeclareTools } from "./sites.js";
+import { createBackend } from "./backend/select.js";
+import type { TypeScriptChoice } from "./backend/select.js";
+import type { Backend, BackendStats } from "./backend/host.js";
+import { findSites, mayDeclareTools, parseModule } from "./sites.js";
 import { buildTool, sortDiagnostics } from "./tools.js";
 import { findResourceSites } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
 
 export { mayDeclareTools };
+export type { BackendStats, TypeScriptChoice };
+export { findTypeScript, familyOf } from "./backend/select.js";
 export { parseDocComment, normalizeDocText } from "./jsdoc.js";
 
 /** Options of {@link createExtractor}. */
@@ -29,6 +32,15 @@ export interface ExtractorOptions {
   tsconfig?: string;
   /** Working directory of the type-checker sidecar; default `process.cwd()`. */
   cwd?: string;
+  /**
+   * Which TypeScript backend runs (docs/extraction.md "Backends"). Default: picked from the
+   * `typescript` package the project has installed (resolved from the tsconfig's directory):
+   * 7.0 → the IPC API (`typescript/unstable/sync`); 5.x/6.x → the classic compiler API on that
+   * package. `"7.0"` / `"6"` force a family (`"6"` falls back to `@typescript/typescript6`);
+   * a path to a TypeScript package directory forces that package. `"7.1"` (or a project on
+   * 7.1+) is an OMCG0000 diagnostic: there is no 7.1 backend yet.
+   */
+  typescript?: TypeScriptChoice;
 }
 
 /** A type-extraction backend (TypeScript 7.0 IPC now; 7.1 and the classic TS 5/6 API later) behind a small interface. */
@@ -56,7 +68,7 @@ export interface MeasuredExtractor extends Extractor {
  * that may declare tools, stays warm across modules, and ends with `close()`.
  */
 export function createExtractor(options: ExtractorOptions = {}): MeasuredExtractor {
-  const backend = new Ts7Backend(options);
+  const backend = createBackend(options);
   const memo = new Map<string, { code: string; generation: number; model: ModuleModel }>();
   return {
     extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo),
@@ -80,7 +92,7 @@ function lineStarts(code: string): number[] {
 }
 
 function extractModule(
-  backend: Ts7Backend,
+  backend: Backend,
   rawFile: string,
   code: string,
   memo: Map<string, { code: string; generation: number; model: ModuleModel }>,
@@ -105,8 +117,10 @@ function extractModule(
   };
   const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
   if (!mayDeclareTools(code)) return model;
-  const scan = findSites(file, code);
-  const resourceSites = findResourceSites(file, code);
+  // One oxc parse serves both site finders.
+  const parsed = parseModule(file, code);
+  const scan = findSites(file, code, parsed);
+  const resourceSites = findResourceSites(file, code, parsed);
   // A syntax error is reported even when no site was found: oxc may have recovered nothing.
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
   if (scan.parseErrors.length) return model;

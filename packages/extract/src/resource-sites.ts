@@ -13,9 +13,21 @@
  * Options must be literals. Option problems are OMCG0011 (resources) / OMCG0012 (prompts);
  * member problems (private, accessor, …) are OMCG0008, as for tools.
  */
-import { parseSync } from "oxc-parser";
 import type { DiagnosticCode } from "@typed-mcp/model";
-import { literalString, unwrap, walk, type AnyNode, type SiteProblem } from "./sites.js";
+import {
+  hasTrailingComma,
+  literalString,
+  memberNameOf,
+  parseModule,
+  quickFnOf,
+  typedMcpImports,
+  unwrap,
+  walk,
+  type AnyNode,
+  type ParsedModule,
+  type QuickFn,
+  type SiteProblem,
+} from "./sites.js";
 
 /** What a resource/prompt site declares. */
 export type ResourceKind = "resource" | "prompt";
@@ -57,10 +69,7 @@ export interface ResourceQuickSite {
   callEnd: number;
   trailingComma: boolean;
   receiver: [number, number];
-  fn:
-    | { kind: "inline"; span: [number, number] }
-    | { kind: "identifier"; name: string; span: [number, number] }
-    | { kind: "other"; span: [number, number] };
+  fn: QuickFn;
   options: ResourceOptions;
   problems: SiteProblem[];
   offset: number;
@@ -79,32 +88,20 @@ export function mayDeclareResources(code: string): boolean {
 }
 
 /**
- * Finds the resource and prompt sites of one module, in source order. Never throws; a module
- * that does not parse gives no sites (the tool finder reports its syntax errors).
+ * Finds the resource and prompt sites of one module, in source order (spec §8). `parsed` is the
+ * module's one oxc parse ({@link parseModule}), shared with the tool finder; parsed here when
+ * absent. Never throws; a module that does not parse gives no sites (the tool finder reports its
+ * syntax errors).
  */
-export function findResourceSites(file: string, code: string): ResourceSite[] {
+export function findResourceSites(file: string, code: string, parsed?: ParsedModule): ResourceSite[] {
   if (!mayDeclareResources(code)) return [];
-  const lang = /\.tsx$/i.test(file) ? "tsx" : /\.[cm]?jsx?$/i.test(file) ? "jsx" : "ts";
-  let program: AnyNode;
-  try {
-    const result = parseSync(file, code, { sourceType: "module", lang: lang as "ts" });
-    if (result.errors.some((e) => e.severity === "Error")) return [];
-    program = result.program as unknown as AnyNode;
-  } catch {
-    return [];
-  }
+  const { program, parseErrors } = parsed ?? parseModule(file, code);
+  if (!program || parseErrors.length) return [];
 
+  const imports = typedMcpImports(program);
   const locals = new Map<string, ResourceKind>();
-  const namespaces = new Set<string>();
-  for (const stmt of program.body as AnyNode[]) {
-    if (stmt.type !== "ImportDeclaration" || stmt.source?.value !== "typed-mcp" || stmt.importKind === "type") continue;
-    for (const spec of stmt.specifiers as AnyNode[]) {
-      if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
-        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-        if (imported === "resource" || imported === "prompt") locals.set(spec.local.name, imported);
-      } else if (spec.type === "ImportNamespaceSpecifier") namespaces.add(spec.local.name);
-    }
-  }
+  for (const [local, imported] of imports.named) if (imported === "resource" || imported === "prompt") locals.set(local, imported);
+  const namespaces = imports.namespaces;
   const kindOf = (e: AnyNode): ResourceKind | undefined => {
     if (e.type === "Identifier") return locals.get(e.name);
     if (e.type === "MemberExpression" && !e.computed && e.object.type === "Identifier" && namespaces.has(e.object.name)) {
@@ -125,10 +122,7 @@ export function findResourceSites(file: string, code: string): ResourceSite[] {
         if (!what) continue;
         const problems: SiteProblem[] = [];
         const key = member.key as AnyNode | undefined;
-        let memberName = "";
-        if (key && !member.computed && key.type === "Identifier") memberName = key.name;
-        else if (key && key.type === "Literal" && typeof key.value === "string") memberName = key.value;
-        else if (key && key.type === "PrivateIdentifier") memberName = "#" + key.name;
+        const memberName = memberNameOf(member);
         const unsupported = (why: string) =>
           problems.push({ code: "OMCG0008", offset: key?.start ?? member.start, message: `@${what} on '${memberName || "(computed)"}': ${why}` });
         if (member.type === "MethodDefinition" || member.type === "TSAbstractMethodDefinition") {
@@ -173,17 +167,13 @@ export function findResourceSites(file: string, code: string): ResourceSite[] {
     if (what !== "resource" && what !== "prompt") return;
     const args = call.arguments as AnyNode[];
     if (args.length < 2 || args.length > 3 || args.some((a) => a.type === "SpreadElement")) return;
-    const code: DiagnosticCode = what === "resource" ? "OMCG0011" : "OMCG0012";
+    const diagnosticCode: DiagnosticCode = what === "resource" ? "OMCG0011" : "OMCG0012";
     const problems: SiteProblem[] = [];
-    const fnArg = unwrap(args[args.length - 1]!);
-    let fn: ResourceQuickSite["fn"];
-    if (fnArg.type === "ArrowFunctionExpression" || fnArg.type === "FunctionExpression") fn = { kind: "inline", span: [fnArg.start, fnArg.end] };
-    else if (fnArg.type === "Identifier") fn = { kind: "identifier", name: fnArg.name, span: [fnArg.start, fnArg.end] };
-    else {
-      fn = { kind: "other", span: [fnArg.start, fnArg.end] };
+    const fn = quickFnOf(args[args.length - 1]!);
+    if (fn.kind === "other") {
       problems.push({
         code: "OMCG0004",
-        offset: fnArg.start,
+        offset: fn.span[0],
         message: `server.${what}: the last argument must be an arrow function, a function expression, or the name of a function declaration or const arrow function.`,
       });
     }
@@ -192,21 +182,19 @@ export function findResourceSites(file: string, code: string): ResourceSite[] {
     const options: ResourceOptions = args.length === 3 ? readResourceOptions(what, [args[1]!], problems, `server.${what}`, false).options : {};
     if (firstValue === undefined) {
       problems.push({
-        code,
+        code: diagnosticCode,
         offset: first.start,
         message: `server.${what}: the ${what === "resource" ? "URI" : "prompt name"} must be a string literal (or a template literal without substitutions), so that it is known at build time.`,
       });
     } else if (what === "resource") options.uri = firstValue;
     else options.name = firstValue;
-    const lastArg = args[args.length - 1]!;
     const callEnd = call.end - 1;
-    const between = codeText.slice(lastArg.end, callEnd).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
     sites.push({
       kind: "quick",
       what,
       callSpan: [call.start, call.end],
       callEnd,
-      trailingComma: between.includes(","),
+      trailingComma: hasTrailingComma(code, args[args.length - 1]!, callEnd),
       receiver: [callee.object.start, callee.object.end],
       fn,
       options,
@@ -215,7 +203,6 @@ export function findResourceSites(file: string, code: string): ResourceSite[] {
       uriOffset: first.start,
     });
   };
-  const codeText = code;
 
   walk(program, (node) => {
     if (node.type === "ClassDeclaration" || node.type === "ClassExpression") visitClass(node);

@@ -60,10 +60,7 @@ export interface QuickSiteInfo {
   /** `[start, end)` of the receiver expression `x`. */
   receiver: [number, number];
   /** The function argument: an inline function (span) or an identifier (span and name). */
-  fn:
-    | { kind: "inline"; span: [number, number] }
-    | { kind: "identifier"; name: string; span: [number, number] }
-    | { kind: "other"; span: [number, number] };
+  fn: QuickFn;
   options: ToolOptions;
   /** Problems, reported only once the receiver is confirmed to be an `McpServer`. */
   problems: SiteProblem[];
@@ -90,37 +87,96 @@ export function mayDeclareTools(code: string): boolean {
 
 export type AnyNode = { type: string; start: number; end: number; [k: string]: any };
 
+/** One oxc parse of a module, shared by the tool and the resource/prompt site finders. */
+export interface ParsedModule {
+  /** The ESTree program; `undefined` when oxc threw. */
+  program: AnyNode | undefined;
+  /** oxc's syntax errors (first label offset and message), OMCG0000. */
+  parseErrors: SiteProblem[];
+}
+
 /**
- * Finds the declaration sites of one module. `file` only selects the dialect (`.tsx` → JSX).
- * Never throws: syntax errors come back in `parseErrors`.
+ * Parses a module once with oxc (spec §1, §8: sites are found syntactically). `file` only
+ * selects the dialect (`.tsx` → TSX, `.js`/`.jsx`/`.mjs`/`.cjs` → JSX, else TS). Never throws:
+ * an oxc failure gives no program and one OMCG0000 problem at offset 0.
  */
-export function findSites(file: string, code: string): SiteScan {
+export function parseModule(file: string, code: string): ParsedModule {
   const lang = /\.tsx$/i.test(file) ? "tsx" : /\.[cm]?jsx?$/i.test(file) ? "jsx" : "ts";
   let result;
   try {
     result = parseSync(file, code, { sourceType: "module", lang: lang as "ts" });
   } catch (e) {
-    return { sites: [], parseErrors: [{ code: "OMCG0000", offset: 0, message: `Could not parse the module: ${String(e)}` }] };
+    return { program: undefined, parseErrors: [{ code: "OMCG0000", offset: 0, message: `Could not parse the module: ${String(e)}` }] };
   }
   const parseErrors: SiteProblem[] = result.errors
     .filter((e) => e.severity === "Error")
     .map((e) => ({ code: "OMCG0000" as const, offset: e.labels[0]?.start ?? 0, message: `Syntax error: ${e.message}` }));
-  const program = result.program as unknown as AnyNode;
+  return { program: result.program as unknown as AnyNode, parseErrors };
+}
 
-  // Local names of `tool` imported from typed-mcp, and namespace imports of typed-mcp.
-  const toolLocals = new Set<string>();
+/**
+ * The value imports from `"typed-mcp"` of a program: `named` maps each local name to the
+ * imported name (`import { tool as t }` → `t` → `tool`); `namespaces` holds the local names of
+ * `import * as ns`. `import type` (whole or per specifier) is ignored.
+ */
+export function typedMcpImports(program: AnyNode): { named: Map<string, string>; namespaces: Set<string> } {
+  const named = new Map<string, string>();
   const namespaces = new Set<string>();
   for (const stmt of program.body as AnyNode[]) {
     if (stmt.type !== "ImportDeclaration" || stmt.source?.value !== "typed-mcp" || stmt.importKind === "type") continue;
     for (const spec of stmt.specifiers as AnyNode[]) {
       if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
-        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-        if (imported === "tool") toolLocals.add(spec.local.name);
+        named.set(spec.local.name, spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value);
       } else if (spec.type === "ImportNamespaceSpecifier") {
         namespaces.add(spec.local.name);
       }
     }
   }
+  return { named, namespaces };
+}
+
+/** The written name of a class member: an identifier, a string-literal key, `#name`; else `""` (computed). */
+export function memberNameOf(member: AnyNode): string {
+  const key = member.key as AnyNode | undefined;
+  if (key && !member.computed && key.type === "Identifier") return key.name;
+  if (key && key.type === "Literal" && typeof key.value === "string") return key.value;
+  if (key && key.type === "PrivateIdentifier") return "#" + key.name;
+  return "";
+}
+
+/** How a quick path's last argument names its function (spec §1): inline, an identifier, or other. */
+export type QuickFn =
+  | { kind: "inline"; span: [number, number] }
+  | { kind: "identifier"; name: string; span: [number, number] }
+  | { kind: "other"; span: [number, number] };
+
+/** Classifies a quick path's function argument (parentheses and `!` looked through). */
+export function quickFnOf(arg: AnyNode): QuickFn {
+  const fnArg = unwrap(arg);
+  if (fnArg.type === "ArrowFunctionExpression" || fnArg.type === "FunctionExpression") return { kind: "inline", span: [fnArg.start, fnArg.end] };
+  if (fnArg.type === "Identifier") return { kind: "identifier", name: fnArg.name, span: [fnArg.start, fnArg.end] };
+  return { kind: "other", span: [fnArg.start, fnArg.end] };
+}
+
+/** Whether a comma (outside comments) follows the call's last argument before the closing `)` at `callEnd`. */
+export function hasTrailingComma(code: string, lastArg: AnyNode, callEnd: number): boolean {
+  return code.slice(lastArg.end, callEnd).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").includes(",");
+}
+
+/**
+ * Finds the tool declaration sites of one module (spec §1). `file` only selects the dialect
+ * (`.tsx` → JSX). `parsed` is the module's one oxc parse ({@link parseModule}), shared with the
+ * resource/prompt finder; parsed here when absent. Never throws: syntax errors come back in
+ * `parseErrors`.
+ */
+export function findSites(file: string, code: string, parsed: ParsedModule = parseModule(file, code)): SiteScan {
+  const { program, parseErrors } = parsed;
+  if (!program) return { sites: [], parseErrors };
+
+  // Local names of `tool` imported from typed-mcp, and namespace imports of typed-mcp.
+  const imports = typedMcpImports(program);
+  const toolLocals = new Set([...imports.named].filter(([, imported]) => imported === "tool").map(([local]) => local));
+  const namespaces = imports.namespaces;
 
   const sites: SiteInfo[] = [];
   const isToolRef = (e: AnyNode): boolean =>
@@ -138,10 +194,7 @@ export function findSites(file: string, code: string): SiteScan {
         if (!isToolRef(callee)) continue;
         const problems: SiteProblem[] = [];
         const key = member.key as AnyNode | undefined;
-        let memberName = "";
-        if (key && !member.computed && key.type === "Identifier") memberName = key.name;
-        else if (key && key.type === "Literal" && typeof key.value === "string") memberName = key.value;
-        else if (key && key.type === "PrivateIdentifier") memberName = "#" + key.name;
+        const memberName = memberNameOf(member);
         const where = `'${memberName || "(computed)"}'`;
         const unsupported = (why: string) =>
           problems.push({ code: "OMCG0008", offset: key?.start ?? member.start, message: `@tool on ${where}: ${why}` });
@@ -184,15 +237,11 @@ export function findSites(file: string, code: string): SiteScan {
     const args = call.arguments as AnyNode[];
     if (args.length < 2 || args.length > 3 || args.some((a) => a.type === "SpreadElement")) return;
     const problems: SiteProblem[] = [];
-    const fnArg = unwrap(args[args.length - 1]!);
-    let fn: QuickSiteInfo["fn"];
-    if (fnArg.type === "ArrowFunctionExpression" || fnArg.type === "FunctionExpression") fn = { kind: "inline", span: [fnArg.start, fnArg.end] };
-    else if (fnArg.type === "Identifier") fn = { kind: "identifier", name: fnArg.name, span: [fnArg.start, fnArg.end] };
-    else {
-      fn = { kind: "other", span: [fnArg.start, fnArg.end] };
+    const fn = quickFnOf(args[args.length - 1]!);
+    if (fn.kind === "other") {
       problems.push({
         code: "OMCG0004",
-        offset: fnArg.start,
+        offset: fn.span[0],
         message: "server.tool: the last argument must be an arrow function, a function expression, or the name of a function declaration or const arrow function.",
       });
     }
@@ -210,13 +259,11 @@ export function findSites(file: string, code: string): SiteScan {
       options.name = name;
     }
     const callEnd = call.end - 1;
-    const lastArg = args[args.length - 1]!;
-    const between = code.slice(lastArg.end, callEnd).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
     sites.push({
       kind: "quick",
       callSpan: [call.start, call.end],
       callEnd,
-      trailingComma: between.includes(","),
+      trailingComma: hasTrailingComma(code, args[args.length - 1]!, callEnd),
       receiver: [callee.object.start, callee.object.end],
       fn,
       options,
@@ -338,11 +385,13 @@ export function literalString(node: AnyNode): string | undefined {
   return undefined;
 }
 
+/** The expression inside parentheses and non-null assertions (`((x)!)` → `x`). */
 export function unwrap(node: AnyNode): AnyNode {
   while (node && (node.type === "ParenthesizedExpression" || node.type === "TSNonNullExpression")) node = node.expression;
   return node;
 }
 
+/** Visits every ESTree node under `node` (itself included), parents before children, in source order. */
 export function walk(node: unknown, visit: (n: AnyNode) => void): void {
   if (Array.isArray(node)) {
     for (const c of node) walk(c, visit);
