@@ -7,7 +7,7 @@
 import { createServer } from "node:http";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toNodeHandler } from "@modelcontextprotocol/node";
+import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import type { McpServer } from "./server.js";
 
 /** Options of {@link serveHttp}. */
@@ -18,6 +18,15 @@ export interface ServeHttpOptions {
   hostname?: string;
   /** Largest request body read, in bytes; larger ones are answered 413. Default 4 MiB. */
   maxRequestBodySize?: number;
+  /**
+   * DNS-rebinding protection (MCP 2025-11-25 "Security Best Practices", Streamable HTTP
+   * security warning): the hostnames (no port; IPv6 in brackets) a request's `Host` header and,
+   * when present, its `Origin` header may name. Other requests are answered HTTP 403 with a
+   * JSON-RPC error and never reach the server. Default: `["localhost", "127.0.0.1", "[::1]"]`
+   * when `hostname` is a loopback address or `localhost` (the default `127.0.0.1` is), else no
+   * check. `false` turns the check off.
+   */
+  allowedHosts?: readonly string[] | false;
 }
 
 /** A running HTTP server, as resolved by {@link serveHttp}. */
@@ -36,11 +45,14 @@ export interface HttpServerHandle {
 
 /**
  * Serves `server.fetch` (Streamable HTTP, every MCP revision the SDK serves) on Node's `http`.
- * MCP is answered on every path. No Origin/Host validation is applied: put a reverse proxy or
- * your own `node:http` handler in front when exposing it beyond localhost.
+ * MCP is answered on every path. On a loopback address (the default) requests whose `Host` or
+ * `Origin` header names another host are refused with HTTP 403 (DNS-rebinding protection, see
+ * {@link ServeHttpOptions.allowedHosts}); on other addresses pass `allowedHosts` or put a
+ * reverse proxy in front.
  *
  * @param server The typed-mcp server.
- * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`).
+ * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`),
+ *   `maxRequestBodySize`, `allowedHosts`.
  * @returns The bound address, once listening.
  * @throws (rejects) the `listen` error, e.g. `EADDRINUSE`.
  */
@@ -49,7 +61,13 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
     { fetch: server.fetch },
     options.maxRequestBodySize === undefined ? undefined : { maxRequestBodySize: options.maxRequestBodySize },
   );
+  const allowed = allowedHostsFor(options);
+  const checkHost = allowed === undefined ? undefined : hostHeaderValidation(allowed);
+  const checkOrigin = allowed === undefined ? undefined : originValidation(allowed);
   const httpServer = createServer((req, res) => {
+    // The SDK's guards answer 403 (JSON-RPC error -32000) themselves when they return false.
+    if (checkHost !== undefined && !checkHost(req, res)) return;
+    if (checkOrigin !== undefined && !checkOrigin(req, res)) return;
     void handler(req, res);
   });
   return new Promise((resolve, reject) => {
@@ -71,4 +89,17 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
       });
     });
   });
+}
+
+/** The hostnames DNS-rebinding protection allows for these options, or `undefined` for no check. */
+function allowedHostsFor(options: ServeHttpOptions): string[] | undefined {
+  if (options.allowedHosts === false) return undefined;
+  if (options.allowedHosts !== undefined) return [...options.allowedHosts];
+  return isLoopback(options.hostname ?? "127.0.0.1") ? ["localhost", "127.0.0.1", "[::1]"] : undefined;
+}
+
+/** `localhost`, `127.0.0.0/8` or `::1` (bracketed or not). */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === "localhost" || h === "::1" || h === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
