@@ -10,12 +10,14 @@
  *
  * @packageDocumentation
  */
+import { join, resolve } from "node:path";
 import { createUnplugin, type UnpluginFactory, type UnpluginInstance } from "unplugin";
-import { createExtractor, mayDeclareTools, type Extractor } from "@typed-mcp/extract";
-import type { Diagnostic } from "@typed-mcp/model";
+import { createExtractor, mayDeclareTools, type MeasuredExtractor } from "@typed-mcp/extract";
+import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
 import { spliceTools } from "./splice.js";
+import { FileHashes, ModelCache } from "./cache.js";
 
-export { spliceTools, RUNTIME_MODULE, type SpliceResult } from "./splice.js";
+export { spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "./splice.js";
 
 /** Options of the typed-mcp plugin. */
 export interface TypedMcpOptions {
@@ -28,7 +30,35 @@ export interface TypedMcpOptions {
   include?: RegExp | RegExp[];
   /** Modules to skip. Default: anything under `node_modules`. */
   exclude?: RegExp | RegExp[];
+  /**
+   * The content-hash cache of extracted models (docs/bundlers.md, "Watch mode and cache").
+   * Default `true`: entries live in `<root>/node_modules/.cache/typed-mcp`, or in Vite's
+   * `cacheDir` (`…/typed-mcp`), or beside webpack's filesystem cache when one is configured
+   * (`cache.cacheDirectory`). `{ dir }` picks the directory (relative to the project root);
+   * `false` turns the cache off. A hit skips the TypeScript sidecar entirely.
+   */
+  cache?: boolean | { dir?: string };
+  /**
+   * Called for what the plugin does, for logging and tests: the sidecar starting and closing,
+   * cache hits and misses, extractions, and invalidations from the bundler's change events.
+   * Must not throw.
+   */
+  onEvent?: (event: TypedMcpEvent) => void;
 }
+
+/**
+ * What the plugin reports through {@link TypedMcpOptions.onEvent}:
+ * - `sidecar-start` / `sidecar-close`: a TypeScript sidecar process started (first module
+ *   extracted) or was ended;
+ * - `cache-hit` / `cache-miss`: a module's model came from the cache, or had to be extracted;
+ * - `extract`: a module was handed to the extractor (the sidecar, when it has tool sites);
+ * - `invalidate`: a change event from the bundler's watcher was passed on to the sidecar
+ *   (`deleted` for a removed file).
+ */
+export type TypedMcpEvent =
+  | { type: "sidecar-start" | "sidecar-close" }
+  | { type: "cache-hit" | "cache-miss" | "extract"; file: string }
+  | { type: "invalidate"; file: string; deleted: boolean };
 
 const DEFAULT_INCLUDE = /\.[cm]?tsx?$/;
 const DEFAULT_EXCLUDE = /[\\/]node_modules[\\/]/;
@@ -49,6 +79,8 @@ function fileOf(id: string): string {
 /** The part of a webpack or Rspack compiler the plugin uses to learn when a build ends. */
 interface CompilerLike {
   watchMode?: boolean;
+  context?: string;
+  options?: { cache?: unknown };
   hooks: {
     done: { tap(name: string, fn: () => void): void };
     failed: { tap(name: string, fn: () => void): void };
@@ -57,40 +89,101 @@ interface CompilerLike {
   };
 }
 
+/** Files whose change can alter what the sidecar sees (not directories or assets). */
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|json)$/;
+const TSCONFIG = /(?:^|\/)tsconfig[^/]*\.json$/;
+
 /**
  * The unplugin factory behind every bundler entry.
  *
  * One extractor (and so one TypeScript sidecar process) is created lazily on the first module
- * that may declare tools and closed when the build ends; in watch mode it stays warm across
- * rebuilds, is told about changed files from the bundler's `watchChange` events, and is closed
- * when the watcher closes (or the process exits).
+ * that is not answered from the cache, and closed when the build ends; in watch mode it stays
+ * warm across rebuilds, is updated incrementally from the bundler's change events
+ * (`watchChange`: Rollup, Rolldown and Vite's watchers, webpack's/Rspack's modified and removed
+ * files), and is closed when the watcher closes (or the process exits). A change to a tsconfig
+ * closes it (the next module opens a fresh one with the new options).
  *
  * When a build ends, per bundler:
- * - Vite: `closeBundle` (or `closeWatcher` in watch mode);
+ * - Vite: `closeBundle` after `vite build`, and when the dev server closes; with
+ *   `build.watch`, `closeWatcher`;
  * - Rollup, Rolldown: `buildEnd` (called on failure too), or `closeWatcher` in watch mode;
- * - esbuild: `onEnd` (unplugin's `buildEnd`), after every build or rebuild — a rebuild starts a
- *   new sidecar, since esbuild reports no watch mode to plugins;
+ * - esbuild: `onEnd` (unplugin's `buildEnd`), after every build or rebuild — esbuild reports
+ *   no watch mode to plugins, so each rebuild of `context().watch()` starts a new sidecar for
+ *   the modules the cache cannot answer;
  * - webpack, Rspack: the compiler's `done` or `failed` hook (also `buildEnd` at
  *   `processAssets`), or `watchClose`/`shutdown` in watch mode.
+ *
+ * Every file whose declarations a module consulted is reported with `addWatchFile` (type-only
+ * imports are gone from the bundler's graph), whether the model was extracted or cached.
  */
 export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false> = (options = {}, meta) => {
-  let extractor: Extractor | undefined;
+  let extractor: MeasuredExtractor | undefined;
+  let sidecarReported = false;
   let watching = false;
   let compiler: CompilerLike | undefined;
+  /** Vite only: the command and whether `build.watch` is set. */
+  let vite: { command: "build" | "serve"; watch: boolean; root: string; cacheDir: string } | undefined;
+  const hashes = new FileHashes();
+  let modelCache: ModelCache | undefined | null;
+  const emit = (event: TypedMcpEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      /* a reporter's failure must not fail the build */
+    }
+  };
   const onExit = () => close();
   const close = () => {
     if (!extractor) return;
     extractor.close();
     extractor = undefined;
     process.off("exit", onExit);
+    if (sidecarReported) emit({ type: "sidecar-close" });
+    sidecarReported = false;
   };
-  const open = (): Extractor => {
+  const open = (): MeasuredExtractor => {
     if (!extractor) {
       extractor = createExtractor({ tsconfig: options.tsconfig });
       // A build that dies without its end hooks must not leave the sidecar behind.
       process.once("exit", onExit);
     }
     return extractor;
+  };
+  /** The project root: Vite's root, the webpack/Rspack context, else the working directory. */
+  const root = () => vite?.root ?? compiler?.context ?? process.cwd();
+  /** The cache, created on first use (after the bundler's config hooks ran); `null` when off. */
+  const cache = (): ModelCache | null => {
+    if (modelCache !== undefined) return modelCache;
+    if (options.cache === false) return (modelCache = null);
+    const dir = typeof options.cache === "object" && options.cache.dir ? resolve(root(), options.cache.dir) : defaultCacheDir();
+    modelCache = new ModelCache({ dir, root: root(), tsconfig: options.tsconfig, hashes });
+    return modelCache;
+  };
+  const defaultCacheDir = (): string => {
+    if (vite) return join(vite.cacheDir, "typed-mcp");
+    const wpCache = compiler?.options?.cache as { type?: string; cacheDirectory?: string } | undefined;
+    if (wpCache && typeof wpCache === "object" && wpCache.type === "filesystem" && wpCache.cacheDirectory) {
+      return join(wpCache.cacheDirectory, "typed-mcp");
+    }
+    return join(root(), "node_modules/.cache/typed-mcp");
+  };
+  const modelOf = (file: string, code: string): ModuleModel => {
+    const c = cache();
+    const hit = c?.lookup(file, code);
+    if (hit) {
+      emit({ type: "cache-hit", file });
+      return hit.model;
+    }
+    if (c) emit({ type: "cache-miss", file });
+    emit({ type: "extract", file });
+    const x = open();
+    const model = x.extract(file, code);
+    if (!sidecarReported && x.stats().coldStartMs > 0) {
+      sidecarReported = true;
+      emit({ type: "sidecar-start" });
+    }
+    c?.store(file, code, model);
+    return model;
   };
   const include = options.include ?? DEFAULT_INCLUDE;
   const isWatchMode = (ctx: unknown) =>
@@ -119,7 +212,7 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       handler(code, id) {
         if (!mayDeclareTools(code)) return undefined;
         const file = fileOf(id);
-        const model = open().extract(file, code);
+        const model = modelOf(file, code);
         for (const consulted of model.consultedFiles) {
           if (consulted !== file) this.addWatchFile(consulted);
         }
@@ -142,16 +235,35 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
         return spliceTools(code, id, model.tools, model);
       },
     },
+    buildStart() {
+      if ((this as { meta?: { watchMode?: boolean } }).meta?.watchMode === true) watching = true;
+    },
     watchChange(id, change) {
       watching = true;
-      extractor?.invalidate(fileOf(id), change.event === "delete");
+      const file = fileOf(id);
+      hashes.forget(file);
+      if (TSCONFIG.test(file)) {
+        close(); // new compiler options: the next module opens a fresh project
+        return;
+      }
+      if (!extractor || !SOURCE_FILE.test(file)) return;
+      const deleted = change.event === "delete";
+      extractor.invalidate(file, deleted);
+      emit({ type: "invalidate", file, deleted });
     },
     buildEnd() {
-      if (!isWatchMode(this)) close();
+      // Vite: a one-off `vite build` (also on failure); the dev server and build.watch end it in
+      // closeBundle / closeWatcher.
+      if (vite ? vite.command === "build" && !vite.watch : !isWatchMode(this)) close();
     },
     vite: {
+      configResolved(config) {
+        vite = { command: config.command, watch: !!config.build.watch, root: config.root, cacheDir: config.cacheDir };
+        if (config.command === "serve" || vite.watch) watching = true;
+      },
       closeBundle() {
-        if (!watching) close();
+        // One `vite build`, or the dev server closing; with build.watch, after every rebuild.
+        if (!(vite?.command === "build" && vite.watch)) close();
       },
       closeWatcher() {
         close();

@@ -1,0 +1,276 @@
+/**
+ * The content-hash cache of extracted module models (docs/bundlers.md, "Watch mode and cache").
+ *
+ * An entry is the plain {@link ModuleModel} of one module — never generated code: code
+ * generation is cheap and runs on every build, so a codegen change can never be served stale
+ * from the cache. An entry is valid for a module when all of these are unchanged:
+ * - the module's path and text (as the bundler hands it over),
+ * - the content hash of every file whose declarations were consulted (recorded in the entry),
+ * - the tsconfig the module is checked with (its text, and the text of the configs it extends),
+ * - the extractor (its version and the hash of its own code), the TypeScript version, and the
+ *   project's lock file (declarations under `node_modules` are not tracked one by one).
+ *
+ * The first three plus the last form the entry's file name; the consulted hashes are checked on
+ * lookup (they are only known once the module was extracted). Writes are atomic (a temp file,
+ * then `rename`); an unreadable, corrupt or mismatching entry counts as a miss.
+ *
+ * @packageDocumentation
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { ModuleModel } from "@typed-mcp/model";
+
+/** Version of the entry format; bumped when it changes. */
+const FORMAT = 1;
+
+const sha = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
+
+interface Stamp {
+  mtimeMs: number;
+  ctimeMs: number;
+  size: number;
+  hash: string;
+}
+
+/**
+ * Content hashes of files, memoized by (mtime, ctime, size): a file is re-read only when its
+ * stat changed. A missing file hashes to `"missing"`.
+ */
+export class FileHashes {
+  private readonly stamps = new Map<string, Stamp>();
+
+  /** The SHA-256 of `file`'s bytes, or `"missing"` when it cannot be read. */
+  hash(file: string): string {
+    let st;
+    try {
+      st = statSync(file);
+    } catch {
+      this.stamps.delete(file);
+      return "missing";
+    }
+    const known = this.stamps.get(file);
+    if (known && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs && known.size === st.size) return known.hash;
+    let hash: string;
+    try {
+      hash = sha(readFileSync(file));
+    } catch {
+      return "missing";
+    }
+    this.stamps.set(file, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, hash });
+    return hash;
+  }
+
+  /** Forgets what is known about `file` (a watcher reported a change). */
+  forget(file: string): void {
+    this.stamps.delete(file);
+  }
+}
+
+/**
+ * A hash of the extractor's identity: its package version and the bytes of its built code, the
+ * model package's version, and the TypeScript version it talks to. Computed once per process.
+ */
+let extractorSalt: string | undefined;
+function saltOfExtractor(): string {
+  if (extractorSalt) return extractorSalt;
+  const h = createHash("sha256").update(`format ${FORMAT}\n`);
+  const require = createRequire(import.meta.url);
+  try {
+    const entry = require.resolve("@typed-mcp/extract");
+    const dist = dirname(entry);
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name));
+        else if (e.name.endsWith(".js")) files.push(join(dir, e.name));
+      }
+    };
+    walk(dist);
+    for (const f of files.sort()) h.update(f.slice(dist.length)).update(readFileSync(f));
+    const extractRequire = createRequire(entry);
+    for (const pkg of ["@typed-mcp/extract/package.json", "typescript/package.json"]) {
+      try {
+        h.update(pkg).update(String((extractRequire(pkg) as { version?: string }).version));
+      } catch {
+        h.update(pkg).update("?");
+      }
+    }
+  } catch {
+    h.update("unknown extractor");
+  }
+  return (extractorSalt = h.digest("hex"));
+}
+
+const LOCK_FILES = ["pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lock", "bun.lockb", "deno.lock"];
+
+/** Options of {@link ModelCache}. */
+export interface ModelCacheOptions {
+  /** The cache directory (created on first write). */
+  dir: string;
+  /** Where to start looking for a lock file (walking up); usually the project root. */
+  root: string;
+  /** The fixed tsconfig.json, if the plugin was given one; else the nearest above each module. */
+  tsconfig?: string;
+  /** Hashes shared with the plugin (so a watcher's `forget` reaches the cache too). */
+  hashes?: FileHashes;
+}
+
+/** A cached model and the files it consulted. */
+export interface CacheHit {
+  model: ModuleModel;
+}
+
+interface Entry {
+  format: number;
+  key: string;
+  file: string;
+  consulted: Record<string, string>;
+  model: ModuleModel;
+}
+
+/**
+ * The on-disk model cache. `lookup` and `store` never throw: a cache that cannot be read or
+ * written only costs the work it would have saved.
+ */
+export class ModelCache {
+  readonly hashes: FileHashes;
+  private readonly salt: string;
+  private readonly configs = new Map<string, string | undefined>();
+
+  constructor(private readonly options: ModelCacheOptions) {
+    this.hashes = options.hashes ?? new FileHashes();
+    const h = createHash("sha256").update(saltOfExtractor());
+    const lock = findUp(options.root, LOCK_FILES);
+    h.update(lock ? `${lock}\0${this.hashes.hash(lock)}` : "no lock file");
+    this.salt = h.digest("hex");
+  }
+
+  /** The entry file name for a module text: hash of salt, path, text and tsconfig. */
+  private keyOf(file: string, code: string): string {
+    return createHash("sha256")
+      .update(this.salt)
+      .update("\0")
+      .update(file)
+      .update("\0")
+      .update(this.configHash(file))
+      .update("\0")
+      .update(code)
+      .digest("hex");
+  }
+
+  /** The hash of the tsconfig used for `file` and of every config it `extends` (relative or absolute paths). */
+  private configHash(file: string): string {
+    const config = this.options.tsconfig
+      ? resolve(this.options.tsconfig)
+      : findUp(dirname(file), ["tsconfig.json"]);
+    if (!config) return "no tsconfig";
+    const h = createHash("sha256");
+    const seen = new Set<string>();
+    const visit = (path: string) => {
+      if (seen.has(path) || seen.size > 16) return;
+      seen.add(path);
+      const hash = this.hashes.hash(path);
+      h.update(path).update("\0").update(hash);
+      if (hash === "missing") return;
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        return;
+      }
+      // `extends` may be a string or an array; only file paths are followed (package names
+      // resolve under node_modules, covered by the lock file).
+      const m = /"extends"\s*:\s*(\[[^\]]*\]|"[^"]*")/.exec(text);
+      if (!m) return;
+      const targets = [...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!);
+      for (const t of targets) {
+        if (!t.startsWith(".") && !isAbsolute(t)) continue;
+        const p = resolve(dirname(path), t);
+        visit(p.endsWith(".json") || existsSync(p) ? p : `${p}.json`);
+      }
+    };
+    visit(config.replace(/\\/g, "/"));
+    return h.digest("hex");
+  }
+
+  private pathOf(key: string): string {
+    return join(this.options.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  /**
+   * The cached model of `file` with text `code`, when every file it consulted still has the
+   * recorded content; `undefined` on a miss (including an unreadable or corrupt entry).
+   */
+  lookup(file: string, code: string): CacheHit | undefined {
+    try {
+      const key = this.keyOf(file, code);
+      const entry = JSON.parse(readFileSync(this.pathOf(key), "utf8")) as Entry;
+      if (
+        !entry ||
+        entry.format !== FORMAT ||
+        entry.key !== key ||
+        entry.file !== file ||
+        typeof entry.consulted !== "object" ||
+        !entry.model ||
+        !Array.isArray(entry.model.tools) ||
+        !Array.isArray(entry.model.diagnostics) ||
+        !Array.isArray(entry.model.consultedFiles)
+      ) {
+        return undefined;
+      }
+      for (const [consulted, hash] of Object.entries(entry.consulted)) {
+        if (this.hashes.hash(consulted) !== hash) return undefined;
+      }
+      return { model: entry.model };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Stores the model of `file` with text `code`. Models with diagnostics are not stored (they
+   * fail the build anyway, and may stem from a file that does not exist yet, which no hash
+   * tracks). Atomic: written to a temp file, then renamed over the entry.
+   */
+  store(file: string, code: string, model: ModuleModel): void {
+    if (model.diagnostics.length > 0) return;
+    let tmp: string | undefined;
+    try {
+      const key = this.keyOf(file, code);
+      const consulted: Record<string, string> = {};
+      for (const f of model.consultedFiles) consulted[f] = this.hashes.hash(f);
+      const entry: Entry = { format: FORMAT, key, file, consulted, model };
+      const path = this.pathOf(key);
+      mkdirSync(dirname(path), { recursive: true });
+      tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      writeFileSync(tmp, JSON.stringify(entry));
+      renameSync(tmp, path);
+      tmp = undefined;
+    } catch {
+      /* a read-only or full disk only costs the cache */
+    } finally {
+      if (tmp) {
+        try {
+          unlinkSync(tmp);
+        } catch {
+          /* never written */
+        }
+      }
+    }
+  }
+}
+
+/** The first of `names` found in `dir` or a directory above it. */
+function findUp(dir: string, names: string[]): string | undefined {
+  for (;;) {
+    for (const n of names) {
+      const candidate = join(dir, n);
+      if (existsSync(candidate)) return candidate.replace(/\\/g, "/");
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Shared pieces of the watch-mode tests: a temp copy of the fixture project (inside the
+ * repository, so `typed-mcp` resolves from its node_modules), the listing of a built bundle
+ * (imported fresh, listed over the server's web-standard handler), the TypeScript sidecars
+ * among this process's children, and a queue of build results with bounded waits.
+ */
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { childPids } from "../helpers/processes.ts";
+import { messagesOf } from "../runtime/helpers.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../..");
+export const fixture = join(here, "fixture");
+
+/** Copies the fixture project to a fresh directory under `<repo>/.tmp`; returns its path. */
+export async function copyFixture(name: string): Promise<string> {
+  await mkdir(join(repo, ".tmp"), { recursive: true });
+  const dir = await mkdtemp(join(repo, ".tmp", `watch-${name}-`));
+  await cp(fixture, dir, { recursive: true });
+  return dir;
+}
+
+/** Removes a temp copy. */
+export async function removeCopy(dir: string | undefined): Promise<void> {
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/** Replaces `from` by `to` in `file` (which must contain it). */
+export async function edit(file: string, from: string, to: string): Promise<void> {
+  const text = await readFile(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} does not contain ${JSON.stringify(from)}`);
+  await writeFile(file, text.replace(from, to));
+}
+
+let version = 0;
+/** The `tools/list` result of the `server` exported by the bundle at `bundle`, imported fresh. */
+export async function listTools(bundle: string): Promise<Record<string, any>[]> {
+  const mod = (await import(`${pathToFileURL(bundle).href}?v=${++version}`)) as { server: { fetch(r: Request): Promise<Response> } };
+  const response = await mod.server.fetch(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    }),
+  );
+  const [message] = messagesOf(await response.text());
+  return message!.result.tools;
+}
+
+/**
+ * The listing of `greet` (fixture a.ts) when `Person.name` has the TypeScript type
+ * `string` or `number` — derived from the spec (§1 name and description, §4 mapping: an
+ * interface is an object with its documented properties, required unless optional; the tool's
+ * input rejects extra keys).
+ */
+export function greetListing(nameType: "string" | "number"): Record<string, unknown> {
+  return {
+    name: "greet",
+    description: "Greets someone.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        who: {
+          type: "object",
+          description: "Whom to greet.",
+          properties: { name: { type: nameType, description: "The person's name." } },
+          required: ["name"],
+        },
+      },
+      required: ["who"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The listing of `count` (fixture b.ts) with `Range.from: number` (spec §1, §4). */
+export function countListing(): Record<string, unknown> {
+  return {
+    name: "count",
+    description: "Counts.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        range: {
+          type: "object",
+          description: "The range.",
+          properties: { from: { type: "number", description: "Where it starts." } },
+          required: ["from"],
+        },
+      },
+      required: ["range"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** Pids of this process's live TypeScript 7 sidecars (`…/tsc --api …`). */
+export function sidecarPids(): number[] {
+  return childPids().filter((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      return /typescript/.test(args[0] ?? "") && args.includes("--api");
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Waits (bounded) until no sidecar is left; returns those still running. */
+export async function sidecarsGone(ms = 3000): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = sidecarPids();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = sidecarPids();
+  }
+  return left;
+}
+
+/** The outcome of one (re)build: ok, or the error text. */
+export type BuildResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * Build results in arrival order. A watcher adapter `push`es one per finished (re)build; a test
+ * awaits `next()` with a bounded timeout.
+ */
+export class Builds {
+  private readonly results: BuildResult[] = [];
+  private waiter: (() => void) | undefined;
+
+  push(result: BuildResult): void {
+    this.results.push(result);
+    this.waiter?.();
+  }
+
+  /** The next result not taken yet; rejects after `ms`. */
+  async next(ms = 15_000): Promise<BuildResult> {
+    const until = Date.now() + ms;
+    while (this.results.length === 0) {
+      const left = until - Date.now();
+      if (left <= 0) throw new Error(`no rebuild within ${ms} ms`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, left);
+        this.waiter = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+      this.waiter = undefined;
+    }
+    return this.results.shift()!;
+  }
+
+  /** Drops results already received (e.g. a duplicate rebuild from one save). */
+  drain(): void {
+    this.results.length = 0;
+  }
+
+  /**
+   * Takes results until `check` accepts one (each rebuild is checked in turn: one save may
+   * cause more than one rebuild); rejects after `ms` overall.
+   */
+  async until(check: (r: BuildResult) => Promise<boolean> | boolean, ms = 15_000): Promise<BuildResult> {
+    const end = Date.now() + ms;
+    let last: BuildResult | undefined;
+    for (;;) {
+      const left = end - Date.now();
+      if (left <= 0) throw new Error(`no matching rebuild within ${ms} ms; last: ${JSON.stringify(last)}`);
+      last = await this.next(left);
+      if (await check(last)) return last;
+    }
+  }
+}
+
+/** The `typed-mcp` events reported through the plugin's `onEvent` option, by type. */
+export class Events {
+  readonly all: { type: string; file?: string }[] = [];
+  readonly onEvent = (e: { type: string; file?: string }) => {
+    this.all.push(e);
+  };
+  count(type: string, file?: string): number {
+    return this.all.filter((e) => e.type === type && (file === undefined || e.file === file)).length;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Rollup `watch()` (docs/bundlers.md "Watch mode and cache"): the edit scenario of
+ * scenario.ts. Rollup passes every change of a module or of a file added with `addWatchFile`
+ * to the plugin's `watchChange`.
+ */
+import { join } from "node:path";
+import { watch } from "rollup";
+import esbuild from "rollup-plugin-esbuild";
+import typedMcp from "@typed-mcp/unplugin/rollup";
+import { Builds, listTools } from "./helpers.ts";
+import { watchScenario, type Outcome } from "./scenario.ts";
+
+watchScenario("rollup", async (root, pluginOptions) => {
+  const builds = new Builds();
+  const file = join(root, "dist/server.mjs");
+  const watcher = watch({
+    input: join(root, "src/server.ts"),
+    external: [/^typed-mcp/],
+    onwarn: () => {},
+    plugins: [typedMcp(pluginOptions), esbuild({ target: "node20", tsconfig: join(root, "tsconfig.json") })],
+    output: { file, format: "es" },
+    watch: { exclude: [join(root, "dist/**")], buildDelay: 30 },
+  });
+  watcher.on("event", (e) => {
+    if (e.code === "BUNDLE_END") {
+      void e.result.close();
+      builds.push({ ok: true });
+    } else if (e.code === "ERROR") {
+      void e.result?.close();
+      builds.push({ ok: false, error: String(e.error?.message ?? e.error) });
+    }
+  });
+  return {
+    async until(check, ms = 15_000) {
+      await builds.until(async (r) => {
+        const o: Outcome = r.ok ? { ok: true, tools: await listTools(file) } : r;
+        return check(o);
+      }, ms);
+    },
+    close: () => watcher.close(),
+  };
+});

@@ -1,0 +1,115 @@
+/**
+ * The edit scenario every watch mode goes through (issue "every bundler, every edit"), on a temp
+ * copy of test/watch/fixture:
+ *
+ * 1. the first build lists `greet` and `count` as the spec derives them; one sidecar runs;
+ * 2. `Person.name` (in types.ts, imported by a.ts with `import type`) becomes a number: the next
+ *    rebuild lists `greet` with a number — through the bundler's change event for types.ts
+ *    (reported by `addWatchFile`), passed to the same sidecar process with `invalidate`;
+ * 3. an unsupported parameter type added to `greet` fails the rebuild with OMCG0005; fixing it
+ *    clears the error;
+ * 4. types.ts renamed to people.ts (import updated, `name` a string again): no stale schema;
+ * 5. counts.ts deleted: the rebuild fails (b.ts's parameter type is gone), restoring it lists
+ *    `count` again — still the same sidecar process;
+ * 6. closing the watcher leaves no sidecar.
+ */
+import { rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { copyFixture, countListing, edit, Events, greetListing, removeCopy, sidecarPids, sidecarsGone } from "./helpers.ts";
+
+/** One observed state of the watched project: a listing, or the build error's text. */
+export type Outcome = { ok: true; tools: Record<string, any>[] } | { ok: false; error: string };
+
+/** A running watch mode over a project copy. */
+export interface WatchSession {
+  /** Resolves when a (re)build's outcome satisfies `check`; rejects after `ms`. */
+  until(check: (o: Outcome) => boolean, ms?: number): Promise<void>;
+  /** Closes the watcher (and whatever the bundler keeps open). */
+  close(): Promise<void>;
+}
+
+/** Starts a watch mode on the project at `root` (entry `src/server.ts`) with the plugin options given. */
+export type StartWatch = (root: string, pluginOptions: { cache: false; onEvent: (e: any) => void }) => Promise<WatchSession>;
+
+const listed = (o: Outcome, greetType: "string" | "number", withCount = true) =>
+  o.ok && JSON.stringify(o.tools) === JSON.stringify(withCount ? [greetListing(greetType), countListing()] : [greetListing(greetType)]);
+
+/** Defines the scenario's tests for one watch mode. */
+export function watchScenario(name: string, start: StartWatch): void {
+  let root: string;
+  let session: WatchSession | undefined;
+  let pid: number | undefined;
+  const events = new Events();
+  const last: { outcome?: Outcome } = {};
+  const until = async (check: (o: Outcome) => boolean, ms = 15_000) => {
+    await session!.until((o) => {
+      last.outcome = o;
+      return check(o);
+    }, ms).catch((e: Error) => {
+      throw new Error(`${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 2000)}`);
+    });
+  };
+
+  beforeAll(async () => {
+    root = await copyFixture(name);
+    session = await start(root, { cache: false, onEvent: events.onEvent });
+  });
+  afterAll(async () => {
+    await session?.close();
+    session = undefined;
+    await removeCopy(root);
+  });
+
+  it("lists the tools after the first build, with one sidecar", async () => {
+    await until((o) => listed(o, "string"));
+    const pids = sidecarPids();
+    expect(pids).toHaveLength(1);
+    pid = pids[0];
+    expect(events.count("sidecar-start")).toBe(1);
+  });
+
+  it("relists a parameter whose interface changed in a type-only import, on the same sidecar", async () => {
+    const types = join(root, "src/types.ts").replace(/\\/g, "/");
+    await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
+    await until((o) => listed(o, "number"));
+    expect(events.count("invalidate", types)).toBeGreaterThanOrEqual(1);
+    expect(sidecarPids()).toEqual([pid]);
+    expect(events.count("sidecar-start")).toBe(1);
+  });
+
+  it("reports a new error, then clears it once fixed", async () => {
+    const a = join(root, "src/a.ts");
+    await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | number): string");
+    await until((o) => !o.ok && o.error.includes("OMCG0005") && o.error.includes("a.ts"));
+    await edit(a, "greet(who: Person, x: string | number): string", "greet(who: Person): string");
+    await until((o) => listed(o, "number"));
+    expect(sidecarPids()).toEqual([pid]);
+  });
+
+  it("serves no stale schema after a declaration file is renamed", async () => {
+    await rename(join(root, "src/types.ts"), join(root, "src/people.ts"));
+    await edit(join(root, "src/people.ts"), "name: number;", "name: string;");
+    await edit(join(root, "src/a.ts"), "./types.js", "./people.js");
+    await until((o) => listed(o, "string"));
+    expect(sidecarPids()).toEqual([pid]);
+  });
+
+  it("fails when a consulted file is deleted, and recovers when it is back", async () => {
+    const counts = join(root, "src/counts.ts");
+    const text = await import("node:fs/promises").then((fs) => fs.readFile(counts, "utf8"));
+    await rm(counts);
+    await until((o) => !o.ok && o.error.includes("b.ts"));
+    await writeFile(counts, text);
+    await until((o) => listed(o, "string"));
+    expect(sidecarPids()).toEqual([pid]);
+    expect(events.count("sidecar-start")).toBe(1);
+  });
+
+  it("leaves no sidecar once the watcher is closed", async () => {
+    await session!.close();
+    session = undefined;
+    expect(await sidecarsGone()).toEqual([]);
+    expect(events.count("sidecar-close")).toBe(1);
+  });
+}
