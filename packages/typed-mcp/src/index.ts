@@ -11,6 +11,8 @@ export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
 export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";
 export { resource, prompt } from "./resource-decorators.js";
+export { UI_MIME_TYPE } from "./apps.js";
+export type { UiResourceOptions, UiResourceMeta, UiResourceCsp, UiResourcePermissions, UiResourceHtml } from "./apps.js";
 export type {
   ResourceOptions,
   QuickResourceOptions,

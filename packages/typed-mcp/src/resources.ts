@@ -65,6 +65,11 @@ export class ResourceRegistry {
     return this.#fixed.size > 0 || this.#templates.size > 0;
   }
 
+  /** Whether a resource with this fixed URI is registered (MCP Apps: a tool's `uiResource`, spec §9). */
+  hasResource(uri: string): boolean {
+    return this.#fixed.has(uri);
+  }
+
   /** Whether any prompt is registered (the `prompts` capability). */
   get hasPrompts(): boolean {
     return this.#prompts.size > 0;
@@ -86,18 +91,19 @@ export class ResourceRegistry {
   }
 
   /**
-   * Prepares a quick-path registration (`server.resource(uri, …)` / `server.prompt(name, …)`).
+   * Prepares a quick-path registration (`server.resource(uri, …)` / `server.prompt(name, …)`;
+   * `origin` names another registration call in errors, e.g. `server.addUiResource("ui://x")`).
    *
    * @throws Error when `descriptor` is not a plugin-made descriptor (the plugin is missing), or on a duplicate.
    */
-  prepareQuick(kind: "resource" | "prompt", label: string, descriptor: unknown, fn: unknown): PendingEntries {
+  prepareQuick(kind: "resource" | "prompt", label: string, descriptor: unknown, fn: unknown, origin?: string): PendingEntries {
     if (!isGenerated(descriptor) || typeof fn !== "function") {
       throw new Error(pluginMissingMessage(`server.${kind}(${JSON.stringify(label)}, …)`));
     }
     const call = fn as (...args: unknown[]) => unknown;
     const pending: PendingEntries =
       kind === "resource"
-        ? { resources: [this.#resourceEntry(descriptor as unknown as GeneratedResource, call, undefined, `server.resource(${JSON.stringify(label)})`)], prompts: [] }
+        ? { resources: [this.#resourceEntry(descriptor as unknown as GeneratedResource, call, undefined, origin ?? `server.resource(${JSON.stringify(label)})`)], prompts: [] }
         : { resources: [], prompts: [promptEntry(descriptor as unknown as GeneratedPrompt, call, undefined, `server.prompt(${JSON.stringify(label)})`)] };
     this.#check(pending);
     return pending;

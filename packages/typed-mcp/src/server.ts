@@ -26,9 +26,12 @@ import type {
 import { publishToolError } from "./diagnostics.js";
 import { TOOL_ERROR_BRAND, ToolError, pluginMissingMessage } from "./errors.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { TOOLS, isGenerated } from "./internal.js";
+import { GENERATED, TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool, ToolListing } from "./internal.js";
 import { ResourceRegistry } from "./resources.js";
+import { missingUiResourceMessage, uiResourceParts } from "./apps.js";
+import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
+import { decodeSession, installSessionHook } from "./session.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import type { CallToolResult, LogLevel, RequestContext } from "./types.js";
 
@@ -123,6 +126,10 @@ export class McpServer {
   /** Memoized `tools` arrays per client view (key: structured|annotations|apps). */
   #listCache = new Map<string, ToolListing[]>();
   #hasUi = false;
+  /** Whether the tools' `uiResource`s were checked against the registered resources since the last registration. */
+  #uiChecked = false;
+  /** `tool uri` pairs already warned about (each is reported once per server). */
+  readonly #uiWarned = new Set<string>();
   #handler: McpHttpHandler | undefined;
   /** Resources, templates and prompts (spec §8). */
   readonly #resources = new ResourceRegistry((name, error) => {
@@ -260,6 +267,31 @@ export class McpServer {
   }
 
   /**
+   * Registers an MCP Apps view (spec §9): the resource `uri` with MIME type
+   * `text/html;profile=mcp-app`, listed in `resources/list` (key order `uri, name, title,
+   * description, mimeType, _meta`, spec §8) and read by `resources/read` as
+   * `{ contents: [{ uri, mimeType, text, _meta? }] }`. Tools point at it with
+   * `@tool({ uiResource: uri })`. Unlike tools, the resource is listed to every client, whether
+   * or not it negotiated MCP Apps (docs/apps.md).
+   *
+   * @param uri A `ui://` URI, e.g. `ui://weather/view`.
+   * @param html The view: one self-contained HTML document, or a function returning it (sync or
+   *   async; called on every read; a failure or a non-string is `-32603 The resource failed.`).
+   * @param options `name` (default: the URI), `title`, `description`, `_meta` (e.g.
+   *   `{ ui: { csp: { connectDomains: [...] }, prefersBorder: true } }`, MCP Apps `UIResourceMeta`).
+   * @returns this server, for chaining.
+   * @throws Error when `uri` does not start with `ui://` (naming it) or is already registered
+   *   (naming both registrations); TypeError when `html` or an option has the wrong type.
+   */
+  addUiResource(uri: `ui://${string}`, html: UiResourceHtml, options?: UiResourceOptions): this {
+    const { descriptor, fn } = uiResourceParts(uri, html, options);
+    const branded = Object.assign(descriptor, { [GENERATED]: true as const });
+    this.#resources.commit(this.#resources.prepareQuick("resource", uri, branded, fn, `server.addUiResource(${JSON.stringify(uri)})`));
+    this.#uiChecked = false;
+    return this;
+  }
+
+  /**
    * Quick path (spec §1): registers `fn` as the tool `name`. The build plugin reads `fn`'s types
    * and appends the generated descriptor as one more argument; `options` are read at build time.
    *
@@ -310,6 +342,7 @@ export class McpServer {
       if (entry.descriptor.listing._meta?.ui !== undefined) this.#hasUi = true;
     }
     this.#listCache = new Map();
+    this.#uiChecked = false;
   }
 
   /** The capabilities advertised to clients. */
@@ -328,7 +361,8 @@ export class McpServer {
    * {@link McpServer.fetch} and per connection by `serveStdio`. Not public API.
    * @internal
    */
-  [SDK_FACTORY](_ctx?: McpRequestContext): Server {
+  [SDK_FACTORY](ctx?: McpRequestContext): Server {
+    if (!this.#uiChecked) this.#checkUiResources();
     const sdk = new Server(this.#info, {
       capabilities: this.#capabilities(),
       ...(this.#options.instructions !== undefined && { instructions: this.#options.instructions }),
@@ -339,7 +373,29 @@ export class McpServer {
       const view = viewOf(sdk, ctx);
       return { protocolVersion: view.protocolVersion, context: requestContext(sdk, ctx, view, ctx.mcpReq.signal) };
     });
+    // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (session.ts).
+    // (The SDK's HTTP legacy fallback passes era "legacy" with the HTTP request; stdio passes no request.)
+    const factoryCtx = ctx as { era?: string; requestInfo?: unknown } | undefined;
+    if (factoryCtx?.era === "legacy" && factoryCtx.requestInfo instanceof Request) installSessionHook(sdk, UI_EXTENSION);
     return sdk;
+  }
+
+  /**
+   * Spec §9 / MCP Apps "Resource MUST exist on the server": warns once (console.warn, i.e. stderr)
+   * about each tool whose `uiResource` names no registered resource. Run when serving starts
+   * and again after any registration; a warning, not an error, because tools and resources may be
+   * registered in any order and after serving started (docs/apps.md).
+   */
+  #checkUiResources(): void {
+    this.#uiChecked = true;
+    for (const entry of this.#tools.values()) {
+      const resourceUri = entry.descriptor.listing._meta?.ui?.resourceUri;
+      if (resourceUri === undefined || this.#resources.hasResource(resourceUri)) continue;
+      const key = `${entry.name} ${resourceUri}`;
+      if (this.#uiWarned.has(key)) continue;
+      this.#uiWarned.add(key);
+      console.warn(missingUiResourceMessage({ tool: entry.name, resourceUri }));
+    }
   }
 
   /** The listing for a client view (spec §1, §6 last paragraph, §9). */
@@ -527,14 +583,18 @@ function shapeListing(listing: ToolListing, view: ClientView): ToolListing {
 function viewOf(sdk: Server, ctx: ServerContext): ClientView {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const fromEnvelope = envelope?.[PROTOCOL_VERSION_META_KEY];
+  const negotiated = sdk.getNegotiatedProtocolVersion();
+  // A stateless 2025-era HTTP request: what its `initialize` negotiated travels in Mcp-Session-Id (session.ts).
+  const session = typeof fromEnvelope !== "string" && negotiated === undefined ? decodeSession(ctx.http?.req?.headers.get("mcp-session-id")) : undefined;
   const protocolVersion =
     (typeof fromEnvelope === "string" ? fromEnvelope : undefined) ??
-    sdk.getNegotiatedProtocolVersion() ??
+    negotiated ??
+    session?.protocolVersion ??
     ctx.http?.req?.headers.get("mcp-protocol-version") ??
     DEFAULT_HTTP_REVISION;
   const clientCapabilities =
-    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? sdk.getClientCapabilities();
-  const clientInfo = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? sdk.getClientVersion();
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? sdk.getClientCapabilities() ?? session?.clientCapabilities;
+  const clientInfo = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? sdk.getClientVersion() ?? session?.clientInfo;
   const extensions = (clientCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
   return {
     protocolVersion,
