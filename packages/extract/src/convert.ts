@@ -189,6 +189,43 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
   }
 }
 
+/** Code-unit order of strings (JavaScript's `<`), the order of computed unions (spec §4). */
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Property order of an object type that the standard library's keyed mapped types build from a
+ * union of keys (spec §4, "Order of `enum` values" and "`Record<"a" | "b", T>`"): `Record<K, T>`
+ * and `Pick<T, K>` list their properties in the order the key union is written in the source
+ * (the type argument itself, or a type alias of a written union: `Record<"b" | "a", T>` → `b`,
+ * `a`); computed keys (`keyof X`, `Exclude<…>`, a mapped type, and `Omit<T, K>`, whose keys are
+ * `Exclude<keyof T, K>`) are sorted by UTF-16 code unit. Never the checker's union order, which
+ * differs between TypeScript versions. Other mapped types whose properties no declaration writes
+ * (`{ [K in "b" | "a"]: T }`, a type alias of a `Record`) are sorted by code unit too. Any other
+ * object type (interfaces, classes, object literals, homomorphic mapped types such as
+ * `Partial<T>`, which keep `T`'s property order) is returned as given. `node` is the annotation
+ * the type was written as, if any.
+ */
+function mappedKeyOrder(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, props: PropertyInfo[]): PropertyInfo[] {
+  const alias = ctx.host.aliasNamed(t);
+  const keyed = !!alias?.builtin && (alias.name === "Record" || alias.name === "Pick" || alias.name === "Omit");
+  // Properties that no declaration writes (a mapped type over a union of keys, such as
+  // `{ [K in "b" | "a"]: T }` or an alias of a `Record`) come in the checker's union order: sort them.
+  const synthesized = props.length > 0 && props.every((p) => p.declaredAt === undefined);
+  if (!keyed && !synthesized) return props;
+  const names = props.map((p) => p.name);
+  let order: string[] | undefined;
+  if (keyed && alias!.name !== "Omit") {
+    const keyNode = ctx.host.childNode(node, alias!.name === "Record" ? 0 : 1);
+    const written = keyNode ? ctx.host.literalOrder(t, keyNode) : undefined;
+    if (written && names.every((n) => written.includes(n))) order = written.filter((v): v is string => typeof v === "string");
+  }
+  order ??= [...names].sort(byCodeUnit);
+  const rank = new Map(order.map((n, i) => [n, i] as const));
+  return [...props].sort((a, b) => rank.get(a.name)! - rank.get(b.name)!);
+}
+
 /** `number & Minimum<1>`, `Int`, `string & MaxLength<20>`, or an intersection of object types. */
 function convertIntersection(ctx: ConvertContext, t: TypeRef, members: TypeRef[], node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
   const { host } = ctx;
@@ -412,7 +449,7 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
   if (o.otherIndex && !o.stringIndex) return fail(ctx, path, t, "records and index signatures keyed by anything but `string` are not supported", "Use `Record<string, T>`.");
   const id = host.typeId(t);
   if (ctx.stack.includes(id)) return fail(ctx, path, t, "recursive types are not supported", "Flatten the type or cut the cycle (for example with an id reference).");
-  const props = host.properties(t);
+  const props = mappedKeyOrder(ctx, t, node, host.properties(t));
   const listed = props.filter((p) => keepProperty(ctx, p, !!named?.isClass));
   if (listed.length === 0 && !o.stringIndex) {
     if (named?.isClass && props.length > 0) return fail(ctx, path, t, "the class has no public data properties", "Give it public fields.");
