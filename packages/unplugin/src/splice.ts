@@ -26,6 +26,78 @@ export interface SpliceResult {
 }
 
 /**
+ * What the splice puts where, as plain data: {@link spliceTools} applies it to the module text
+ * with magic-string; `@typed-mcp/babel` applies the same plan to Babel's AST. Offsets are UTF-16
+ * offsets into the module text extraction was given.
+ */
+export interface SplicePlan {
+  /** `[start, end)` of every `@tool(...)`/`@resource(...)`/`@prompt(...)` decorator, to remove. */
+  removals: [number, number][];
+  /**
+   * Per class (offset just after the `{` that opens its body, see `ToolSite`), the member to
+   * insert there: `` static { __tmcp.defineTools(this, [ … ]); … }`` (with a leading space).
+   */
+  classBlocks: { bodyStart: number; code: string }[];
+  /**
+   * Per quick-path call (offset of its closing `)`), the argument to append:
+   * `__tmcp.generated({ … })`; `trailingComma` tells whether the call already ends with `,`.
+   */
+  quickArgs: { callEnd: number; trailingComma: boolean; code: string }[];
+  /** The import declarations the generated code needs, on one line (no newline): `import * as __tmcp from "typed-mcp/internal";…`. */
+  header: string;
+}
+
+/**
+ * Plans the splice for a module's tools, resources and prompts (see {@link spliceTools} for the
+ * parameters): generates their code (`@typed-mcp/codegen`) and says where it goes.
+ *
+ * @returns The plan, or `undefined` when there is nothing to splice.
+ */
+export function planSplice(
+  tools: readonly ToolModel[],
+  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
+): SplicePlan | undefined {
+  const resources = more.resources ?? [];
+  const prompts = more.prompts ?? [];
+  if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
+  const plan: SplicePlan = { removals: [], classBlocks: [], quickArgs: [], header: "" };
+  const imports: ImportRequest[] = [];
+  const classes = new Map<number, { defineTools: string[]; defineResources: string[]; definePrompts: string[] }>();
+
+  const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
+    imports.push(...generated.imports);
+    if (site.kind === "method") {
+      plan.removals.push([site.decorator[0], site.decorator[1]]);
+      let lists = classes.get(site.classBodyStart);
+      if (!lists) classes.set(site.classBodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [] }));
+      lists[define].push(generated.code);
+    } else {
+      plan.quickArgs.push({ callEnd: site.callEnd, trailingComma: site.trailingComma, code: `${RUNTIME_NAMESPACE}.generated(${generated.code})` });
+    }
+  };
+  for (const tool of tools) place(tool.site, generateTool(tool), "defineTools");
+  for (const r of resources) place(r.site, generateResource(r), "defineResources");
+  for (const p of prompts) place(p.site, generatePrompt(p), "definePrompts");
+  for (const [bodyStart, lists] of classes) {
+    const calls = (["defineTools", "defineResources", "definePrompts"] as const)
+      .filter((k) => lists[k].length > 0)
+      .map((k) => `${RUNTIME_NAMESPACE}.${k}(this, [${lists[k].join(", ")}]);`);
+    plan.classBlocks.push({ bodyStart, code: ` static { ${calls.join(" ")} }` });
+  }
+
+  const seen = new Set<string>();
+  plan.header = `import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(RUNTIME_MODULE)};`;
+  for (const imp of imports) {
+    const line = `import { ${imp.exportName} as ${imp.local} } from ${JSON.stringify(imp.from)};`;
+    if (!seen.has(line)) {
+      seen.add(line);
+      plan.header += line;
+    }
+  }
+  return plan;
+}
+
+/**
  * Splices the generated code for `tools` into `code` (the module text extraction was given;
  * every `ToolSite` offset refers to it).
  *
@@ -43,44 +115,12 @@ export function spliceTools(
   tools: readonly ToolModel[],
   more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
 ): SpliceResult | undefined {
-  const resources = more.resources ?? [];
-  const prompts = more.prompts ?? [];
-  if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
+  const plan = planSplice(tools, more);
+  if (!plan) return undefined;
   const s = new MagicString(code);
-  const imports: ImportRequest[] = [];
-  const classes = new Map<number, { defineTools: string[]; defineResources: string[]; definePrompts: string[] }>();
-
-  const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
-    imports.push(...generated.imports);
-    if (site.kind === "method") {
-      s.remove(site.decorator[0], site.decorator[1]);
-      let lists = classes.get(site.classBodyStart);
-      if (!lists) classes.set(site.classBodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [] }));
-      lists[define].push(generated.code);
-    } else {
-      const sep = site.trailingComma ? " " : ", ";
-      s.appendLeft(site.callEnd, `${sep}${RUNTIME_NAMESPACE}.generated(${generated.code})`);
-    }
-  };
-  for (const tool of tools) place(tool.site, generateTool(tool), "defineTools");
-  for (const r of resources) place(r.site, generateResource(r), "defineResources");
-  for (const p of prompts) place(p.site, generatePrompt(p), "definePrompts");
-  for (const [bodyStart, lists] of classes) {
-    const calls = (["defineTools", "defineResources", "definePrompts"] as const)
-      .filter((k) => lists[k].length > 0)
-      .map((k) => `${RUNTIME_NAMESPACE}.${k}(this, [${lists[k].join(", ")}]);`);
-    s.appendRight(bodyStart, ` static { ${calls.join(" ")} }`);
-  }
-
-  const seen = new Set<string>();
-  let header = `import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(RUNTIME_MODULE)};`;
-  for (const imp of imports) {
-    const line = `import { ${imp.exportName} as ${imp.local} } from ${JSON.stringify(imp.from)};`;
-    if (!seen.has(line)) {
-      seen.add(line);
-      header += line;
-    }
-  }
-  s.prepend(header + "\n");
+  for (const [start, end] of plan.removals) s.remove(start, end);
+  for (const q of plan.quickArgs) s.appendLeft(q.callEnd, `${q.trailingComma ? " " : ", "}${q.code}`);
+  for (const c of plan.classBlocks) s.appendRight(c.bodyStart, c.code);
+  s.prepend(plan.header + "\n");
   return { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }) };
 }
