@@ -178,3 +178,57 @@ export interface TypeHost {
   /** Marks a file as consulted (watch files). */
   consult(file: string): void;
 }
+
+/** Resolution of a quick-path call: whether the receiver is typed-mcp's `McpServer`, and the function. */
+export interface QuickResolution {
+  isServer: boolean;
+  signature?: SignatureInfo;
+  /** Why the function argument could not be read (reported as OMCG0004 when `isServer`). */
+  problem?: string;
+}
+
+/** The per-module view a backend hands to the conversion. */
+export interface ModuleSession {
+  host: TypeHost;
+  /** `undefined` when the project is usable; else a message for OMCG0000. */
+  configProblem?: string;
+  /** The signature of the method whose name spans `[start, end)` in the module. */
+  methodSignature(nameSpan: [number, number]): SignatureInfo | undefined;
+  /** Resolves quick-path candidates (one batched query for all receivers). */
+  quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[];
+  /** Files whose declarations were consulted so far (absolute, forward slashes). */
+  consulted(): string[];
+}
+
+/** Counters for measurements (docs/extraction.md). */
+export interface BackendStats {
+  /** IPC requests sent to the sidecar since it started (0 for the in-process classic backend). */
+  roundTrips: number;
+  /** Milliseconds spent in the cold start (spawn / program creation + first project load), once started. */
+  coldStartMs: number;
+  /** Which backend runs (`"7.0"`, `"6"`); `undefined` before the first module was checked. */
+  backend?: string;
+  /** Version of the TypeScript package the backend runs on. */
+  typescriptVersion?: string;
+}
+
+/**
+ * A type-extraction backend: TypeScript 7.0's IPC API (`ts7.ts`) or the classic TS 5.x/6.x
+ * compiler API (`classic.ts`). `index.ts` only talks to this interface.
+ */
+export interface Backend {
+  /**
+   * Opens (or refreshes) the project of `file` (absolute, forward slashes) with `code` as the
+   * module's text (overlaid over the disk) and returns the module's session. Throws only when
+   * the checker itself fails (reported as OMCG0000 by the caller).
+   */
+  session(file: string, code: string): ModuleSession;
+  /** Incremented whenever the program may have changed: models memoised under an older value are stale. */
+  readonly generation: number;
+  /** A file changed (or was deleted) on disk; applied with the next `session`. */
+  invalidate(file: string, deleted?: boolean): void;
+  /** Measurements so far. */
+  stats(): BackendStats;
+  /** Releases the checker (ends a sidecar). Idempotent. */
+  close(): void;
+}

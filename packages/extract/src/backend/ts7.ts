@@ -9,20 +9,25 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { createRequire } from "node:module";
 import { API, ModifierFlags, SignatureKind, SymbolFlags, TypeFlags, ObjectFlags } from "typescript/unstable/sync";
 import type { Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
 import { SyntaxKind, NodeFlags } from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
 import type { SourceLocation } from "@typed-mcp/model";
 import type {
+  Backend,
+  BackendStats,
   BindingInfo,
   ConstructorInfo,
   DefaultInfo,
   EnumInfo,
+  ModuleSession,
   NamedInfo,
   ObjectShape,
   ParamInfo,
   PropertyInfo,
+  QuickResolution,
   SignatureInfo,
   TypeHost,
   TypeNodeRef,
@@ -38,34 +43,16 @@ export interface Ts7BackendOptions {
   cwd?: string;
 }
 
-/** Resolution of a quick-path call: whether the receiver is typed-mcp's `McpServer`, and the function. */
-export interface QuickResolution {
-  isServer: boolean;
-  signature?: SignatureInfo;
-  /** Why the function argument could not be read (reported as OMCG0004 when `isServer`). */
-  problem?: string;
-}
+export type { QuickResolution, ModuleSession, BackendStats } from "./host.js";
 
-/** The per-module view a backend hands to the conversion. */
-export interface ModuleSession {
-  host: TypeHost;
-  /** `undefined` when the project is usable; else a message for OMCG0000. */
-  configProblem?: string;
-  /** The signature of the method whose name spans `[start, end)` in the module. */
-  methodSignature(nameSpan: [number, number]): SignatureInfo | undefined;
-  /** Resolves quick-path candidates (one batched query for all receivers). */
-  quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[];
-  /** Files whose declarations were consulted so far (absolute, forward slashes). */
-  consulted(): string[];
-}
-
-/** Counters for measurements (docs/extraction.md). */
-export interface BackendStats {
-  /** IPC requests sent to the sidecar since it started. */
-  roundTrips: number;
-  /** Milliseconds spent in the cold start (spawn + first project load), once started. */
-  coldStartMs: number;
-}
+/** Version of the `typescript` package this backend imports (`"7.0.2"`). */
+const TS7_VERSION: string = (() => {
+  try {
+    return (createRequire(import.meta.url)("typescript/package.json") as { version: string }).version;
+  } catch {
+    return "7.0";
+  }
+})();
 
 const norm = (f: string) => f.replace(/\\/g, "/");
 
@@ -78,7 +65,7 @@ export function isTypedMcpFile(path: string): boolean {
 }
 
 /** The TypeScript 7.0 IPC backend. */
-export class Ts7Backend {
+export class Ts7Backend implements Backend {
   private api: API | undefined;
   private snapshot: Snapshot | undefined;
   private readonly overlays = new Map<string, string>();
@@ -189,9 +176,9 @@ export class Ts7Backend {
 
   /** Measurements so far. */
   stats(): BackendStats {
-    if (!this.api) return { roundTrips: 0, coldStartMs: 0 };
+    if (!this.api) return { roundTrips: 0, coldStartMs: 0, backend: "7.0" };
     const info = this.api.getTimingInfo();
-    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs };
+    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs, backend: "7.0", typescriptVersion: TS7_VERSION };
   }
 
   /** Ends the sidecar. Idempotent. */

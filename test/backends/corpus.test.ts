@@ -1,0 +1,54 @@
+/**
+ * The whole fixture corpus gives byte-identical CLI listings on every backend (docs/extraction.md
+ * "Backends"): the TypeScript 7.0 IPC backend and the classic TS 5/6 backend
+ * (`@typescript/typescript6`). Modules with diagnostics compare codes and positions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createExtractor } from "../../packages/extract/src/index.js";
+import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
+import { corpus, ROOT, viewAll } from "./helpers.js";
+import { relative } from "node:path";
+
+const files = corpus();
+let ts7: MeasuredExtractor;
+let classic: MeasuredExtractor;
+let views7: Record<string, string>;
+let views6: Record<string, string>;
+
+beforeAll(() => {
+  ts7 = createExtractor({ cwd: ROOT, typescript: "7.0" });
+  classic = createExtractor({ cwd: ROOT, typescript: "6" });
+  views7 = viewAll(ts7, files);
+  views6 = viewAll(classic, files);
+});
+afterAll(() => {
+  ts7?.close();
+  classic?.close();
+});
+
+describe("backend selection", () => {
+  it("runs the forced backends: 7.0 over typescript@7.0, the classic one over TypeScript 6", () => {
+    expect(ts7.stats()).toMatchObject({ backend: "7.0", typescriptVersion: expect.stringMatching(/^7\.0\./) });
+    expect(classic.stats()).toMatchObject({ backend: "6", roundTrips: 0, typescriptVersion: expect.stringMatching(/^6\./) });
+  });
+
+  it("the corpus is the three fixture trees, with tools, resources and diagnostics to compare", () => {
+    expect(files.length).toBeGreaterThanOrEqual(60);
+    const all = Object.values(views7).join("\n");
+    // Spec §1: a listing has tool names; §10: the diagnostics fixtures report OMCG codes.
+    expect(all.match(/"name": "/g)?.length ?? 0).toBeGreaterThanOrEqual(100);
+    for (const code of ["OMCG0001", "OMCG0002", "OMCG0003", "OMCG0004", "OMCG0005", "OMCG0006", "OMCG0007", "OMCG0008", "OMCG0009"]) {
+      expect(all).toContain(code);
+    }
+    expect(all).toContain('"uri');
+  });
+});
+
+describe("byte-identical listings (7.0 vs classic)", () => {
+  for (const f of files) {
+    const rel = relative(ROOT, f);
+    it(rel, () => {
+      expect(views6[rel]).toBe(views7[rel]);
+    });
+  }
+});
