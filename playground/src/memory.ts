@@ -104,7 +104,7 @@ export class MemoryTools {
   }
 
   /** Read the entire knowledge graph. */
-  @tool({ readOnly: true })
+  @tool({ readOnly: true, uiResource: "ui://memory/graph" })
   async readGraph(): Promise<KnowledgeGraph> {
     return this.store.read();
   }

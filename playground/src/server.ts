@@ -12,6 +12,8 @@ import { serveHttp } from "typed-mcp/node";
 import { MemoryTools } from "./memory.js";
 import { GraphResources } from "./resources.js";
 import { GraphStore } from "./store.js";
+// The MCP Apps view of read_graph: one self-contained HTML file, bundled as a string by Vite.
+import graphViewHtml from "./graph-view.html?raw";
 
 /** Counts of what the graph holds. */
 interface GraphStats {
@@ -27,6 +29,13 @@ export function createServer(store = new GraphStore()): McpServer {
   const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0" });
   server.addTools(new MemoryTools(store));
   server.add(new GraphResources(store));
+  // MCP Apps (spec §9): hosts that negotiated the extension render read_graph's result with this view.
+  server.addUiResource("ui://memory/graph", graphViewHtml, {
+    name: "graph_view",
+    title: "Knowledge graph view",
+    description: "Draws the knowledge graph: entities as boxes with their observations, relations as labelled arrows.",
+    _meta: { ui: { prefersBorder: true } },
+  });
 
   /** Count the entities, relations and observations in the knowledge graph. */
   const graphStats = async (): Promise<GraphStats> => {

@@ -2,7 +2,9 @@
  * End to end: Vite builds the playground memory server with the typed-mcp plugin; the test
  * starts the bundle over stdio and over Streamable HTTP and drives it with the official
  * `@modelcontextprotocol/client`. Listings are compared as raw wire JSON (key order included)
- * against a listing derived by hand from the spec (test/e2e/expected/playground-tools.json).
+ * against a listing derived by hand from the spec (test/e2e/expected/playground-tools.json: what a
+ * client that negotiated MCP Apps sees, spec §0 / §9). The main client of each scenario advertises
+ * the MCP Apps extension; the gating test adds clients with and without it, on both eras.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -26,6 +28,20 @@ const expectedResources = JSON.parse(await readFile(join(here, "expected/playgro
   "resources" | "resourceTemplates" | "prompts",
   unknown[]
 >;
+
+/** The capabilities of a client that negotiates MCP Apps (the extension's `mimeTypes` setting). */
+const APPS = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+/** A client pinned to the stateless 2026-07-28 revision. */
+const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
+type ClientOptions = { capabilities?: typeof APPS; versionNegotiation?: typeof MODERN.versionNegotiation };
+
+/** What a client without the extension sees (spec §9): no `_meta.ui` (`_meta` is left out when nothing else is in it). */
+const expectedPlainTools = (expected.tools as Record<string, unknown>[]).map((tool) => {
+  const { _meta, ...rest } = tool as { _meta?: { ui?: unknown } };
+  if (_meta === undefined) return tool;
+  const { ui: _ui, ...otherMeta } = _meta;
+  return Object.keys(otherMeta).length > 0 ? { ...rest, _meta: otherMeta } : rest;
+});
 
 let work: string;
 let bundle: string;
@@ -63,8 +79,10 @@ const alice = { name: "Alice", entityType: "person", observations: ["Likes tea"]
 const acme = { name: "Acme", entityType: "organization", observations: [] as string[] };
 const worksAt = { from: "Alice", to: "Acme", relationType: "works_at" };
 
+type Connect = (dataFile: string, options: ClientOptions) => Promise<{ client: Client; raw: Raw[]; close: () => Promise<void> }>;
+
 /** The whole scenario, run once per transport. */
-function scenario(connect: (dataFile: string) => Promise<{ client: Client; raw: Raw[]; close: () => Promise<void> }>) {
+function scenario(connect: Connect) {
   let client: Client;
   let raw: Raw[];
   let close: () => Promise<void>;
@@ -72,7 +90,7 @@ function scenario(connect: (dataFile: string) => Promise<{ client: Client; raw: 
 
   beforeAll(async () => {
     dataFile = join(await mkdtemp(join(work, "data-")), "graph", "memory.json");
-    ({ client, raw, close } = await connect(dataFile));
+    ({ client, raw, close } = await connect(dataFile, { capabilities: APPS }));
   });
   afterAll(async () => {
     await close?.();
@@ -232,10 +250,48 @@ function scenario(connect: (dataFile: string) => Promise<{ client: Client; raw: 
   it("answers an unknown tool with JSON-RPC error -32602", async () => {
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
+
+  it("MCP Apps gating (spec §9): with the extension read_graph has _meta.ui; without it, an ordinary tool — on both eras", async () => {
+    expect(client.getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
+    const variants: [string, ClientOptions, unknown[]][] = [
+      ["2025-11-25 with the extension", { capabilities: APPS }, expected.tools],
+      ["2025-11-25 without", {}, expectedPlainTools],
+      ["2026-07-28 with the extension", { ...MODERN, capabilities: APPS }, expected.tools],
+      ["2026-07-28 without", { ...MODERN }, expectedPlainTools],
+    ];
+    for (const [label, options, tools] of variants) {
+      const other = await connect(dataFile, options);
+      try {
+        expect(other.client.getNegotiatedProtocolVersion(), label).toBe(label.slice(0, 10));
+        await other.client.listTools();
+        const wire = other.raw.find((m) => m.result && Array.isArray(m.result.tools));
+        expect(JSON.stringify(wire?.result?.tools), label).toBe(JSON.stringify(tools));
+        // The UI resource is an ordinary resource: listed to every client (docs/apps.md).
+        await other.client.listResources();
+        const resources = other.raw.find((m) => m.result && Array.isArray(m.result.resources));
+        expect(JSON.stringify(resources?.result?.resources), label).toBe(JSON.stringify(expectedResources.resources));
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
+  it("reads the MCP Apps view ui://memory/graph: one self-contained HTML document (spec §9)", async () => {
+    const read = await client.readResource({ uri: "ui://memory/graph" });
+    expect(read.contents).toHaveLength(1);
+    const [view] = read.contents as { uri: string; mimeType: string; text: string; _meta?: unknown }[];
+    expect(view!.uri).toBe("ui://memory/graph");
+    expect(view!.mimeType).toBe("text/html;profile=mcp-app");
+    expect(view!._meta).toEqual({ ui: { prefersBorder: true } });
+    expect(view!.text).toMatch(/^<!doctype html>/i);
+    expect(view!.text).toContain("ui/notifications/tool-result");
+    // No network: nothing loaded from elsewhere (the MCP Apps default CSP would block it).
+    expect(view!.text).not.toMatch(/<script[^>]*\bsrc=|<link[^>]*\bhref=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/i);
+  });
 }
 
 describe("playground over stdio", () => {
-  scenario(async (dataFile) => {
+  scenario(async (dataFile, options) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bundle],
@@ -243,7 +299,7 @@ describe("playground over stdio", () => {
       stderr: "pipe",
     });
     const raw = recordIncoming(transport);
-    const client = new Client({ name: "e2e-stdio", version: "1.0.0" });
+    const client = new Client({ name: "e2e-stdio", version: "1.0.0" }, options);
     await client.connect(transport);
     return { client, raw, close: () => client.close() };
   });
@@ -251,7 +307,21 @@ describe("playground over stdio", () => {
 
 describe("playground over HTTP", () => {
   let child: ChildProcess | undefined;
-  scenario(async (dataFile) => {
+  let url: string | undefined;
+  afterAll(() => {
+    child?.kill();
+  });
+  scenario(async (dataFile, options) => {
+    url ??= await start(dataFile);
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const raw = recordIncoming(transport);
+    const client = new Client({ name: "e2e-http", version: "1.0.0" }, options);
+    await client.connect(transport);
+    return { client, raw, close: () => client.close() };
+  });
+
+  /** Starts the bundle over HTTP on a free port; resolves to its /mcp URL. */
+  async function start(dataFile: string): Promise<string> {
     child = spawn(process.execPath, [bundle, "--http"], {
       env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile, PORT: "0" },
       stdio: ["ignore", "ignore", "pipe"],
@@ -267,17 +337,6 @@ describe("playground over HTTP", () => {
       child!.once("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
       setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000).unref();
     });
-    const transport = new StreamableHTTPClientTransport(new URL(url));
-    const raw = recordIncoming(transport);
-    const client = new Client({ name: "e2e-http", version: "1.0.0" });
-    await client.connect(transport);
-    return {
-      client,
-      raw,
-      close: async () => {
-        await client.close();
-        child?.kill();
-      },
-    };
-  });
+    return url;
+  }
 });
