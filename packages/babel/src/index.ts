@@ -1,0 +1,298 @@
+/**
+ * `@typed-mcp/babel`: the typed-mcp build step as a Babel 7 plugin (spec §0), for pipelines that
+ * compile TypeScript with `@babel/preset-typescript` (also behind `babel-loader`).
+ *
+ * ```js
+ * // babel.config.js
+ * export default { presets: ["@babel/preset-typescript"], plugins: ["@typed-mcp/babel"] };
+ * ```
+ *
+ * Per file, before any visitor runs (the plugin's `pre` hook, so before preset-typescript strips
+ * a single type): the same steps as `@typed-mcp/unplugin` — type extraction through one warm
+ * TypeScript sidecar (`@typed-mcp/extract`), code generation (`@typed-mcp/codegen`) and the same
+ * splice plan (`planSplice` of `@typed-mcp/unplugin`) — only the plan is applied to Babel's AST
+ * instead of the text: the `@tool()`/`@resource()`/`@prompt()` decorator nodes are removed, the
+ * `static { … }` block becomes the class body's first member, quick-path calls get their
+ * `__tmcp.generated(…)` argument, and the imports go first. Original nodes keep their positions,
+ * so Babel's own source map stays exact; generated nodes have none. Diagnostics fail the file
+ * with `file:line:column - CODE: message` (spec §10).
+ *
+ * @packageDocumentation
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { createExtractor, mayDeclareTools, type Extractor } from "@typed-mcp/extract";
+import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
+import { planSplice, type SplicePlan } from "@typed-mcp/unplugin";
+
+/** Options of the Babel plugin (the second element of `["@typed-mcp/babel", { … }]`). */
+export interface TypedMcpBabelOptions {
+  /**
+   * The tsconfig.json whose compiler options and files the type checker uses, absolute or
+   * relative to Babel's `cwd`. Default: the nearest `tsconfig.json` above each file. It must
+   * enable `strictNullChecks` (or `strict`).
+   */
+  tsconfig?: string;
+  /**
+   * Files to transform, matched against Babel's absolute `filename`: a RegExp or a list of
+   * them (strings are read as RegExp sources, for JSON configs such as `.babelrc`). Default:
+   * `.ts`, `.mts`, `.cts`, `.tsx` files.
+   */
+  include?: RegExp | string | (RegExp | string)[];
+  /** Files to skip (same forms as `include`). Default: anything under `node_modules`. */
+  exclude?: RegExp | string | (RegExp | string)[];
+  /**
+   * Milliseconds without a transform after which the TypeScript sidecar is ended (Babel has no
+   * "build finished" hook). The next file starts a new one (≈ 0.3 s). Default `2000`. The
+   * sidecar never keeps the process alive, and always ends when the process exits.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** The part of Babel's plugin API the plugin uses (`api` in `(api, options) => plugin`). */
+export interface BabelApi {
+  assertVersion(range: number | string): void;
+  version: string;
+  cwd?: () => string;
+  template: {
+    statements: { ast(code: string): unknown[] };
+    statement: { ast(code: string): unknown };
+    expression: { ast(code: string): unknown };
+  };
+}
+
+/** A Babel AST node, as far as the plugin reads it. */
+interface Node {
+  type: string;
+  start?: number | null;
+  end?: number | null;
+  [key: string]: unknown;
+}
+
+/** A Babel NodePath, as far as the plugin uses it. */
+interface NodePath {
+  node: Node;
+  remove(): void;
+  traverse(visitor: Record<string, (path: NodePath) => void>): void;
+  unshiftContainer(key: string, nodes: unknown): unknown;
+  scope: { crawl(): void };
+}
+
+/** Babel's `File` (the `this.file` / `pre(file)` argument), as far as the plugin uses it. */
+interface BabelFile {
+  code: string;
+  opts: { filename?: string | null; cwd?: string };
+  path: NodePath;
+  buildCodeFrameError(node: unknown, message: string, ErrorClass?: ErrorConstructor): Error;
+}
+
+/** The plugin object Babel receives. */
+export interface BabelPluginObject {
+  name: string;
+  manipulateOptions?: (opts: unknown, parserOpts: { plugins: unknown[] }) => void;
+  parserOverride?: (code: string, parserOpts: { plugins?: unknown[]; sourceFileName?: string }, parse: (code: string, opts: unknown) => unknown) => unknown;
+  pre?: (this: unknown, file: BabelFile) => void;
+  visitor: Record<string, never>;
+}
+
+const DEFAULT_INCLUDE = /\.[cm]?tsx?$/;
+const DEFAULT_EXCLUDE = /[\\/]node_modules[\\/]/;
+
+/**
+ * Formats a diagnostic as one line: `file:line:column - OMCG0005: message` (spec §10; the
+ * same text as `@typed-mcp/unplugin`).
+ */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column} - ${d.code}: ${d.message}`;
+}
+
+/** One shared extractor per tsconfig choice, with its idle timer and file-change tracking. */
+interface Shared {
+  extractor: Extractor | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** Modification times of the files each extraction consulted (path → mtimeMs). */
+  mtimes: Map<string, number>;
+}
+const shared = new Map<string, Shared>();
+let exitHooked = false;
+
+/** Ends every sidecar this module started (idempotent). Registered on `process.on("exit")`. */
+export function closeAll(): void {
+  for (const s of shared.values()) {
+    if (s.timer) clearTimeout(s.timer);
+    s.timer = undefined;
+    s.extractor?.close();
+    s.extractor = undefined;
+  }
+}
+
+function mtime(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Runs `fn` with the shared extractor for `key`, starting it when needed, and (re)arms the idle
+ * timer that ends it. Files consulted by earlier extractions that changed on disk since are
+ * passed to `invalidate` first, so a long-lived process (babel-loader in watch mode) never reads
+ * a stale imported type.
+ */
+function withExtractor<T>(key: string, tsconfig: string | undefined, cwd: string, idleMs: number, fn: (e: Extractor) => T): T {
+  let s = shared.get(key);
+  if (!s) shared.set(key, (s = { extractor: undefined, timer: undefined, mtimes: new Map() }));
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", closeAll);
+  }
+  if (s.timer) clearTimeout(s.timer);
+  s.timer = undefined;
+  if (!s.extractor) {
+    s.extractor = createExtractor({ tsconfig, cwd });
+    s.mtimes.clear();
+  } else {
+    for (const [file, seen] of s.mtimes) {
+      const now = mtime(file);
+      if (now !== seen) {
+        s.extractor.invalidate(file, now === -1);
+        s.mtimes.set(file, now);
+      }
+    }
+  }
+  try {
+    return fn(s.extractor);
+  } finally {
+    const state = s;
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      state.extractor?.close();
+      state.extractor = undefined;
+    }, idleMs);
+    state.timer.unref(); // the sidecar's pipes are unref'd too: neither keeps the process alive
+  }
+}
+
+function toRegExps(value: TypedMcpBabelOptions["include"], fallback: RegExp): RegExp[] {
+  if (value === undefined) return [fallback];
+  return (Array.isArray(value) ? value : [value]).map((v) => (typeof v === "string" ? new RegExp(v) : v));
+}
+
+const hasDecoratorSyntax = (plugins: readonly unknown[] = []) =>
+  plugins.some((p) => {
+    const name = Array.isArray(p) ? p[0] : p;
+    return name === "decorators" || name === "decorators-legacy";
+  });
+
+/**
+ * Applies a splice plan (the one `@typed-mcp/unplugin` applies to text) to the program: removes
+ * the decorators, inserts each class's static block as its first member, appends the quick-path
+ * arguments and puts the imports first, then re-crawls the scope so later plugins (the
+ * TypeScript preset's import elision) see the new bindings and references.
+ *
+ * @throws Error when a planned position matches no node (an internal mismatch; never silent).
+ */
+function applyPlan(api: BabelApi, program: NodePath, plan: SplicePlan, filename: string): void {
+  const removals = new Map(plan.removals.map(([s, e]) => [`${s}:${e}`, false]));
+  const blocks = new Map(plan.classBlocks.map((c) => [c.bodyStart - 1, c.code]));
+  const args = new Map(plan.quickArgs.map((q) => [q.callEnd + 1, q.code]));
+  let placed = 0;
+  program.traverse({
+    Decorator(path) {
+      const key = `${path.node.start}:${path.node.end}`;
+      if (removals.has(key)) {
+        removals.set(key, true);
+        placed++;
+        path.remove();
+      }
+    },
+    ClassBody(path) {
+      const code = path.node.start == null ? undefined : blocks.get(path.node.start);
+      if (code === undefined) return;
+      blocks.delete(path.node.start!);
+      placed++;
+      const cls = api.template.statement.ast(`class __tmcpClass {${code}}`) as { body: { body: unknown[] } };
+      path.unshiftContainer("body", cls.body.body[0]);
+    },
+    CallExpression(path) {
+      const code = path.node.end == null ? undefined : args.get(path.node.end);
+      if (code === undefined) return;
+      args.delete(path.node.end!);
+      placed++;
+      (path.node.arguments as unknown[]).push(api.template.expression.ast(code));
+    },
+  });
+  const expected = plan.removals.length + plan.classBlocks.length + plan.quickArgs.length;
+  if (placed !== expected) {
+    throw new Error(
+      `${filename}: typed-mcp could not place its generated code (${placed} of ${expected} sites found in Babel's AST). ` +
+        `Put @typed-mcp/babel first in "plugins" so that no other plugin rewrites the file before it.`,
+    );
+  }
+  program.unshiftContainer("body", api.template.statements.ast(plan.header));
+  program.scope.crawl();
+}
+
+/**
+ * The Babel plugin factory (default export; Babel calls it as `(api, options, dirname)`).
+ *
+ * Files matching `include` (and not `exclude`) whose text may declare tools
+ * (`mayDeclareTools`) are extracted in `pre(file)` from `file.code`, the original text Babel
+ * parsed, so every site offset matches Babel's node positions. When such a file uses decorators
+ * and the configuration enables no decorator syntax, `parserOverride` parses it with
+ * `@babel/parser`'s `decorators` plugin added (only then: Babel allows one parser override per
+ * file); the typed-mcp decorators are removed from the AST, so no decorator transform is needed.
+ *
+ * Errors: a file with diagnostics throws an `Error` whose message is one
+ * `file:line:column - CODE: message` line per diagnostic followed by a code frame (Babel
+ * prefixes it with the file name), with `code` set to the first diagnostic's code and `loc`
+ * (`{ line, column }`, column 0-based as in Babel) at its position (spec §10).
+ *
+ * Sidecar lifetime: one TypeScript sidecar per `tsconfig` option, shared by every plugin
+ * instance in the process, ended `idleTimeoutMs` after the last transform and when the process
+ * exits; it never keeps the process alive.
+ */
+export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptions = {}): BabelPluginObject {
+  api.assertVersion(7);
+  const include = toRegExps(options.include, DEFAULT_INCLUDE);
+  const exclude = toRegExps(options.exclude, DEFAULT_EXCLUDE);
+  const idleMs = options.idleTimeoutMs ?? 2000;
+  const wanted = (filename: string | null | undefined): filename is string =>
+    !!filename && include.some((r) => r.test(filename)) && !exclude.some((r) => r.test(filename));
+
+  return {
+    name: "typed-mcp",
+    parserOverride(code, parserOpts, parse) {
+      if (!wanted(parserOpts.sourceFileName) || !code.includes("@") || !mayDeclareTools(code)) return undefined;
+      if (hasDecoratorSyntax(parserOpts.plugins)) return undefined;
+      return parse(code, { ...parserOpts, plugins: [...(parserOpts.plugins ?? []), "decorators"] });
+    },
+    pre(file) {
+      const filename = file.opts.filename;
+      if (!wanted(filename) || !mayDeclareTools(file.code)) return;
+      const cwd = file.opts.cwd ?? process.cwd();
+      const tsconfig = options.tsconfig === undefined ? undefined : resolve(cwd, options.tsconfig);
+      const model: ModuleModel = withExtractor(`${tsconfig ?? ""}\0${cwd}`, tsconfig, cwd, idleMs, (extractor) => {
+        const m = extractor.extract(filename, file.code);
+        const s = shared.get(`${tsconfig ?? ""}\0${cwd}`)!;
+        for (const consulted of m.consultedFiles) if (!s.mtimes.has(consulted)) s.mtimes.set(consulted, mtime(consulted));
+        return m;
+      });
+      if (model.diagnostics.length > 0) {
+        const first = model.diagnostics[0]!;
+        const loc = { line: first.line, column: first.column - 1 };
+        const error = file.buildCodeFrameError({ loc: { start: loc } }, model.diagnostics.map(formatDiagnostic).join("\n"), Error) as Error & {
+          code?: string;
+          loc?: { line: number; column: number };
+        };
+        error.code = first.code;
+        error.loc = loc;
+        throw error;
+      }
+      const plan = planSplice(model.tools, model);
+      if (plan) applyPlan(api, file.path, plan, filename);
+    },
+    visitor: {},
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The calls test/bundlers/bundlers.test.ts makes against the fixture server, with the answers
+ * the spec gives for them (§5 reading, §6 writing, §7 errors) — the same list, so that a Babel
+ * build is held to exactly what every bundler build is.
+ */
+const invalid = (path: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid.` }], isError: true });
+
+const oslo = { lat: 59.91, lon: 10.75, label: "Oslo" };
+
+export const calls: { name: string; args?: Record<string, unknown>; answer: Record<string, unknown> }[] = [
+  {
+    name: "read_temperature",
+    args: { place: oslo, note: null },
+    answer: {
+      content: [{ type: "text", text: JSON.stringify({ place: oslo, temperature: 20, unit: "celsius", note: null }) }],
+      structuredContent: { place: oslo, temperature: 20, unit: "celsius", note: null },
+    },
+  },
+  {
+    // Unknown nested properties are dropped; the writer writes listed properties in listed order.
+    name: "read_temperature",
+    args: { unit: "fahrenheit", note: "warm", place: { label: "Rome", lon: 12.5, lat: 41.9, alt: 21 } },
+    answer: {
+      content: [
+        {
+          type: "text",
+          text: '{"place":{"lat":41.9,"lon":12.5,"label":"Rome"},"temperature":68,"unit":"fahrenheit","note":"warm"}',
+        },
+      ],
+      structuredContent: { place: { lat: 41.9, lon: 12.5, label: "Rome" }, temperature: 68, unit: "fahrenheit", note: "warm" },
+    },
+  },
+  { name: "countdown", args: { from: 5, step: 2 }, answer: { content: [{ type: "text", text: "5 3 1" }] } },
+  { name: "countdown", args: { from: 3 }, answer: { content: [{ type: "text", text: "3 2 1 0" }] } },
+  { name: "repeat", args: { word: "ab" }, answer: { content: [{ type: "text", text: "ab ab" }] } },
+  { name: "repeat", args: { word: "ab", times: 3, style: "upper" }, answer: { content: [{ type: "text", text: "AB AB AB" }] } },
+  { name: "read_temperature", args: { place: { lat: "59", lon: 10 }, note: null }, answer: invalid("place.lat") },
+  { name: "read_temperature", args: { place: oslo }, answer: invalid("note") },
+  { name: "read_temperature", args: { place: oslo, note: null, unit: "kelvin" }, answer: invalid("unit") },
+  { name: "countdown", args: { from: 1.5 }, answer: invalid("from") },
+  { name: "countdown", args: { from: "3" }, answer: invalid("from") },
+  { name: "repeat", args: { word: "a", style: "UPPER" }, answer: invalid("style") },
+  { name: "repeat", args: { word: "a", extra: 1 }, answer: invalid("extra") },
+  { name: "explode", answer: invalid("reason") },
+  {
+    name: "countdown",
+    args: { from: 3, step: 0 },
+    answer: { content: [{ type: "text", text: "The step must be positive, not 0." }], isError: true },
+  },
+  { name: "explode", args: { reason: "boom" }, answer: { content: [{ type: "text", text: "The tool failed." }], isError: true } },
+];
