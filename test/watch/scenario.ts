@@ -13,7 +13,8 @@
  *    `count` again — still the same sidecar process;
  * 6. closing the watcher leaves no sidecar.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { copyFixture, countListing, edit, Events, greetListing, removeCopy, sidecarPids, sidecarsGone } from "./helpers.ts";
@@ -47,7 +48,8 @@ export function watchScenario(name: string, start: StartWatch): void {
       last.outcome = o;
       return check(o);
     }, ms).catch((e: Error) => {
-      throw new Error(`${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 2000)}`);
+      const recent = events.all.slice(-12).map((x) => `${x.type} ${x.file ?? ""}`);
+      throw new Error(`${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 600)}\nrecent plugin events:\n${recent.join("\n")}`);
     });
   };
 
@@ -88,16 +90,18 @@ export function watchScenario(name: string, start: StartWatch): void {
   });
 
   it("serves no stale schema after a declaration file is renamed", async () => {
-    await rename(join(root, "src/types.ts"), join(root, "src/people.ts"));
-    await edit(join(root, "src/people.ts"), "name: number;", "name: string;");
-    await edit(join(root, "src/a.ts"), "./types.js", "./people.js");
+    // As an editor's rename refactoring does it: the file moves and its importer follows at once.
+    const src = join(root, "src");
+    renameSync(join(src, "types.ts"), join(src, "people.ts"));
+    writeFileSync(join(src, "a.ts"), readFileSync(join(src, "a.ts"), "utf8").replace("./types.js", "./people.js"));
+    writeFileSync(join(src, "people.ts"), readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"));
     await until((o) => listed(o, "string"));
     expect(sidecarPids()).toEqual([pid]);
   });
 
   it("fails when a consulted file is deleted, and recovers when it is back", async () => {
     const counts = join(root, "src/counts.ts");
-    const text = await import("node:fs/promises").then((fs) => fs.readFile(counts, "utf8"));
+    const text = await readFile(counts, "utf8");
     await rm(counts);
     await until((o) => !o.ok && o.error.includes("b.ts"));
     await writeFile(counts, text);

@@ -1,0 +1,44 @@
+/**
+ * Rolldown `watch()` (docs/bundlers.md "Watch mode and cache"): the edit scenario of
+ * scenario.ts. Rolldown passes every change of a module or of a file added with `addWatchFile`
+ * to the plugin's `watchChange`.
+ */
+import { join } from "node:path";
+import { watch } from "rolldown";
+import typedMcp from "@typed-mcp/unplugin/rolldown";
+import { Builds, listTools } from "./helpers.ts";
+import { watchScenario, type Outcome } from "./scenario.ts";
+
+watchScenario("rolldown", async (root, pluginOptions) => {
+  const builds = new Builds();
+  const file = join(root, "dist/server.mjs");
+  const watcher = watch({
+    input: join(root, "src/server.ts"),
+    cwd: root,
+    platform: "node",
+    logLevel: "silent",
+    external: [/^typed-mcp/],
+    tsconfig: join(root, "tsconfig.json"),
+    plugins: [typedMcp(pluginOptions)],
+    output: { file, format: "es" },
+    watch: { exclude: [join(root, "dist/**")] },
+  });
+  watcher.on("event", (e) => {
+    if (e.code === "BUNDLE_END") {
+      void e.result.close();
+      builds.push({ ok: true });
+    } else if (e.code === "ERROR") {
+      void e.result?.close();
+      builds.push({ ok: false, error: String((e.error as Error)?.message ?? e.error) });
+    }
+  });
+  return {
+    async until(check, ms = 15_000) {
+      await builds.until(async (r) => {
+        const o: Outcome = r.ok ? { ok: true, tools: await listTools(file) } : r;
+        return check(o);
+      }, ms);
+    },
+    close: () => watcher.close(),
+  };
+});
