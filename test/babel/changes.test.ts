@@ -1,0 +1,60 @@
+/**
+ * A long-lived Babel process (babel-loader in webpack's watch mode, a dev server) keeps one warm
+ * TypeScript sidecar across files, but Babel never says that a file changed. `@typed-mcp/babel`
+ * checks the files an extraction consulted before each transform: an edit to an imported
+ * interface (types.ts) must change the next listing of the module that uses it, although that
+ * module's own text is the same. `closeAll()` ends the sidecar at once.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, expect, it } from "vitest";
+import { transformFileAsync } from "@babel/core";
+import typedMcpBabel, { closeAll } from "@typed-mcp/babel";
+import { childCommandLines } from "../helpers/processes.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, "../..");
+const fixture = join(repo, "test/bundlers/fixtures/server");
+const root = mkdtempSync(join(tmpdir(), "typed-mcp-babel-changes-"));
+cpSync(join(fixture, "src"), join(root, "src"), { recursive: true });
+cpSync(join(fixture, "tsconfig.json"), join(root, "tsconfig.json"));
+symlinkSync(join(repo, "node_modules"), join(root, "node_modules"), "dir");
+afterAll(() => {
+  closeAll();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const sidecars = () => childCommandLines().filter((c) => /typescript/.test(c) && / --api( |$)/.test(c));
+
+const transformTools = async () => {
+  const result = await transformFileAsync(join(root, "src/tools.ts"), {
+    configFile: false,
+    babelrc: false,
+    presets: ["@babel/preset-typescript"],
+    plugins: [[typedMcpBabel, { idleTimeoutMs: 60_000 }]],
+  });
+  return result!.code!;
+};
+
+it("reads an edited imported interface on the next transform, and closeAll() ends the sidecar", async () => {
+  const before = await transformTools();
+  // types.ts: `/** Latitude in degrees. */ lat: number;` is the description of `place.lat` (JSDoc, spec §3).
+  expect(before).toContain('"description": "Latitude in degrees."');
+
+  const types = join(root, "src/types.ts");
+  writeFileSync(types, readFileSync(types, "utf8").replace("Latitude in degrees.", "Latitude, north positive."));
+  const later = new Date(Date.now() + 5000);
+  utimesSync(types, later, later);
+
+  const after = await transformTools();
+  expect(after).toContain('"description": "Latitude, north positive."');
+  expect(after).not.toContain("Latitude in degrees.");
+
+  expect(sidecars().length).toBeGreaterThan(0); // still warm: the idle timeout is a minute
+  closeAll();
+  const until = Date.now() + 3000;
+  while (sidecars().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  expect(sidecars()).toEqual([]);
+});
