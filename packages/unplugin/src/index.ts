@@ -10,6 +10,7 @@
  *
  * @packageDocumentation
  */
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createUnplugin, type UnpluginFactory, type UnpluginInstance } from "unplugin";
 import { createExtractor, mayDeclareTools, type MeasuredExtractor } from "@typed-mcp/extract";
@@ -124,6 +125,8 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
   /** Vite only: the command and whether `build.watch` is set. */
   let vite: { command: "build" | "serve"; watch: boolean; root: string; cacheDir: string } | undefined;
   const hashes = new FileHashes();
+  /** Per module: the files reported with `addWatchFile` on its last transform. */
+  const watchedBy = new Map<string, string[]>();
   let modelCache: ModelCache | undefined | null;
   const emit = (event: TypedMcpEvent) => {
     try {
@@ -213,7 +216,13 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
         if (!mayDeclareTools(code)) return undefined;
         const file = fileOf(id);
         const model = modelOf(file, code);
-        for (const consulted of model.consultedFiles) {
+        // Watch what the module consulted, and what it consulted before that is gone now: a
+        // deleted declaration file fails the module (nothing consults it any more), and its
+        // return must trigger a rebuild (webpack only watches the dependencies of the last run).
+        const previous = watchedBy.get(file) ?? [];
+        const watched = [...model.consultedFiles, ...previous.filter((f) => !model.consultedFiles.includes(f) && !existsSync(f))];
+        watchedBy.set(file, watched);
+        for (const consulted of watched) {
           if (consulted !== file) this.addWatchFile(consulted);
         }
         if (model.diagnostics.length > 0) {
