@@ -8,6 +8,7 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  MissingRequiredClientCapabilityError,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
@@ -463,6 +464,9 @@ export class McpServer {
           return errorResult("The tool timed out.");
         }
       } catch (error) {
+        // 2026-07-28 (SEP-2575): a request the client lacks a capability for is a protocol error
+        // (-32021, HTTP 400), not a tool failure; RequestContext raises it (missingCapability).
+        if (isMissingCapability(error) && view.protocolVersion >= MISSING_CAPABILITY_REVISION) throw error;
         if (isToolError(error)) return errorResult(error.message);
         // Cancelled by the client: the SDK sends nothing for an aborted request.
         if (upstream.aborted) return errorResult("The tool failed.");
@@ -634,8 +638,27 @@ function requestContext(sdk: Server, ctx: ServerContext, view: ClientView, signa
     log(level: LogLevel, data: unknown): Promise<void> {
       return ctx.mcpReq.log(level, data);
     },
-    elicit: (params) => sdk.elicitInput(params, { ...related, signal }),
-    sample: (params) => sdk.createMessage(params, { ...related, signal }),
-    listRoots: () => sdk.listRoots(undefined, { ...related, signal }),
+    elicit: (params) => missingCapability(view, "elicitation") ?? sdk.elicitInput(params, { ...related, signal }),
+    sample: (params) => missingCapability(view, "sampling") ?? sdk.createMessage(params, { ...related, signal }),
+    listRoots: () => missingCapability(view, "roots") ?? sdk.listRoots(undefined, { ...related, signal }),
   };
+}
+
+/** The first revision with MissingRequiredClientCapabilityError (-32021, SEP-2575). */
+const MISSING_CAPABILITY_REVISION = "2026-07-28";
+
+/**
+ * From 2026-07-28 (SEP-2575): a rejected promise of the SDK's `MissingRequiredClientCapabilityError`
+ * (-32021, `data.requiredCapabilities = { [capability]: {} }`) when the request's declared client
+ * capabilities lack `capability`; `undefined` otherwise (earlier revisions: the SDK decides).
+ */
+function missingCapability(view: ClientView, capability: "elicitation" | "sampling" | "roots"): Promise<never> | undefined {
+  if (view.protocolVersion < MISSING_CAPABILITY_REVISION) return undefined;
+  const declared = view.clientCapabilities as Record<string, unknown> | undefined;
+  if (declared !== undefined && declared !== null && declared[capability] !== undefined && declared[capability] !== null) return undefined;
+  return Promise.reject(new MissingRequiredClientCapabilityError({ requiredCapabilities: { [capability]: {} } }));
+}
+
+function isMissingCapability(error: unknown): boolean {
+  return error instanceof ProtocolError && error.code === ProtocolErrorCode.MissingRequiredClientCapability;
 }
