@@ -135,10 +135,9 @@ export class ClassicBackend implements Backend {
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
       // Referenced projects are read from their sources (as editors do), not from built .d.ts.
       useSourceOfProjectReferenceRedirect: () => true,
-      getParsedCommandLine: (name: string) => {
-        const r = ts.readConfigFile(name, ts.sys.readFile);
-        return r.error ? undefined : ts.parseJsonConfigFileContent(r.config, ts.sys, dirname(name), undefined, name);
-      },
+      // A referenced project's config, with `options.configFile` set (the program asserts it).
+      getParsedCommandLine: (name: string) =>
+        ts.getParsedCommandLineOfConfigFile(name, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} }),
     } as TS.LanguageServiceHost;
     project.service = ts.createLanguageService(host, this.registry);
     this.projects.set(config, project);
