@@ -39,7 +39,12 @@ let version = 0;
 /** The `tools/list` result of the `server` exported by the bundle at `bundle`, imported fresh. */
 export async function listTools(bundle: string): Promise<Record<string, any>[]> {
   const mod = (await import(`${pathToFileURL(bundle).href}?v=${++version}`)) as { server: { fetch(r: Request): Promise<Response> } };
-  const response = await mod.server.fetch(
+  return listServer(mod.server);
+}
+
+/** The `tools/list` result of a typed-mcp `McpServer`, over its web-standard handler. */
+export async function listServer(server: { fetch(r: Request): Promise<Response> }): Promise<Record<string, any>[]> {
+  const response = await server.fetch(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
       headers: {
