@@ -4,6 +4,7 @@
  * {@link TypeModel} data. The first unsupported type met under a parameter (or the return
  * type) is reported once, naming the path into the type, the type, and where it is declared.
  */
+import { isAbsolute, relative } from "node:path";
 import { toCamelCase } from "@typed-mcp/model";
 import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel } from "@typed-mcp/model";
 import type { PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
@@ -25,6 +26,8 @@ export interface ConvertContext {
   subject: string;
   /** The tool's file (class constructors are imported relative to it). */
   file: string;
+  /** The project root: "declared at" paths in messages are relative to it (absolute when absent). */
+  root?: string;
   problems: ConvertProblem[];
   /** Object types on the current path (recursion detection). */
   stack: number[];
@@ -42,7 +45,7 @@ const fail = (ctx: ConvertContext, path: string, t: TypeRef | undefined, why: st
   let where = "";
   if (t) {
     const at = ctx.host.declaredAt(t);
-    if (at) where = at.line > 0 ? ` (declared at ${at.file}:${at.line}:${at.column})` : ` (declared in ${at.file.split("/").pop()})`;
+    if (at) where = at.line > 0 ? ` (declared at ${displayPath(at.file, ctx.root)}:${at.line}:${at.column})` : ` (declared in ${at.file.split("/").pop()})`;
   }
   const typeText = t ? ctx.host.text(t) : "?";
   ctx.problems.push({
@@ -51,6 +54,17 @@ const fail = (ctx: ConvertContext, path: string, t: TypeRef | undefined, why: st
   });
   return undefined;
 };
+
+/**
+ * A file as messages name it (spec §4: a diagnostic "names … where that type is declared"):
+ * relative to `root` with forward slashes, as the CLI writes locations (`src/types.ts`,
+ * `../shared/types.ts`); absolute when there is no root or the file is the root itself.
+ */
+export function displayPath(file: string, root: string | undefined): string {
+  if (root === undefined) return file;
+  const rel = relative(root, file);
+  return (rel === "" || isAbsolute(rel) ? file : rel).replace(/\\/g, "/");
+}
 
 /** Reports a tag problem (OMCG0007). */
 export function tagProblem(ctx: ConvertContext, path: string, message: string): void {
@@ -72,6 +86,26 @@ export function convertTop(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
   const rest = members.filter((m) => !isUndef(m));
   const model = convertMembers(ctx, rest, t, node, path);
   return model ? { model, includesUndefined } : undefined;
+}
+
+/**
+ * Converts a tool's (awaited) return type (spec §6). `undefined` at the top (`string |
+ * undefined`) has no JSON form: OMCG0009 with a message about the result itself, not about
+ * arrays/records/maps.
+ */
+export function convertResult(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+  const r = convertTop(ctx, t, node, path);
+  if (!r) return undefined;
+  if (r.includesUndefined) {
+    return fail(
+      ctx,
+      path,
+      t,
+      "a tool's result cannot be `undefined`, which has no JSON form",
+      "Return `T | null` instead of `T | undefined` (`null` is sent as the text `null`), or declare `void` when there is nothing to return.",
+    );
+  }
+  return r.model;
 }
 
 /** Converts a type that is not allowed to include `undefined`. */
@@ -188,6 +222,9 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
       return fail(ctx, path, t, "this kind of type is not supported", "Use a type listed in the typed-mcp mapping (spec §4).");
   }
 }
+
+/** The fix of an unfillable constructor parameter (OMCG0005). */
+const CTOR_FIX = "Make the parameter a public property (or give it a default).";
 
 /** Code-unit order of strings (JavaScript's `<`), the order of computed unions (spec §4). */
 function byCodeUnit(a: string, b: string): number {
@@ -452,6 +489,11 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
   const props = mappedKeyOrder(ctx, t, node, host.properties(t));
   const listed = props.filter((p) => keepProperty(ctx, p, !!named?.isClass));
   if (listed.length === 0 && !o.stringIndex) {
+    if (named?.isClass && ctx.mode === "input") {
+      // Nothing listed can fill a required constructor parameter: name it (spec §4), not '{}'.
+      const unfilled = host.classConstructor(t, ctx.file)?.params.find((cp) => !cp.optional && !cp.hasDefault);
+      if (unfilled) return fail(ctx, path, t, `its constructor parameter '${unfilled.name ?? "?"}' is not filled by any listed public property`, CTOR_FIX);
+    }
     if (named?.isClass && props.length > 0) return fail(ctx, path, t, "the class has no public data properties", "Give it public fields.");
     return fail(ctx, path, t, "'{}' (an object type without properties) says nothing about the value", "Declare the properties.");
   }
@@ -519,7 +561,7 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
         const prop = properties.find((p) => p.key === cp.name);
         if (!prop || cp.rest) {
           if (!cp.optional && !cp.hasDefault && ctx.mode === "input") {
-            return fail(ctx, path, t, `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`, "Make the parameter a public property (or give it a default).");
+            return fail(ctx, path, t, `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`, CTOR_FIX);
           }
           break;
         }

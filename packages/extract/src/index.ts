@@ -71,7 +71,7 @@ export function createExtractor(options: ExtractorOptions = {}): MeasuredExtract
   const backend = createBackend(options);
   const memo = new Map<string, { code: string; generation: number; model: ModuleModel }>();
   return {
-    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo),
+    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo, resolve(options.cwd ?? process.cwd())),
     invalidate: (file, deleted) => backend.invalidate(resolve(options.cwd ?? process.cwd(), file), deleted),
     close: () => backend.close(),
     stats: () => backend.stats(),
@@ -96,6 +96,8 @@ function extractModule(
   rawFile: string,
   code: string,
   memo: Map<string, { code: string; generation: number; model: ModuleModel }>,
+  /** The extractor's `cwd`: paths inside messages are written relative to it. */
+  root: string,
 ): ModuleModel {
   const file = rawFile.replace(/\\/g, "/");
   const starts = lineStarts(code);
@@ -111,6 +113,7 @@ function extractModule(
   };
   const diagnostics: Diagnostic[] = [];
   const sink = {
+    root,
     add(code: DiagnosticCode, loc: SourceLocation, message: string) {
       diagnostics.push({ file: loc.file, line: loc.line, column: loc.column, code, message });
     },

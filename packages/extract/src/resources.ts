@@ -58,7 +58,7 @@ export function buildResource(
     report("OMCG0011", at(site.uriOffset), `${subject}: the URI '${uri}' is not valid: it does not start with a URI scheme (\`scheme:\`).`);
   }
 
-  const params = buildParams(host, file, sig, subject, "OMCG0011", report);
+  const params = buildParams(host, file, sig, subject, "OMCG0011", report, sink.root);
   // Variables and parameters are matched only against a valid URI (no cascade of follow-on errors).
   if (params && uriOk) {
     const listed = params.filter((p): p is StringParam => p.role === "value");
@@ -124,7 +124,7 @@ export function buildPrompt(
   const name = site.options.name ?? defaultName(site) ?? "";
   const subject = `Prompt '${name}'`;
   if (name === "") report("OMCG0012", at(site.offset), "A prompt needs a name: @prompt(\"name\") or server.prompt(\"name\", fn).");
-  const params = buildParams(host, file, sig, subject, "OMCG0012", report);
+  const params = buildParams(host, file, sig, subject, "OMCG0012", report, sink.root);
   const result = promptResult(host, sig);
   if (!result) {
     report(
@@ -175,6 +175,7 @@ function buildParams(
   subject: string,
   code: "OMCG0011" | "OMCG0012",
   report: (code: DiagnosticCode, loc: SourceLocation, message: string) => void,
+  root: string | undefined,
 ): StringParamModel[] | undefined {
   let ok = true;
   const fail = (c: DiagnosticCode, loc: SourceLocation, message: string) => {
@@ -197,7 +198,7 @@ function buildParams(
       params.push({ role, name: p.name! });
       continue;
     }
-    const ctx: ConvertContext = { host, mode: "input", subject: who, file, problems: [], stack: [] };
+    const ctx: ConvertContext = { host, mode: "input", subject: who, file, root, problems: [], stack: [] };
     const r = convertTop(ctx, p.type, p.typeNode, p.name!);
     const pdoc = p.doc ? parseDocComment(p.doc) : undefined;
     let model = r?.model;

@@ -5,7 +5,7 @@
 import { isValidToolName, toolNameFromMember } from "@typed-mcp/model";
 import type { Diagnostic, DiagnosticCode, ParamModel, ResultModel, SourceLocation, ToolModel, ToolSite, TypeModel, ValueParam, DefaultValue } from "@typed-mcp/model";
 import type { DefaultInfo, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
-import { applyConstraints, convertTop, convertType, docConstraints, isObjectShaped } from "./convert.js";
+import { applyConstraints, convertResult, convertTop, convertType, docConstraints, isObjectShaped } from "./convert.js";
 import type { ConvertContext } from "./convert.js";
 import { docMainText, docParamText, docTagText, parseDocComment } from "./jsdoc.js";
 import type { SiteInfo } from "./sites.js";
@@ -14,6 +14,11 @@ import type { SiteInfo } from "./sites.js";
 export interface DiagnosticSink {
   /** Adds a diagnostic at `loc`. */
   add(code: DiagnosticCode, loc: SourceLocation, message: string): void;
+  /**
+   * The project root (the extractor's `cwd`): files named inside messages ("declared at …")
+   * are written relative to it, as the CLI writes diagnostic locations. Absolute when absent.
+   */
+  readonly root?: string;
 }
 
 /**
@@ -80,7 +85,7 @@ export function buildTool(
       params.push({ role: "signal", name: p.name ?? "signal" });
       continue;
     }
-    const ctx: ConvertContext = { host, mode: "input", subject, file, problems: [], stack: [] };
+    const ctx: ConvertContext = { host, mode: "input", subject, file, root: sink.root, problems: [], stack: [] };
     if (p.pattern === "object") {
       if (listed.length > 1) {
         report("OMCG0004", p.loc, `${subject}: a destructured object parameter must be the only listed parameter; name it, or merge the other parameters into its type.`);
@@ -109,7 +114,7 @@ export function buildTool(
   }
 
   // Result (spec §6).
-  const result = buildResult(host, file, sig, name, (code, message) => report(code, sig.returnLoc, message));
+  const result = buildResult(host, file, sig, name, (code, message) => report(code, sig.returnLoc, message), sink.root);
 
   if (!ok || !result) return undefined;
   const siteModel: ToolSite =
@@ -224,6 +229,7 @@ function buildResult(
   sig: SignatureInfo,
   name: string,
   report: (code: DiagnosticCode, message: string) => void,
+  root: string | undefined,
 ): ResultModel | undefined {
   let t = sig.returnType;
   let node = sig.returnTypeNode;
@@ -241,8 +247,8 @@ function buildResult(
   const members = s.kind === "union" ? s.members : [t];
   const kinds = members.map((m) => host.shape(m).kind);
   if (kinds.includes("string") && kinds.every((k) => k === "string" || k === "null")) return { kind: "text" };
-  const ctx: ConvertContext = { host, mode: "output", subject: `The return type of tool '${name}'`, file, problems: [], stack: [] };
-  const model = convertType(ctx, t, node, "return");
+  const ctx: ConvertContext = { host, mode: "output", subject: `The return type of tool '${name}'`, file, root, problems: [], stack: [] };
+  const model = convertResult(ctx, t, node, "return");
   for (const p of ctx.problems) report(p.code, p.message);
   if (!model || ctx.problems.length) return undefined;
   if (isObjectShaped(model)) return { kind: "structured", type: model, nullable: false };
