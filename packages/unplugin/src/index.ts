@@ -16,6 +16,7 @@ import { createUnplugin, type UnpluginFactory, type UnpluginInstance } from "unp
 import { createExtractor, mayDeclareTools, type MeasuredExtractor } from "@typed-mcp/extract";
 import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
 import { spliceTools } from "./splice.js";
+import { errorLocation } from "./frame.js";
 import { FileHashes, ModelCache } from "./cache.js";
 
 export { spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "./splice.js";
@@ -237,7 +238,7 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
             message,
             code: first.code,
             id: file,
-            loc: { file: first.file, line: first.line, column: first.column - 1 },
+            ...errorLocation(first.file === file ? code : undefined, first.file, first.line, first.column, meta.framework === "esbuild"),
           });
           return undefined;
         }
