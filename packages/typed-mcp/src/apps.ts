@@ -29,9 +29,13 @@ export interface UiResourceCsp {
 
 /** Browser permissions a view asks for (MCP Apps; hosts MAY grant them through the iframe's `allow`). */
 export interface UiResourcePermissions {
+  /** `{}`: ask for the camera (Permission Policy `camera`). */
   camera?: Record<string, never>;
+  /** `{}`: ask for the microphone (Permission Policy `microphone`). */
   microphone?: Record<string, never>;
+  /** `{}`: ask for the location (Permission Policy `geolocation`). */
   geolocation?: Record<string, never>;
+  /** `{}`: ask to write the clipboard (Permission Policy `clipboard-write`). */
   clipboardWrite?: Record<string, never>;
 }
 
@@ -68,7 +72,9 @@ export type UiResourceHtml = string | (() => string | Promise<string>);
 
 /** A {@link GeneratedResource} for one UI resource, and the function that returns its HTML. */
 export interface UiResourceParts {
+  /** Listing, reader (no arguments) and writer (one text contents) of the resource. */
   descriptor: GeneratedResource;
+  /** Returns the HTML (or a promise of it). */
   fn: () => unknown;
 }
 
@@ -118,7 +124,9 @@ export function uiResourceParts(uri: string, html: UiResourceHtml, options: UiRe
 
 /** A tool whose `_meta.ui.resourceUri` names no registered resource. */
 export interface MissingUiResource {
+  /** The tool's name. */
   tool: string;
+  /** Its `_meta.ui.resourceUri`. */
   resourceUri: string;
 }
 
