@@ -22,8 +22,8 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createExtractor, mayDeclareTools, type Extractor } from "@typed-mcp/extract";
-import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
-import { planSplice, type SplicePlan } from "@typed-mcp/unplugin";
+import type { ModuleModel } from "@typed-mcp/model";
+import { formatDiagnostic, planSplice, type SplicePlan } from "@typed-mcp/unplugin";
 
 /** Options of the Babel plugin (the second element of `["@typed-mcp/babel", { … }]`). */
 export interface TypedMcpBabelOptions {
@@ -99,12 +99,10 @@ const DEFAULT_INCLUDE = /\.[cm]?tsx?$/;
 const DEFAULT_EXCLUDE = /[\\/]node_modules[\\/]/;
 
 /**
- * Formats a diagnostic as one line: `file:line:column - OMCG0005: message` (spec §10; the
- * same text as `@typed-mcp/unplugin`).
+ * Formats a diagnostic as one line, `file:line:column - OMCG0005: message` (spec §10): the
+ * unplugin's formatter, so both plugins print the same text.
  */
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column} - ${d.code}: ${d.message}`;
-}
+export { formatDiagnostic };
 
 /** One shared extractor per tsconfig choice, with its idle timer and file-change tracking. */
 interface Shared {
