@@ -14,7 +14,9 @@ import { cliView, ROOT } from "./helpers.js";
 const FIX = join(ROOT, "test/backends/fixtures");
 const APP_MODULES = join(FIX, "workspace/packages/app/node_modules");
 
-const backends = ["7.0", "6"] as const;
+const backends = ["7.0", "7.1", "6"] as const;
+/** The `typescript` option of each backend (7.1: the `typescript71` dev dependency, typescript@7.1.0-dev). */
+const choice = (b: string) => (b === "7.1" ? join(ROOT, "node_modules/typescript71") : b);
 const extractors = new Map<string, MeasuredExtractor>();
 
 beforeAll(() => {
@@ -22,7 +24,7 @@ beforeAll(() => {
   rmSync(APP_MODULES, { recursive: true, force: true });
   mkdirSync(join(APP_MODULES, "@acme"), { recursive: true });
   symlinkSync("../../../types", join(APP_MODULES, "@acme/types"), "dir");
-  for (const b of backends) extractors.set(b, createExtractor({ cwd: ROOT, typescript: b }));
+  for (const b of backends) extractors.set(b, createExtractor({ cwd: ROOT, typescript: choice(b) }));
 });
 afterAll(() => {
   for (const e of extractors.values()) e.close();

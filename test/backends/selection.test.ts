@@ -7,26 +7,39 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createExtractor, familyOf, findTypeScript } from "../../packages/extract/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
+import type { ModuleModel } from "@typed-mcp/model";
 import { cliView, ROOT } from "./helpers.js";
 
 const AUTO = join(ROOT, "test/backends/fixtures/auto");
 const FILE = join(AUTO, "tools.ts");
 const TS6 = realpathSync(join(ROOT, "node_modules/@typescript/typescript6"));
 const TS71 = realpathSync(join(ROOT, "node_modules/typescript71"));
+/** A stand-in package that only says it is TypeScript 4.9.5 (nothing is loaded from it). */
+const OLD_TS = join(ROOT, "test/backends/fixtures/typescript-4.9.5");
+
+/**
+ * A second project over the same module (its tsconfig includes `../auto/tools.ts`), for the
+ * 7.1 cases: Node caches resolved symlinks per process, so one `node_modules/typescript` link is
+ * never re-pointed within a test file.
+ */
+const AUTO71 = join(ROOT, "test/backends/fixtures/auto71");
 
 /** Installs `target` as the project's `node_modules/typescript` (what `npm i typescript@x` gives). */
-function installTypeScript(target: string | undefined): void {
-  rmSync(join(AUTO, "node_modules"), { recursive: true, force: true });
+function installTypeScript(target: string | undefined, project = AUTO): void {
+  rmSync(join(project, "node_modules"), { recursive: true, force: true });
   if (!target) return;
-  mkdirSync(join(AUTO, "node_modules"), { recursive: true });
-  symlinkSync(target, join(AUTO, "node_modules/typescript"), "dir");
+  mkdirSync(join(project, "node_modules"), { recursive: true });
+  symlinkSync(target, join(project, "node_modules/typescript"), "dir");
 }
 
 let extractor: MeasuredExtractor | undefined;
+/** The last model {@link run} extracted (its messages explain a failure). */
+let lastModel: ModuleModel | undefined;
 afterEach(() => {
   extractor?.close();
   extractor = undefined;
   installTypeScript(undefined);
+  installTypeScript(undefined, AUTO71);
 });
 
 // Spec §1/§3: the greet tool as listed (name snake_case, description = JSDoc main text, @param
@@ -44,7 +57,8 @@ const greet = {
 
 function run(options: Parameters<typeof createExtractor>[0]): any {
   extractor = createExtractor({ cwd: ROOT, ...options });
-  return cliView(extractor.extract(FILE, readFileSync(FILE, "utf8")));
+  lastModel = extractor.extract(FILE, readFileSync(FILE, "utf8"));
+  return cliView(lastModel);
 }
 
 describe("familyOf", () => {
@@ -72,15 +86,23 @@ describe("automatic choice from the project's typescript", () => {
     expect(extractor!.stats().roundTrips).toBeGreaterThan(0);
   });
 
-  it("a project on TypeScript 7.1 is OMCG0000 naming the version (no 7.1 backend yet)", () => {
-    installTypeScript(TS71);
-    extractor = createExtractor({ cwd: ROOT });
+  it("the project's typescript 7.1 runs the 7.1 backend (typescript/sync) on that package", () => {
+    installTypeScript(TS71, AUTO71);
+    // typescript is resolved from the tsconfig's directory.
+    const v = run({ tsconfig: join(AUTO71, "tsconfig.json") });
+    expect(v.listing?.tools, JSON.stringify(lastModel?.diagnostics)).toEqual([greet]);
+    expect(extractor!.stats()).toMatchObject({ backend: "7.1", typescriptVersion: expect.stringMatching(/^7\.1\./) });
+    expect(extractor!.stats().roundTrips).toBeGreaterThan(0);
+  });
+
+  it("a TypeScript older than 5 is OMCG0000 naming the version", () => {
+    installTypeScript(OLD_TS, AUTO71);
+    extractor = createExtractor({ cwd: ROOT, tsconfig: join(AUTO71, "tsconfig.json") });
     const model = extractor.extract(FILE, readFileSync(FILE, "utf8"));
     expect(model.tools).toEqual([]);
     expect(model.diagnostics).toHaveLength(1);
     expect(model.diagnostics[0]).toMatchObject({ code: "OMCG0000", line: 1, column: 1 });
-    expect(model.diagnostics[0]!.message).toContain("7.1.0-dev");
-    expect(model.diagnostics[0]!.message).toContain('"7.0" or "6"');
+    expect(model.diagnostics[0]!.message).toContain("4.9.5");
   });
 });
 
@@ -101,7 +123,13 @@ describe("the typescript option forces a backend", () => {
     expect(extractor!.stats().backend).toBe("6");
   });
 
-  it('"7.1" and a path without package.json are OMCG0000', () => {
+  it('"7.1" over a project on 7.1', () => {
+    installTypeScript(TS71, AUTO71);
+    expect(run({ typescript: "7.1", tsconfig: join(AUTO71, "tsconfig.json") }).listing.tools).toEqual([greet]);
+    expect(extractor!.stats().backend).toBe("7.1");
+  });
+
+  it('"7.1" over a project on 7.0, and a path without package.json, are OMCG0000', () => {
     expect(run({ typescript: "7.1" }).diagnostics).toEqual(["test/backends/fixtures/auto/tools.ts:1:1 OMCG0000"]);
     extractor!.close();
     expect(run({ typescript: join(ROOT, "test") }).diagnostics).toEqual(["test/backends/fixtures/auto/tools.ts:1:1 OMCG0000"]);

@@ -35,15 +35,16 @@ export interface ExtractorOptions {
   /**
    * Which TypeScript backend runs (docs/extraction.md "Backends"). Default: picked from the
    * `typescript` package the project has installed (resolved from the tsconfig's directory):
-   * 7.0 → the IPC API (`typescript/unstable/sync`); 5.x/6.x → the classic compiler API on that
-   * package. `"7.0"` / `"6"` force a family (`"6"` falls back to `@typescript/typescript6`);
-   * a path to a TypeScript package directory forces that package. `"7.1"` (or a project on
-   * 7.1+) is an OMCG0000 diagnostic: there is no 7.1 backend yet.
+   * 7.0 → the IPC API (`typescript/unstable/sync`); 7.1+ → the IPC API at `typescript/sync` of
+   * that package; 5.x/6.x → the classic compiler API on that package. `"7.0"` / `"7.1"` / `"6"`
+   * force a family (`"6"` falls back to `@typescript/typescript6`); a path to a TypeScript
+   * package directory forces that package. A choice that cannot be satisfied (or TypeScript < 5)
+   * is an OMCG0000 diagnostic at the module's first line.
    */
   typescript?: TypeScriptChoice;
 }
 
-/** A type-extraction backend (TypeScript 7.0 IPC now; 7.1 and the classic TS 5/6 API later) behind a small interface. */
+/** Type extraction over one of the backends (TypeScript 7.0 / 7.1 IPC, classic TS 5/6 API) behind `backend/host.ts`. */
 export interface Extractor {
   /**
    * Extracts the tools of one module; `code` is the module text as the bundler has it (may

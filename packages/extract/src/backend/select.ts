@@ -3,14 +3,15 @@
  *
  * - `typescript` is resolved from the directory of the module's tsconfig (else the extractor's
  *   `cwd`) with Node's resolution, and its `package.json` version decides:
- *   `7.0.x` → the 7.0 IPC backend (`ts7.ts`); `5.x`/`6.x` → the classic backend (`classic.ts`)
- *   on that very module; `7.1+` → not supported yet (see docs/extraction.md), an error.
+ *   `7.0.x` → the 7.0 IPC backend (`ts7.ts`); `7.1+` → the 7.1 IPC backend (`ts71.ts`,
+ *   `typescript/sync`) on that very package; `5.x`/`6.x` → the classic backend (`classic.ts`)
+ *   on that very module.
  * - Nothing resolvable (or a 7.x without a JS API) falls back to the 7.0 backend on
  *   typed-mcp's own `typescript@7.0` dependency.
  * - The `typescript` option forces one: `"7.0"`, `"6"` (the project's `typescript` if it is
  *   5.x/6.x, else `@typescript/typescript6` from the project, else typed-mcp's own
- *   `@typescript/typescript6`), `"7.1"` (an error: no 7.1 backend yet), or a path to a
- *   TypeScript package directory (its version decides as above).
+ *   `@typescript/typescript6`), `"7.1"` (the project's `typescript` if it is 7.1+, else an
+ *   error), or a path to a TypeScript package directory (its version decides as above).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import type { Backend, BackendStats, ModuleSession } from "./host.js";
 import { ClassicBackend, type ClassicTs } from "./classic.js";
 import { Ts7Backend } from "./ts7.js";
+import { ts71Backend } from "./ts71.js";
 
 /** Which backend to run: a version family, or a path to a TypeScript package directory. */
 export type TypeScriptChoice = "7.0" | "7.1" | "6" | (string & {});
@@ -99,8 +101,8 @@ const OWN_DIR = dirname(fileURLToPath(import.meta.url));
 
 /**
  * Picks and constructs the backend for a project whose tsconfig (or root) directory is
- * `projectDir`. Throws an `Error` with a readable message for a 7.1+ TypeScript (no backend yet)
- * or a forced choice that cannot be found.
+ * `projectDir`. Throws an `Error` with a readable message for an unsupported TypeScript version,
+ * a 7.1+ package whose API cannot be loaded, or a forced choice that cannot be found.
  */
 export function pickBackend(projectDir: string, options: BackendOptions): Backend {
   const forced = options.typescript;
@@ -110,10 +112,17 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
     const family = familyOf(found.version);
     if (family === "6") return classic(found);
     if (family === "7.0") return new Ts7Backend(options);
-    if (family === "7.1")
-      throw new Error(
-        `${why} is TypeScript ${found.version} (${found.dir}); typed-mcp has no TypeScript 7.1 backend yet. Use TypeScript 7.0 or 6.x, or set the typescript option to "7.0" or "6".`,
-      );
+    if (family === "7.1") {
+      let Backend71;
+      try {
+        Backend71 = ts71Backend(found.dir, found.version);
+      } catch (e) {
+        throw new Error(
+          `${why} is TypeScript ${found.version} (${found.dir}), whose API (typescript/sync) could not be loaded: ${(e as Error).message}. Set the typescript option to "7.0" or "6".`,
+        );
+      }
+      return new Backend71(options);
+    }
     throw new Error(`${why} is TypeScript ${found.version} (${found.dir}); typed-mcp supports TypeScript 5.x, 6.x and 7.0.`);
   };
   if (forced === undefined) {
@@ -121,7 +130,12 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
     return found ? byVersion(found, "The project's typescript") : new Ts7Backend(options);
   }
   if (forced === "7.0") return new Ts7Backend(options);
-  if (forced === "7.1") throw new Error(`typescript: "7.1" — typed-mcp has no TypeScript 7.1 backend yet (no 7.1 beta or release candidate was published).`);
+  if (forced === "7.1") {
+    const project = findTypeScript(projectDir);
+    if (!project || familyOf(project.version) !== "7.1")
+      throw new Error(`typescript: "7.1" — the project's typescript is ${project ? project.version : "not installed"}; install typescript@7.1 (or pass its package directory).`);
+    return byVersion(project, `typescript: "7.1"`);
+  }
   if (forced === "6") {
     const project = findTypeScript(projectDir);
     if (project && familyOf(project.version) === "6") return classic(project);

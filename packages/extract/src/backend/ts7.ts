@@ -6,13 +6,18 @@
  * virtual file system (`fs.readFile`), and changes are applied incrementally with
  * `updateSnapshot({ fileChanges })`. Queries are batched where the API accepts arrays, and
  * every answer is cached per snapshot (the API's round trips dominate the cost).
+ *
+ * The same code serves TypeScript 7.1 (`typescript/sync`, see `ts71.ts`): the backend is built by
+ * {@link ipcBackend} from the loaded API modules (their enum values differ between 7.0 and 7.1),
+ * and the few calls whose shape changed in 7.1 (snapshot creation and update, project lookup,
+ * compiler options, file-system callbacks) go through {@link IpcLib}.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { createRequire } from "node:module";
-import { API, ModifierFlags, SignatureKind, SymbolFlags, TypeFlags, ObjectFlags } from "typescript/unstable/sync";
-import type { Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
-import { SyntaxKind, NodeFlags } from "typescript/unstable/ast";
+import * as sync70 from "typescript/unstable/sync";
+import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
+import * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
 import type { SourceLocation } from "@typed-mcp/model";
 import type {
@@ -64,8 +69,61 @@ export function isTypedMcpFile(path: string): boolean {
   return /\/typed-mcp\/(?:src|dist)\/[^/]+\.(?:d\.)?[cm]?ts$/.test(norm(path)) || /\/node_modules\/typed-mcp\//.test(norm(path));
 }
 
-/** The TypeScript 7.0 IPC backend. */
-export class Ts7Backend implements Backend {
+/**
+ * What differs between the TypeScript 7.0 and 7.1 IPC APIs. The rest of the API (checker,
+ * symbols, types, node handles, AST) has the same shape; the enum values come from the modules.
+ */
+export interface IpcLib {
+  /** `"7.0"` (`typescript/unstable/sync`) or `"7.1"` (`typescript/sync`). */
+  family: "7.0" | "7.1";
+  /** The TypeScript package version. */
+  version: string;
+  /** The API module (`API` and the flag enums). */
+  sync: typeof sync70;
+  /** The AST module (`SyntaxKind`, `NodeFlags`). */
+  ast: typeof ast70;
+  /** Starts the sidecar; `overlay(file)` is the bundler's text for a file, else `undefined` (read the disk). */
+  createApi(cwd: string, overlay: (file: string) => string | undefined): API;
+  /** The first snapshot, with the tsconfig `config` opened. */
+  firstSnapshot(api: API, config: string): Snapshot;
+  /** A new snapshot after `old`: more projects opened, files changed/deleted on disk or in overlays. */
+  nextSnapshot(api: API, old: Snapshot, open: string[], changed: string[], deleted: string[]): Snapshot;
+  /** The project of the tsconfig `config` in `snapshot`. */
+  project(snapshot: Snapshot, config: string): Project | undefined;
+  /** The project's resolved compiler options. */
+  compilerOptions(project: Project): { strict?: boolean; strictNullChecks?: boolean };
+}
+
+/** The TypeScript 7.0 API (`typescript/unstable/sync`), the one this package depends on. */
+export const TS70: IpcLib = {
+  family: "7.0",
+  version: TS7_VERSION,
+  sync: sync70,
+  ast: ast70,
+  createApi: (cwd, overlay) => new sync70.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
+  firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
+  nextSnapshot: (api, _old, open, changed, deleted) =>
+    api.updateSnapshot({
+      ...(open.length ? { openProjects: open } : {}),
+      ...(changed.length || deleted.length ? { fileChanges: { changed, deleted } } : {}),
+    }),
+  project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
+  compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
+};
+
+/** A backend class over one IPC API version. */
+export type IpcBackendClass = new (options?: Ts7BackendOptions) => Backend & {
+  /** The tsconfig used for `file`. */
+  configFor(file: string): string | undefined;
+};
+
+/** Builds the IPC backend class for `lib` (TypeScript 7.0 or 7.1). */
+export function ipcBackend(lib: IpcLib): IpcBackendClass {
+const { ModifierFlags, SignatureKind, SymbolFlags, TypeFlags, ObjectFlags } = lib.sync;
+const { SyntaxKind, NodeFlags } = lib.ast;
+
+/** The TypeScript 7.x IPC backend. */
+class Ts7Backend implements Backend {
   private api: API | undefined;
   private snapshot: Snapshot | undefined;
   private readonly overlays = new Map<string, string>();
@@ -118,13 +176,9 @@ export class Ts7Backend implements Backend {
     const newConfig = !this.openConfigs.has(config);
     if (!this.api) {
       const t0 = performance.now();
-      this.api = new API({
-        cwd: this.options.cwd ?? process.cwd(),
-        collectTiming: true,
-        fs: { readFile: (name: string) => this.overlays.get(norm(name)) },
-      });
+      this.api = lib.createApi(this.options.cwd ?? process.cwd(), (name) => this.overlays.get(name));
       this.openConfigs.add(config);
-      this.snapshot = this.api.updateSnapshot({ openProjects: [config] });
+      this.snapshot = lib.firstSnapshot(this.api, config);
       this.pendingChanged.clear();
       this.coldStartMs = performance.now() - t0;
     } else if (newConfig || this.pendingChanged.size > 0 || this.pendingDeleted.size > 0) {
@@ -134,17 +188,14 @@ export class Ts7Backend implements Backend {
       const deleted = [...this.pendingDeleted];
       this.pendingChanged.clear();
       this.pendingDeleted.clear();
-      this.snapshot = this.api.updateSnapshot({
-        ...(newConfig ? { openProjects: [config] } : {}),
-        ...(changed.length || deleted.length ? { fileChanges: { changed, deleted } } : {}),
-      });
+      this.snapshot = lib.nextSnapshot(this.api, old!, newConfig ? [config] : [], changed, deleted);
       this.caches.clear();
       this.generation++;
       old?.dispose();
     }
-    const project = this.snapshot!.getProject(config) ?? this.snapshot!.getProjects()[0];
+    const project = lib.project(this.snapshot!, config);
     if (!project) return failedSession(`TypeScript could not load the project ${config}.`);
-    const opts = project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean };
+    const opts = lib.compilerOptions(project);
     const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
     if (!strictNull) {
       return failedSession(
@@ -176,9 +227,9 @@ export class Ts7Backend implements Backend {
 
   /** Measurements so far. */
   stats(): BackendStats {
-    if (!this.api) return { roundTrips: 0, coldStartMs: 0, backend: "7.0" };
+    if (!this.api) return { roundTrips: 0, coldStartMs: 0, backend: lib.family, typescriptVersion: lib.version };
     const info = this.api.getTimingInfo();
-    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs, backend: "7.0", typescriptVersion: TS7_VERSION };
+    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs, backend: lib.family, typescriptVersion: lib.version };
   }
 
   /** Ends the sidecar. Idempotent. */
@@ -848,5 +899,11 @@ function syntacticDefault(init: AnyNode): DefaultInfo | undefined {
       return { kind: "other" };
   }
 }
+
+return Ts7Backend;
+}
+
+/** The TypeScript 7.0 IPC backend. */
+export const Ts7Backend: IpcBackendClass = ipcBackend(TS70);
 
 export type { Signature };
