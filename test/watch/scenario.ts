@@ -33,6 +33,12 @@ export interface WatchSession {
 /** Starts a watch mode on the project at `root` (entry `src/server.ts`) with the plugin options given. */
 export type StartWatch = (root: string, pluginOptions: { cache: false; onEvent: (e: any) => void }) => Promise<WatchSession>;
 
+/**
+ * Waits before an edit: Vite's dev watcher (chokidar 3) drops a file's change event that follows
+ * the previous one within 50 ms, as a person saving twice that fast would see.
+ */
+const pause = () => new Promise((r) => setTimeout(r, 80));
+
 const listed = (o: Outcome, greetType: "string" | "number", withCount = true) =>
   o.ok && JSON.stringify(o.tools) === JSON.stringify(withCount ? [greetListing(greetType), countListing()] : [greetListing(greetType)]);
 
@@ -73,6 +79,7 @@ export function watchScenario(name: string, start: StartWatch): void {
 
   it("relists a parameter whose interface changed in a type-only import, on the same sidecar", async () => {
     const types = join(root, "src/types.ts").replace(/\\/g, "/");
+    await pause();
     await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
     await until((o) => listed(o, "number"));
     expect(events.count("invalidate", types)).toBeGreaterThanOrEqual(1);
@@ -82,8 +89,10 @@ export function watchScenario(name: string, start: StartWatch): void {
 
   it("reports a new error, then clears it once fixed", async () => {
     const a = join(root, "src/a.ts");
+    await pause();
     await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | number): string");
     await until((o) => !o.ok && o.error.includes("OMCG0005") && o.error.includes("a.ts"));
+    await pause();
     await edit(a, "greet(who: Person, x: string | number): string", "greet(who: Person): string");
     await until((o) => listed(o, "number"));
     expect(sidecarPids()).toEqual([pid]);
@@ -92,6 +101,7 @@ export function watchScenario(name: string, start: StartWatch): void {
   it("serves no stale schema after a declaration file is renamed", async () => {
     // As an editor's rename refactoring does it: the file moves and its importer follows at once.
     const src = join(root, "src");
+    await pause();
     renameSync(join(src, "types.ts"), join(src, "people.ts"));
     writeFileSync(join(src, "a.ts"), readFileSync(join(src, "a.ts"), "utf8").replace("./types.js", "./people.js"));
     writeFileSync(join(src, "people.ts"), readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"));
@@ -102,8 +112,10 @@ export function watchScenario(name: string, start: StartWatch): void {
   it("fails when a consulted file is deleted, and recovers when it is back", async () => {
     const counts = join(root, "src/counts.ts");
     const text = await readFile(counts, "utf8");
+    await pause();
     await rm(counts);
     await until((o) => !o.ok && o.error.includes("b.ts"));
+    await pause();
     await writeFile(counts, text);
     await until((o) => listed(o, "string"));
     expect(sidecarPids()).toEqual([pid]);

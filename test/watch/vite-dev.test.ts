@@ -25,6 +25,8 @@ watchScenario("vite-dev", async (root, pluginOptions) => {
     optimizeDeps: { noDiscovery: true, include: [] },
   });
   const runner = createServerModuleRunner(server.environments.ssr);
+  const seen: string[] = [];
+  server.watcher.on("all", (event, path) => seen.push(`${event} ${path}`));
   const entry = join(root, "src/server.ts");
   const load = async (): Promise<Outcome> => {
     try {
@@ -40,7 +42,7 @@ watchScenario("vite-dev", async (root, pluginOptions) => {
       for (;;) {
         const outcome = await load();
         if (check(outcome)) return;
-        if (Date.now() > end) throw new Error(`no matching module state within ${ms} ms; last: ${JSON.stringify(outcome).slice(0, 600)}`);
+        if (Date.now() > end) throw new Error(`no matching module state within ${ms} ms; last: ${JSON.stringify(outcome).slice(0, 300)}; watcher: ${seen.slice(-6).join(", ")}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

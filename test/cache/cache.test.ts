@@ -1,0 +1,185 @@
+/**
+ * The content-hash model cache (docs/bundlers.md "Watch mode and cache"): a second cold build of
+ * an unchanged project answers every module from the cache and starts no TypeScript sidecar; a
+ * change to a declaration consulted by one module re-extracts that module only; the module's
+ * own text and the tsconfig are part of the key; a corrupt entry is a miss, never a crash;
+ * writes leave no temp files; `cache: false` writes nothing; Vite's default directory is
+ * `<cacheDir>/typed-mcp`. Builds use Rolldown (the fastest) on a temp copy of the watch fixture.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rolldown } from "rolldown";
+import { build as viteBuild } from "vite";
+import typedMcp from "@typed-mcp/unplugin/rolldown";
+import typedMcpVite from "@typed-mcp/unplugin/vite";
+import { copyFixture, countListing, edit, Events, greetListing, listTools, removeCopy, sidecarPids } from "../watch/helpers.ts";
+
+let root: string;
+let cacheDir: string;
+let n = 0;
+beforeAll(async () => {
+  root = await copyFixture("cache");
+  cacheDir = join(root, ".cache/typed-mcp");
+});
+afterAll(async () => {
+  await removeCopy(root);
+});
+
+const A = () => join(root, "src/a.ts");
+const B = () => join(root, "src/b.ts");
+
+/** One cold build (a fresh plugin instance, as in a new process); returns its events and listing. */
+async function coldBuild(cache: false | { dir: string } = { dir: ".cache/typed-mcp" }) {
+  const events = new Events();
+  const file = join(root, `dist/server-${++n}.mjs`);
+  const bundle = await rolldown({
+    input: join(root, "src/server.ts"),
+    cwd: root,
+    platform: "node",
+    logLevel: "silent",
+    external: [/^typed-mcp/],
+    tsconfig: join(root, "tsconfig.json"),
+    plugins: [typedMcp({ cache: cache === false ? false : { dir: join(root, cache.dir) }, onEvent: events.onEvent })],
+  });
+  try {
+    await bundle.write({ file, format: "es" });
+  } finally {
+    await bundle.close();
+  }
+  return { events, tools: await listTools(file) };
+}
+
+/** Every entry (`.json`) and temp (`.tmp`) file under a cache directory. */
+function entries(dir = cacheDir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".json") || f.endsWith(".tmp"))
+    .map((f) => join(dir, f));
+}
+
+describe("cache", () => {
+  it("a second cold build of an unchanged project answers from the cache and starts no sidecar", async () => {
+    const first = await coldBuild();
+    expect(first.tools).toEqual([greetListing("string"), countListing()]);
+    expect(first.events.count("cache-miss", A())).toBe(1);
+    expect(first.events.count("cache-miss", B())).toBe(1);
+    expect(first.events.count("sidecar-start")).toBe(1);
+    expect(entries().filter((f) => f.endsWith(".json"))).toHaveLength(2);
+
+    const second = await coldBuild();
+    expect(second.tools).toEqual([greetListing("string"), countListing()]);
+    expect(second.events.count("cache-hit", A())).toBe(1);
+    expect(second.events.count("cache-hit", B())).toBe(1);
+    expect(second.events.count("extract")).toBe(0);
+    expect(second.events.count("sidecar-start")).toBe(0);
+    expect(sidecarPids()).toEqual([]);
+  });
+
+  it("a change to an interface used by a.ts only re-extracts a.ts; b.ts comes from the cache", async () => {
+    await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
+    const build = await coldBuild();
+    expect(build.tools).toEqual([greetListing("number"), countListing()]);
+    expect(build.events.count("extract", A())).toBe(1);
+    expect(build.events.count("cache-hit", B())).toBe(1);
+    expect(build.events.count("extract", B())).toBe(0);
+    // …and the new entry is used by the next cold build.
+    const again = await coldBuild();
+    expect(again.tools).toEqual([greetListing("number"), countListing()]);
+    expect(again.events.count("extract")).toBe(0);
+  });
+
+  it("keys on the module's own text", async () => {
+    await edit(B(), "Counts.", "Counts up.");
+    const build = await coldBuild();
+    expect(build.events.count("extract", B())).toBe(1);
+    expect(build.events.count("cache-hit", A())).toBe(1);
+    const count = build.tools.find((t) => t.name === "count");
+    expect(count?.description).toBe("Counts up.");
+    await edit(B(), "Counts up.", "Counts.");
+  });
+
+  it("keys on the tsconfig: a changed config re-extracts every module", async () => {
+    await coldBuild(); // restore entries for the current texts
+    await edit(join(root, "tsconfig.json"), '"strict": true,', '"strict": true,\n    "noUnusedLocals": false,');
+    const build = await coldBuild();
+    expect(build.events.count("extract", A())).toBe(1);
+    expect(build.events.count("extract", B())).toBe(1);
+    expect(build.tools).toEqual([greetListing("number"), countListing()]);
+  });
+
+  it("treats a corrupt or foreign entry as a miss and rewrites it", async () => {
+    rmSync(cacheDir, { recursive: true, force: true });
+    await coldBuild();
+    const files = entries().filter((f) => f.endsWith(".json"));
+    expect(files).toHaveLength(2);
+    for (const [i, f] of files.entries()) {
+      writeFileSync(f, i % 2 === 0 ? '{"format":1,"key":"tru' : JSON.stringify({ format: 1, key: "other", model: null }));
+    }
+    const build = await coldBuild();
+    expect(build.tools).toEqual([greetListing("number"), countListing()]);
+    expect(build.events.count("extract", A())).toBe(1);
+    expect(build.events.count("extract", B())).toBe(1);
+    const again = await coldBuild();
+    expect(again.events.count("extract")).toBe(0);
+  });
+
+  it("writes atomically: no temp file is left, every entry is a whole JSON model", () => {
+    const all = entries();
+    expect(all.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    for (const f of all) {
+      // The plain model and the consulted files' hashes — no generated code (codegen runs on every build).
+      const entry = JSON.parse(readFileSync(f, "utf8"));
+      expect(Object.keys(entry).sort()).toEqual(["consulted", "file", "format", "key", "model"]);
+      expect(Object.keys(entry.model).sort()).toEqual(["consultedFiles", "diagnostics", "file", "tools"]);
+    }
+  });
+
+  it("does not store a model with diagnostics", async () => {
+    const before = entries().length;
+    await edit(A(), "greet(who: Person): string", "greet(who: Person, x: string | number): string");
+    await expect(coldBuild()).rejects.toThrow(/OMCG0005/);
+    expect(entries().length).toBe(before);
+    const again = coldBuild();
+    await expect(again).rejects.toThrow(/OMCG0005/);
+    await edit(A(), "greet(who: Person, x: string | number): string", "greet(who: Person): string");
+  });
+
+  it("cache: false reads and writes nothing", async () => {
+    await edit(join(root, "src/types.ts"), "name: number;", "name: string;"); // a state not cached yet
+    const before = entries();
+    const build = await coldBuild(false);
+    expect(build.tools).toEqual([greetListing("string"), countListing()]);
+    expect(build.events.count("cache-hit") + build.events.count("cache-miss")).toBe(0);
+    expect(build.events.count("extract")).toBe(2);
+    expect(entries()).toEqual(before);
+  });
+
+  it("Vite keeps the cache in its cacheDir (<cacheDir>/typed-mcp)", async () => {
+    const viteCache = join(root, ".vite-cache");
+    const run = async () => {
+      const events = new Events();
+      await viteBuild({
+        root,
+        configFile: false,
+        logLevel: "silent",
+        cacheDir: viteCache,
+        plugins: [typedMcpVite({ onEvent: events.onEvent })],
+        build: {
+          ssr: join(root, "src/server.ts"),
+          outDir: join(root, "dist-vite"),
+          emptyOutDir: true,
+          rollupOptions: { external: [/^typed-mcp/] },
+        },
+        ssr: { external: ["typed-mcp"] },
+      });
+      return events;
+    };
+    const first = await run();
+    expect(first.count("cache-miss")).toBe(2);
+    expect(entries(join(viteCache, "typed-mcp")).filter((f) => f.endsWith(".json"))).toHaveLength(2);
+    const second = await run();
+    expect(second.count("cache-hit")).toBe(2);
+    expect(second.count("sidecar-start")).toBe(0);
+  });
+});
