@@ -6,6 +6,8 @@
 //    inputSchema, compiled; removeAdditional off, strict) and zod 4 (the equivalent schema).
 // 2. Result writing: the generated writer against plain JSON.stringify of the same value.
 // 3. Type extraction: sidecar cold start and per-module times for the playground module.
+// 4. Backend comparison: cold start and warm re-extraction of an edited module on each
+//    extraction backend (TypeScript 7.0 IPC, 7.1 IPC, classic TS 6 LanguageService).
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
@@ -90,3 +92,38 @@ console.log(`\ntype extraction of playground/src/memory.ts (${first.tools.length
 console.log(`  sidecar cold start + first module: ${cold.toFixed(0)} ms`);
 console.log(`  edited module, warm sidecar: median ${warm.sort((a, b) => a - b)[2].toFixed(1)} ms`);
 if (stats) console.log(`  stats: ${JSON.stringify(stats)}`);
+
+// --- 4. backend comparison ------------------------------------------------------------------
+{
+  const modules = [
+    ["playground/src/memory.ts", join(root, "playground/src/memory.ts")],
+    ["test/extract/fixtures/basic/kinds.ts", join(root, "test/extract/fixtures/basic/kinds.ts")],
+  ];
+  console.log(`\ntype extraction per backend (cold: new extractor + first module; warm: the module edited, median of 7)`);
+  // 7.1: the typescript71 dev dependency (typescript@7.1.0-dev), by package directory.
+  for (const backend of ["7.0", join(root, "node_modules/typescript71"), "6"]) {
+    for (const [label, file] of modules) {
+      const text = readFileSync(file, "utf8");
+      const c0 = performance.now();
+      const ex = createExtractor({ cwd: root, typescript: backend });
+      const m = ex.extract(file, text);
+      const coldMs = performance.now() - c0;
+      if (m.diagnostics.length) throw new Error(`${backend} ${label}: ${JSON.stringify(m.diagnostics)}`);
+      const times = [];
+      for (let i = 0; i < 7; i++) {
+        const s = performance.now();
+        ex.extract(file, text + `\n// edit ${i}\n`);
+        times.push(performance.now() - s);
+      }
+      const again = performance.now();
+      ex.extract(file, text + `\n// edit 6\n`);
+      const unchanged = performance.now() - again;
+      const st = ex.stats();
+      ex.close();
+      times.sort((a, b) => a - b);
+      console.log(
+        `  ${st.backend.padEnd(4)} ${label.padEnd(38)} ${String(m.tools.length).padStart(2)} tools  cold ${coldMs.toFixed(0).padStart(5)} ms (checker start ${st.coldStartMs.toFixed(0)} ms)  warm edit ${times[3].toFixed(1).padStart(6)} ms  unchanged ${unchanged.toFixed(2)} ms  [${st.typescriptVersion}]`,
+      );
+    }
+  }
+}
