@@ -112,6 +112,16 @@ describe.each(backends)("resolution on the %s backend", (backend) => {
     expect(v.consulted).toEqual(["test/backends/fixtures/paths/shared/order.ts"]);
   });
 
+  it("a module its tsconfig does not include (nor import) is OMCG0000 at the first site, even with the bundler's own text", () => {
+    const file = join(FIX, "paths/outside.ts");
+    const code = readFileSync(file, "utf8").replace("lonely(", "alone(");
+    const model = extractors.get(backend)!.extract(file, code);
+    expect(model.tools).toEqual([]);
+    // §10: OMCG0000 for project problems; at the first declaration site (its `@tool()`).
+    expect(model.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([["OMCG0000", 5, 3]]);
+    expect(model.diagnostics[0]!.message).toContain("is not part of the TypeScript project");
+  });
+
   it("a parameter type from a referenced project (references, not built)", () => {
     const v = view(backend, "refs/app/src/tools.ts");
     expect(v.listing?.tools, JSON.stringify(v)).toMatchObject([area]);

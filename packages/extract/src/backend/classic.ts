@@ -63,7 +63,7 @@ interface ClassicProject {
   config: string;
   service: TS.LanguageService;
   parsed: TS.ParsedCommandLine;
-  /** Root files (from the config) plus overlaid files. */
+  /** Root files (the config's `files`/`include`, read once when the project is opened). */
   roots: Set<string>;
 }
 
@@ -173,10 +173,6 @@ export class ClassicBackend implements Backend {
       if (typeof opened === "string") return failedSession(opened);
       project = opened;
     }
-    if (this.overlays.has(file) && !project.roots.has(file)) {
-      project.roots.add(file);
-      this.bump(file);
-    }
     const program = project.service.getProgram();
     if (!program) return failedSession(`TypeScript could not load the project ${config}.`);
     const checker = program.getTypeChecker();
@@ -189,7 +185,8 @@ export class ClassicBackend implements Backend {
       );
     }
     const sf = program.getSourceFile(file);
-    if (!sf || (!project.parsed.fileNames.some((f) => norm(f) === file) && !isReachable(program, file))) {
+    // Like the 7.0 backend: the module must be in the program (a root or imported from one).
+    if (!sf) {
       return failedSession(`${file} is not part of the TypeScript project ${config}; include it there (tsconfig "include"/"files").`);
     }
     let entry = this.caches.get(config);
@@ -201,10 +198,10 @@ export class ClassicBackend implements Backend {
   }
 
   /** Records a change on disk (watch mode); applied with the next `session`. */
-  invalidate(file: string, deleted = false): void {
+  invalidate(file: string, _deleted = false): void {
     file = norm(file);
     this.overlays.delete(file);
-    if (deleted) for (const p of this.projects.values()) if (!p.parsed.fileNames.some((f) => norm(f) === file)) p.roots.delete(file);
+    // A deleted root stays listed: its snapshot is then missing, as for the 7.0 backend.
     this.bump(file);
   }
 
@@ -221,11 +218,6 @@ export class ClassicBackend implements Backend {
     this.projects.clear();
     this.caches.clear();
   }
-}
-
-/** A file the program holds although the config does not list it (imported from a root). */
-function isReachable(program: TS.Program, file: string): boolean {
-  return program.getRootFileNames().some((f) => norm(f) === file) || !!program.getSourceFile(file);
 }
 
 function failedSession(message: string): ModuleSession {
