@@ -30,7 +30,7 @@ const A = () => join(root, "src/a.ts");
 const B = () => join(root, "src/b.ts");
 
 /** One cold build (a fresh plugin instance, as in a new process); returns its events and listing. */
-async function coldBuild(cache: false | { dir: string } = { dir: ".cache/typed-mcp" }) {
+async function coldBuild(cache: boolean | { dir: string } = { dir: ".cache/typed-mcp" }) {
   const events = new Events();
   const file = join(root, `dist/server-${++n}.mjs`);
   const bundle = await rolldown({
@@ -40,7 +40,7 @@ async function coldBuild(cache: false | { dir: string } = { dir: ".cache/typed-m
     logLevel: "silent",
     external: [/^typed-mcp/],
     tsconfig: join(root, "tsconfig.json"),
-    plugins: [typedMcp({ cache: cache === false ? false : { dir: join(root, cache.dir) }, onEvent: events.onEvent })],
+    plugins: [typedMcp({ cache: typeof cache === "boolean" ? cache : { dir: join(root, cache.dir) }, onEvent: events.onEvent })],
   });
   try {
     await bundle.write({ file, format: "es" });
@@ -153,6 +153,15 @@ describe("cache", () => {
     expect(build.events.count("cache-hit") + build.events.count("cache-miss")).toBe(0);
     expect(build.events.count("extract")).toBe(2);
     expect(entries()).toEqual(before);
+  });
+
+  it("by default keeps the cache in <root>/node_modules/.cache/typed-mcp (Rolldown: root = cwd)", async () => {
+    const dir = join(root, "node_modules/.cache/typed-mcp");
+    const first = await coldBuild(true);
+    expect(first.events.count("cache-miss")).toBe(2);
+    expect(entries(dir).filter((f) => f.endsWith(".json"))).toHaveLength(2);
+    const second = await coldBuild(true);
+    expect(second.events.count("cache-hit")).toBe(2);
   });
 
   it("Vite keeps the cache in its cacheDir (<cacheDir>/typed-mcp)", async () => {

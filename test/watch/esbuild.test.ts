@@ -6,6 +6,7 @@
  * one changes, and the cache entry, checked against the content hashes of the consulted files,
  * misses for the changed module only.
  */
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { context, type BuildContext } from "esbuild";
@@ -56,6 +57,8 @@ const listing = async (check: (tools: Record<string, any>[]) => boolean) =>
 it("lists the tools after the first build, extracting both modules", async () => {
   await listing((t) => JSON.stringify(t) === JSON.stringify([greetListing("string"), countListing()]));
   expect(events.count("extract")).toBe(2);
+  // `cache.dir` is relative to the project root, which for esbuild is `absWorkingDir`.
+  expect(readdirSync(join(root, ".cache/typed-mcp"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))).toHaveLength(2);
 });
 
 it("relists a changed interface from a type-only import; the other module comes from the cache", async () => {

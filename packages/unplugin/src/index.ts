@@ -153,8 +153,13 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
     }
     return extractor;
   };
-  /** The project root: Vite's root, the webpack/Rspack context, else the working directory. */
-  const root = () => vite?.root ?? compiler?.context ?? process.cwd();
+  /** esbuild's `absWorkingDir` or Rolldown's `cwd`, when given. */
+  let workingDir: string | undefined;
+  /**
+   * The project root: Vite's root, the webpack/Rspack context, esbuild's `absWorkingDir`,
+   * Rolldown's `cwd`, else the working directory.
+   */
+  const root = () => vite?.root ?? compiler?.context ?? workingDir ?? process.cwd();
   /** The cache, created on first use (after the bundler's config hooks ran); `null` when off. */
   const cache = (): ModelCache | null => {
     if (modelCache !== undefined) return modelCache;
@@ -285,11 +290,17 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       },
     },
     rolldown: {
+      options(opts) {
+        if (typeof opts.cwd === "string") workingDir = opts.cwd;
+      },
       closeWatcher() {
         close();
       },
     },
     esbuild: {
+      config(opts) {
+        if (opts.absWorkingDir) workingDir = opts.absWorkingDir;
+      },
       // unplugin runs `transform` inside one esbuild `onLoad`: only TypeScript modules need it.
       onLoadFilter: include instanceof RegExp ? include : /.*/,
     },
