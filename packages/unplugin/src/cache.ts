@@ -7,8 +7,10 @@
  * - the module's path and text (as the bundler hands it over),
  * - the content hash of every file whose declarations were consulted (recorded in the entry),
  * - the tsconfig the module is checked with (its text, and the text of the configs it extends),
- * - the extractor (its version and the hash of its own code), the TypeScript version, and the
- *   project's lock file (declarations under `node_modules` are not tracked one by one).
+ * - the extractor (its version and the hash of its own code and of the model package's), the
+ *   TypeScript package the project's backend runs on (resolved from the tsconfig's directory,
+ *   as the extractor picks it), and the project's lock file (declarations under
+ *   `node_modules` are not tracked one by one).
  *
  * The first three plus the last form the entry's file name; the consulted hashes are checked on
  * lookup (they are only known once the module was extracted). Writes are atomic (a temp file,
@@ -21,6 +23,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ModuleModel } from "@typed-mcp/model";
+import { findTypeScript } from "@typed-mcp/extract";
 
 /** Version of the entry format; bumped when it changes. */
 const FORMAT = 1;
@@ -69,8 +72,9 @@ export class FileHashes {
 }
 
 /**
- * A hash of the extractor's identity: its package version and the bytes of its built code, the
- * model package's version, and the TypeScript version it talks to. Computed once per process.
+ * A hash of the extractor's identity: the bytes of the built code of `@typed-mcp/extract` and
+ * `@typed-mcp/model` (which holds the naming rules), their versions, and the entry format.
+ * Computed once per process.
  */
 let extractorSalt: string | undefined;
 function saltOfExtractor(): string {
@@ -79,22 +83,26 @@ function saltOfExtractor(): string {
   const require = createRequire(import.meta.url);
   try {
     const entry = require.resolve("@typed-mcp/extract");
-    const dist = dirname(entry);
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        if (e.isDirectory()) walk(join(dir, e.name));
-        else if (e.name.endsWith(".js")) files.push(join(dir, e.name));
-      }
-    };
-    walk(dist);
-    for (const f of files.sort()) h.update(f.slice(dist.length)).update(readFileSync(f));
     const extractRequire = createRequire(entry);
-    for (const pkg of ["@typed-mcp/extract/package.json", "typescript/package.json"]) {
+    for (const [name, main] of [
+      ["@typed-mcp/extract", entry],
+      ["@typed-mcp/model", extractRequire.resolve("@typed-mcp/model")],
+    ] as const) {
+      const dist = dirname(main);
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const e of readdirSync(dir, { withFileTypes: true })) {
+          if (e.isDirectory()) walk(join(dir, e.name));
+          else if (e.name.endsWith(".js")) files.push(join(dir, e.name));
+        }
+      };
+      walk(dist);
+      h.update(name);
+      for (const f of files.sort()) h.update(f.slice(dist.length)).update(readFileSync(f));
       try {
-        h.update(pkg).update(String((extractRequire(pkg) as { version?: string }).version));
+        h.update(String((JSON.parse(readFileSync(join(dist, "../package.json"), "utf8")) as { version?: string }).version));
       } catch {
-        h.update(pkg).update("?");
+        h.update("?");
       }
     }
   } catch {
@@ -137,7 +145,8 @@ interface Entry {
 export class ModelCache {
   readonly hashes: FileHashes;
   private readonly salt: string;
-  private readonly configs = new Map<string, string | undefined>();
+  /** Per tsconfig: the TypeScript package its project runs on (resolved once per process). */
+  private readonly typescripts = new Map<string, string>();
 
   constructor(private readonly options: ModelCacheOptions) {
     this.hashes = options.hashes ?? new FileHashes();
@@ -160,7 +169,11 @@ export class ModelCache {
       .digest("hex");
   }
 
-  /** The hash of the tsconfig used for `file` and of every config it `extends` (relative or absolute paths). */
+  /**
+   * The hash of the tsconfig used for `file`, of every config it `extends` (relative or
+   * absolute paths), and of the TypeScript package the extractor picks for it (its directory
+   * and version, resolved from the tsconfig's directory).
+   */
   private configHash(file: string): string {
     const config = this.options.tsconfig
       ? resolve(this.options.tsconfig)
@@ -192,6 +205,17 @@ export class ModelCache {
       }
     };
     visit(config.replace(/\\/g, "/"));
+    let ts = this.typescripts.get(config);
+    if (ts === undefined) {
+      try {
+        const found = findTypeScript(dirname(config));
+        ts = found ? `typescript ${found.dir} ${found.version}` : "no project typescript";
+      } catch {
+        ts = "no project typescript";
+      }
+      this.typescripts.set(config, ts);
+    }
+    h.update(ts);
     return h.digest("hex");
   }
 
