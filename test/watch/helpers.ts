@@ -18,7 +18,7 @@ export const fixture = join(here, "fixture");
 /** Copies the fixture project to a fresh directory under `<repo>/.tmp`; returns its path. */
 export async function copyFixture(name: string): Promise<string> {
   await mkdir(join(repo, ".tmp"), { recursive: true });
-  const dir = await mkdtemp(join(repo, ".tmp", `watch-${name}-`));
+  const dir = await mkdtemp(join(repo, ".tmp", `watch-${name.replace(/\W+/g, "-")}-`));
   await cp(fixture, dir, { recursive: true });
   return dir;
 }

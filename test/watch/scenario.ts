@@ -16,7 +16,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFixture, countListing, edit, Events, greetListing, removeCopy, sidecarPids, sidecarsGone } from "./helpers.ts";
 
 /** One observed state of the watched project: a listing, or the build error's text. */
@@ -44,88 +44,90 @@ const listed = (o: Outcome, greetType: "string" | "number", withCount = true) =>
 
 /** Defines the scenario's tests for one watch mode. */
 export function watchScenario(name: string, start: StartWatch): void {
-  let root: string;
-  let session: WatchSession | undefined;
-  let pid: number | undefined;
-  const events = new Events();
-  const last: { outcome?: Outcome } = {};
-  const until = async (check: (o: Outcome) => boolean, ms = 15_000) => {
-    await session!.until((o) => {
-      last.outcome = o;
-      return check(o);
-    }, ms).catch((e: Error) => {
-      const recent = events.all.slice(-12).map((x) => `${x.type} ${x.file ?? ""}`);
-      throw new Error(`${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 600)}\nrecent plugin events:\n${recent.join("\n")}`);
+  describe(name, () => {
+    let root: string;
+    let session: WatchSession | undefined;
+    let pid: number | undefined;
+    const events = new Events();
+    const last: { outcome?: Outcome } = {};
+    const until = async (check: (o: Outcome) => boolean, ms = 15_000) => {
+      await session!.until((o) => {
+        last.outcome = o;
+        return check(o);
+      }, ms).catch((e: Error) => {
+        const recent = events.all.slice(-12).map((x) => `${x.type} ${x.file ?? ""}`);
+        throw new Error(`${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 600)}\nrecent plugin events:\n${recent.join("\n")}`);
+      });
+    };
+
+    beforeAll(async () => {
+      root = await copyFixture(name);
+      session = await start(root, { cache: false, onEvent: events.onEvent });
     });
-  };
+    afterAll(async () => {
+      await session?.close();
+      session = undefined;
+      await removeCopy(root);
+    });
 
-  beforeAll(async () => {
-    root = await copyFixture(name);
-    session = await start(root, { cache: false, onEvent: events.onEvent });
-  });
-  afterAll(async () => {
-    await session?.close();
-    session = undefined;
-    await removeCopy(root);
-  });
+    it("lists the tools after the first build, with one sidecar", async () => {
+      await until((o) => listed(o, "string"));
+      const pids = sidecarPids();
+      expect(pids).toHaveLength(1);
+      pid = pids[0];
+      expect(events.count("sidecar-start")).toBe(1);
+    });
 
-  it("lists the tools after the first build, with one sidecar", async () => {
-    await until((o) => listed(o, "string"));
-    const pids = sidecarPids();
-    expect(pids).toHaveLength(1);
-    pid = pids[0];
-    expect(events.count("sidecar-start")).toBe(1);
-  });
+    it("relists a parameter whose interface changed in a type-only import, on the same sidecar", async () => {
+      const types = join(root, "src/types.ts").replace(/\\/g, "/");
+      await pause();
+      await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
+      await until((o) => listed(o, "number"));
+      expect(events.count("invalidate", types)).toBeGreaterThanOrEqual(1);
+      expect(sidecarPids()).toEqual([pid]);
+      expect(events.count("sidecar-start")).toBe(1);
+    });
 
-  it("relists a parameter whose interface changed in a type-only import, on the same sidecar", async () => {
-    const types = join(root, "src/types.ts").replace(/\\/g, "/");
-    await pause();
-    await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
-    await until((o) => listed(o, "number"));
-    expect(events.count("invalidate", types)).toBeGreaterThanOrEqual(1);
-    expect(sidecarPids()).toEqual([pid]);
-    expect(events.count("sidecar-start")).toBe(1);
-  });
+    it("reports a new error, then clears it once fixed", async () => {
+      const a = join(root, "src/a.ts");
+      await pause();
+      await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | number): string");
+      await until((o) => !o.ok && o.error.includes("OMCG0005") && o.error.includes("a.ts"));
+      await pause();
+      await edit(a, "greet(who: Person, x: string | number): string", "greet(who: Person): string");
+      await until((o) => listed(o, "number"));
+      expect(sidecarPids()).toEqual([pid]);
+    });
 
-  it("reports a new error, then clears it once fixed", async () => {
-    const a = join(root, "src/a.ts");
-    await pause();
-    await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | number): string");
-    await until((o) => !o.ok && o.error.includes("OMCG0005") && o.error.includes("a.ts"));
-    await pause();
-    await edit(a, "greet(who: Person, x: string | number): string", "greet(who: Person): string");
-    await until((o) => listed(o, "number"));
-    expect(sidecarPids()).toEqual([pid]);
-  });
+    it("serves no stale schema after a declaration file is renamed", async () => {
+      // As an editor's rename refactoring does it: the file moves and its importer follows at once.
+      const src = join(root, "src");
+      await pause();
+      renameSync(join(src, "types.ts"), join(src, "people.ts"));
+      writeFileSync(join(src, "a.ts"), readFileSync(join(src, "a.ts"), "utf8").replace("./types.js", "./people.js"));
+      writeFileSync(join(src, "people.ts"), readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"));
+      await until((o) => listed(o, "string"));
+      expect(sidecarPids()).toEqual([pid]);
+    });
 
-  it("serves no stale schema after a declaration file is renamed", async () => {
-    // As an editor's rename refactoring does it: the file moves and its importer follows at once.
-    const src = join(root, "src");
-    await pause();
-    renameSync(join(src, "types.ts"), join(src, "people.ts"));
-    writeFileSync(join(src, "a.ts"), readFileSync(join(src, "a.ts"), "utf8").replace("./types.js", "./people.js"));
-    writeFileSync(join(src, "people.ts"), readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"));
-    await until((o) => listed(o, "string"));
-    expect(sidecarPids()).toEqual([pid]);
-  });
+    it("fails when a consulted file is deleted, and recovers when it is back", async () => {
+      const counts = join(root, "src/counts.ts");
+      const text = await readFile(counts, "utf8");
+      await pause();
+      await rm(counts);
+      await until((o) => !o.ok && o.error.includes("b.ts"));
+      await pause();
+      await writeFile(counts, text);
+      await until((o) => listed(o, "string"));
+      expect(sidecarPids()).toEqual([pid]);
+      expect(events.count("sidecar-start")).toBe(1);
+    });
 
-  it("fails when a consulted file is deleted, and recovers when it is back", async () => {
-    const counts = join(root, "src/counts.ts");
-    const text = await readFile(counts, "utf8");
-    await pause();
-    await rm(counts);
-    await until((o) => !o.ok && o.error.includes("b.ts"));
-    await pause();
-    await writeFile(counts, text);
-    await until((o) => listed(o, "string"));
-    expect(sidecarPids()).toEqual([pid]);
-    expect(events.count("sidecar-start")).toBe(1);
-  });
-
-  it("leaves no sidecar once the watcher is closed", async () => {
-    await session!.close();
-    session = undefined;
-    expect(await sidecarsGone()).toEqual([]);
-    expect(events.count("sidecar-close")).toBe(1);
+    it("leaves no sidecar once the watcher is closed", async () => {
+      await session!.close();
+      session = undefined;
+      expect(await sidecarsGone()).toEqual([]);
+      expect(events.count("sidecar-close")).toBe(1);
+    });
   });
 }

@@ -5,7 +5,8 @@
  * scenario of scenario.ts: Vite's file watcher passes changes to the plugin's `watchChange`;
  * files reported with `addWatchFile` join the module graph as dependencies of the tool module,
  * so a change to an imported interface invalidates it; closing the server ends the sidecar.
- * A "rebuild" here is the next `runner.import` of the entry.
+ * A "rebuild" here is the next `runner.import` of the entry. The same scenario runs through
+ * `server.ssrLoadModule`, the older API.
  */
 import { join } from "node:path";
 import { createServer, createServerModuleRunner } from "vite";
@@ -13,8 +14,20 @@ import typedMcp from "@typed-mcp/unplugin/vite";
 import { listServer } from "./helpers.ts";
 import { watchScenario, type Outcome } from "./scenario.ts";
 
-watchScenario("vite-dev", async (root, pluginOptions) => {
-  const server = await createServer({
+/** Polls `load` until its outcome satisfies `check` (a "rebuild" is the next load). */
+async function poll(load: () => Promise<Outcome>, check: (o: Outcome) => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const outcome = await load();
+    if (check(outcome)) return;
+    if (Date.now() > end) throw new Error(`no matching module state within ${ms} ms; last: ${JSON.stringify(outcome).slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A Vite dev server for the project at `root`, as an MCP server author would start it. */
+const devServer = (root: string, pluginOptions: Parameters<typeof typedMcp>[0]) =>
+  createServer({
     root,
     configFile: false,
     logLevel: "silent",
@@ -24,31 +37,34 @@ watchScenario("vite-dev", async (root, pluginOptions) => {
     ssr: { external: ["typed-mcp"] },
     optimizeDeps: { noDiscovery: true, include: [] },
   });
+
+const asOutcome = async (load: () => Promise<unknown>): Promise<Outcome> => {
+  try {
+    const mod = (await load()) as { server: { fetch(r: Request): Promise<Response> } };
+    return { ok: true, tools: await listServer(mod.server) };
+  } catch (e) {
+    return { ok: false, error: String((e as Error)?.message ?? e) };
+  }
+};
+
+watchScenario("vite-dev module runner", async (root, pluginOptions) => {
+  const server = await devServer(root, pluginOptions);
   const runner = createServerModuleRunner(server.environments.ssr);
-  const seen: string[] = [];
-  server.watcher.on("all", (event, path) => seen.push(`${event} ${path}`));
   const entry = join(root, "src/server.ts");
-  const load = async (): Promise<Outcome> => {
-    try {
-      const mod = (await runner.import(entry)) as { server: { fetch(r: Request): Promise<Response> } };
-      return { ok: true, tools: await listServer(mod.server) };
-    } catch (e) {
-      return { ok: false, error: String((e as Error)?.message ?? e) };
-    }
-  };
   return {
-    async until(check, ms = 15_000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const outcome = await load();
-        if (check(outcome)) return;
-        if (Date.now() > end) throw new Error(`no matching module state within ${ms} ms; last: ${JSON.stringify(outcome).slice(0, 300)}; watcher: ${seen.slice(-6).join(", ")}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
+    until: (check, ms = 15_000) => poll(() => asOutcome(() => runner.import(entry)), check, ms),
     async close() {
       await runner.close();
       await server.close();
     },
+  };
+});
+
+watchScenario("vite-dev ssrLoadModule", async (root, pluginOptions) => {
+  const server = await devServer(root, pluginOptions);
+  const entry = join(root, "src/server.ts");
+  return {
+    until: (check, ms = 15_000) => poll(() => asOutcome(() => server.ssrLoadModule(entry)), check, ms),
+    close: () => server.close(),
   };
 });
