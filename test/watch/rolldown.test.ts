@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { watch } from "rolldown";
 import typedMcp from "@typed-mcp/unplugin/rolldown";
 import { Builds, listTools } from "./helpers.ts";
-import { watchScenario, type Outcome } from "./scenario.ts";
+import { watchScenario, type Outcome, type StartWatch } from "./scenario.ts";
 
-watchScenario("rolldown", async (root, pluginOptions) => {
+const start: StartWatch = async (root, pluginOptions) => {
   const builds = new Builds();
   const file = join(root, "dist/server.mjs");
   const watcher = watch({
@@ -41,4 +41,8 @@ watchScenario("rolldown", async (root, pluginOptions) => {
     },
     close: () => watcher.close(),
   };
-});
+};
+
+watchScenario("rolldown", start);
+// The same edits with the model cache on: a changed consulted file is a miss, the sidecar stays warm.
+watchScenario("rolldown with cache", start, { cache: true });

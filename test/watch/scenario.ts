@@ -31,7 +31,7 @@ export interface WatchSession {
 }
 
 /** Starts a watch mode on the project at `root` (entry `src/server.ts`) with the plugin options given. */
-export type StartWatch = (root: string, pluginOptions: { cache: false; onEvent: (e: any) => void }) => Promise<WatchSession>;
+export type StartWatch = (root: string, pluginOptions: { cache: false | { dir: string }; onEvent: (e: any) => void }) => Promise<WatchSession>;
 
 /**
  * Waits before an edit: Vite's dev watcher (chokidar 3) drops a file's change event that follows
@@ -42,8 +42,12 @@ const pause = () => new Promise((r) => setTimeout(r, 80));
 const listed = (o: Outcome, greetType: "string" | "number", withCount = true) =>
   o.ok && JSON.stringify(o.tools) === JSON.stringify(withCount ? [greetListing(greetType), countListing()] : [greetListing(greetType)]);
 
-/** Defines the scenario's tests for one watch mode. */
-export function watchScenario(name: string, start: StartWatch): void {
+/**
+ * Defines the scenario's tests for one watch mode. By default the model cache is off, so every
+ * rebuild goes through the sidecar; with `{ cache: true }` it is on (in a fresh directory of the
+ * copy), and the same outcomes must hold.
+ */
+export function watchScenario(name: string, start: StartWatch, { cache = false }: { cache?: boolean } = {}): void {
   describe(name, () => {
     let root: string;
     let session: WatchSession | undefined;
@@ -62,7 +66,7 @@ export function watchScenario(name: string, start: StartWatch): void {
 
     beforeAll(async () => {
       root = await copyFixture(name);
-      session = await start(root, { cache: false, onEvent: events.onEvent });
+      session = await start(root, { cache: cache ? { dir: join(root, ".cache/typed-mcp") } : false, onEvent: events.onEvent });
     });
     afterAll(async () => {
       await session?.close();
