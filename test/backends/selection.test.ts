@@ -2,7 +2,7 @@
  * The backend is picked from the TypeScript the project has installed (resolved from the
  * tsconfig's directory), or forced with the `typescript` option (docs/extraction.md "Backends").
  */
-import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createExtractor, familyOf, findTypeScript } from "../../packages/extract/src/index.js";
@@ -60,6 +60,19 @@ function run(options: Parameters<typeof createExtractor>[0]): any {
   lastModel = extractor.extract(FILE, readFileSync(FILE, "utf8"));
   return cliView(lastModel);
 }
+
+describe("loading", () => {
+  it("importing @typed-mcp/extract loads no TypeScript: every backend's package is required on first use", () => {
+    // A project on TypeScript 6 has no typescript/unstable/sync; a static import would fail to load.
+    const dir = join(ROOT, "packages/extract/dist");
+    const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(".js"));
+    expect(files).toContain("backend/ts7.js");
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), "utf8");
+      expect(text, f).not.toMatch(/^\s*import[^;]*from\s*["'](?:typescript|@typescript\/typescript6)(?:\/[^"']*)?["']/m);
+    }
+  });
+});
 
 describe("familyOf", () => {
   it("maps versions to backend families", () => {

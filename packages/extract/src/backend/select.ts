@@ -3,12 +3,14 @@
  *
  * - `typescript` is resolved from the directory of the module's tsconfig (else the extractor's
  *   `cwd`) with Node's resolution, and its `package.json` version decides:
- *   `7.0.x` → the 7.0 IPC backend (`ts7.ts`); `7.1+` → the 7.1 IPC backend (`ts71.ts`,
+ *   `7.0.x` → the 7.0 IPC backend (`ts7.ts`) on that package; `7.1+` → the 7.1 IPC backend (`ts71.ts`,
  *   `typescript/sync`) on that very package; `5.x`/`6.x` → the classic backend (`classic.ts`)
  *   on that very module.
- * - Nothing resolvable (or a 7.x without a JS API) falls back to the 7.0 backend on
- *   typed-mcp's own `typescript@7.0` dependency.
- * - The `typescript` option forces one: `"7.0"`, `"6"` (the project's `typescript` if it is
+ * - Nothing resolvable falls back to the 7.0 backend on typed-mcp's own `typescript@7.0`
+ *   dependency. Every TypeScript package is loaded on first use, so importing this package
+ *   needs none (a project on TypeScript 6 has no `typescript/unstable/sync`).
+ * - The `typescript` option forces one: `"7.0"` (the project's `typescript` if it is 7.0, else
+ *   typed-mcp's own), `"6"` (the project's `typescript` if it is
  *   5.x/6.x, else `@typescript/typescript6` from the project, else typed-mcp's own
  *   `@typescript/typescript6`), `"7.1"` (the project's `typescript` if it is 7.1+, else an
  *   error), or a path to a TypeScript package directory (its version decides as above).
@@ -19,7 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Backend, BackendStats, ModuleSession } from "./host.js";
 import { ClassicBackend, type ClassicTs } from "./classic.js";
-import { Ts7Backend } from "./ts7.js";
+import { ts70Backend } from "./ts7.js";
 import { ts71Backend } from "./ts71.js";
 
 /** Which backend to run: a version family, or a path to a TypeScript package directory. */
@@ -111,7 +113,15 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
   const byVersion = (found: FoundTypeScript, why: string): Backend => {
     const family = familyOf(found.version);
     if (family === "6") return classic(found);
-    if (family === "7.0") return new Ts7Backend(options);
+    if (family === "7.0") {
+      let Backend70;
+      try {
+        Backend70 = ts70Backend(found.dir);
+      } catch (e) {
+        throw new Error(`${why} is TypeScript ${found.version} (${found.dir}), whose API (typescript/unstable/sync) could not be loaded: ${(e as Error).message}.`);
+      }
+      return new Backend70(options);
+    }
     if (family === "7.1") {
       let Backend71;
       try {
@@ -127,9 +137,12 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
   };
   if (forced === undefined) {
     const found = findTypeScript(projectDir);
-    return found ? byVersion(found, "The project's typescript") : new Ts7Backend(options);
+    return found ? byVersion(found, "The project's typescript") : new (ts70Backend())(options);
   }
-  if (forced === "7.0") return new Ts7Backend(options);
+  if (forced === "7.0") {
+    const project = findTypeScript(projectDir);
+    return project && familyOf(project.version) === "7.0" ? byVersion(project, `typescript: "7.0"`) : new (ts70Backend())(options);
+  }
   if (forced === "7.1") {
     const project = findTypeScript(projectDir);
     if (!project || familyOf(project.version) !== "7.1")

@@ -15,9 +15,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { createRequire } from "node:module";
-import * as sync70 from "typescript/unstable/sync";
+import type * as sync70 from "typescript/unstable/sync";
 import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
-import * as ast70 from "typescript/unstable/ast";
+import type * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
 import type { SourceLocation } from "@typed-mcp/model";
 import type {
@@ -49,15 +49,6 @@ export interface Ts7BackendOptions {
 }
 
 export type { QuickResolution, ModuleSession, BackendStats } from "./host.js";
-
-/** Version of the `typescript` package this backend imports (`"7.0.2"`). */
-const TS7_VERSION: string = (() => {
-  try {
-    return (createRequire(import.meta.url)("typescript/package.json") as { version: string }).version;
-  } catch {
-    return "7.0";
-  }
-})();
 
 const norm = (f: string) => f.replace(/\\/g, "/");
 
@@ -94,13 +85,26 @@ export interface IpcLib {
   compilerOptions(project: Project): { strict?: boolean; strictNullChecks?: boolean };
 }
 
-/** The TypeScript 7.0 API (`typescript/unstable/sync`), the one this package depends on. */
-export const TS70: IpcLib = {
+/**
+ * TypeScript 7.0's API (`typescript/unstable/sync` + `/ast`) from the package directory `dir`
+ * (default: typed-mcp's own `typescript` dependency), loaded on first use — so that importing
+ * `@typed-mcp/extract` never needs a TypeScript 7 (a project on TypeScript 6 has none). Loaded
+ * with `require` (Node ≥ 20.19 `require`s ES modules) from the package's own path. Throws
+ * `ERR_PACKAGE_PATH_NOT_EXPORTED` / `MODULE_NOT_FOUND` when `dir` is not a TypeScript 7.0.
+ */
+export function ts70Lib(dir?: string): IpcLib {
+  dir ??= dirname(createRequire(import.meta.url).resolve("typescript/package.json"));
+  const req = createRequire(join(dir, "package.json"));
+  // Self-reference: the package is named "typescript", so its own exports map applies.
+  const sync = req("typescript/unstable/sync") as typeof sync70;
+  const ast = req("typescript/unstable/ast") as typeof ast70;
+  const version = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+  return {
   family: "7.0",
-  version: TS7_VERSION,
-  sync: sync70,
-  ast: ast70,
-  createApi: (cwd, overlay) => new sync70.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
+  version,
+  sync,
+  ast,
+  createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
   firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
   nextSnapshot: (api, _old, open, changed, deleted) =>
     api.updateSnapshot({
@@ -109,7 +113,8 @@ export const TS70: IpcLib = {
     }),
   project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
   compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
-};
+  };
+}
 
 /** A backend class over one IPC API version. */
 export type IpcBackendClass = new (options?: Ts7BackendOptions) => Backend & {
@@ -903,7 +908,20 @@ function syntacticDefault(init: AnyNode): DefaultInfo | undefined {
 return Ts7Backend;
 }
 
-/** The TypeScript 7.0 IPC backend. */
-export const Ts7Backend: IpcBackendClass = ipcBackend(TS70);
+const ts70Classes = new Map<string, IpcBackendClass>();
+
+/**
+ * The TypeScript 7.0 IPC backend class over the 7.0 package at `dir` (default: typed-mcp's own
+ * `typescript` dependency); loaded once per directory. Throws as {@link ts70Lib}.
+ */
+export function ts70Backend(dir?: string): IpcBackendClass {
+  const key = dir ?? "";
+  let cls = ts70Classes.get(key);
+  if (!cls) {
+    cls = ipcBackend(ts70Lib(dir));
+    ts70Classes.set(key, cls);
+  }
+  return cls;
+}
 
 export type { Signature };

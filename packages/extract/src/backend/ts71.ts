@@ -32,10 +32,10 @@ interface Fs71 {
  */
 export function ts71Backend(dir: string, version: string): IpcBackendClass {
   const req = createRequire(join(dir, "package.json"));
-  const pkg = dir;
-  const sync = req(`${pkg}/dist/api/sync/api.js`) as IpcLib["sync"];
-  const ast = req(`${pkg}/dist/ast/index.js`) as IpcLib["ast"];
-  const fs = req(`${pkg}/dist/api/fs.js`) as Fs71;
+  // Self-reference: the package is named "typescript", so its own exports map applies.
+  const sync = req("typescript/sync") as IpcLib["sync"];
+  const ast = req("typescript/ast") as IpcLib["ast"];
+  const fs = req("typescript/fs") as Fs71;
   const useOS = fs.serverFS.useOS;
   const lib: IpcLib = {
     family: "7.1",
