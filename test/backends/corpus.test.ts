@@ -2,7 +2,8 @@
  * The whole fixture corpus gives byte-identical CLI listings on every backend (docs/extraction.md
  * "Backends"): the TypeScript 7.0 IPC backend, the 7.1 IPC backend (`typescript/sync`, on the
  * `typescript71` dev dependency: typescript@7.1.0-dev) and the classic TS 5/6 backend
- * (`@typescript/typescript6`). Modules with diagnostics compare codes and positions.
+ * (`@typescript/typescript6`, and TypeScript 5.9 through the `typescript5` dev dependency).
+ * Modules with diagnostics compare codes and positions.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor } from "../../packages/extract/src/index.js";
@@ -14,9 +15,11 @@ const files = corpus();
 let ts7: MeasuredExtractor;
 let classic: MeasuredExtractor;
 let ts71: MeasuredExtractor;
+let ts5: MeasuredExtractor;
 let views7: Record<string, string>;
 let views6: Record<string, string>;
 let views71: Record<string, string>;
+let views5: Record<string, string>;
 
 beforeAll(() => {
   ts7 = createExtractor({ cwd: ROOT, typescript: "7.0" });
@@ -25,15 +28,19 @@ beforeAll(() => {
   views6 = viewAll(classic, files);
   ts71 = createExtractor({ cwd: ROOT, typescript: join(ROOT, "node_modules/typescript71") });
   views71 = viewAll(ts71, files);
+  ts5 = createExtractor({ cwd: ROOT, typescript: join(ROOT, "node_modules/typescript5") });
+  views5 = viewAll(ts5, files);
 });
 afterAll(() => {
   ts7?.close();
   classic?.close();
   ts71?.close();
+  ts5?.close();
 });
 
 describe("backend selection", () => {
   it("runs the forced backends: 7.0 over typescript@7.0, 7.1 over typescript@7.1, the classic one over TypeScript 6", () => {
+    expect(ts5.stats()).toMatchObject({ backend: "6", typescriptVersion: expect.stringMatching(/^5\.9\./) });
     expect(ts71.stats()).toMatchObject({ backend: "7.1", typescriptVersion: expect.stringMatching(/^7\.1\./) });
     expect(ts7.stats()).toMatchObject({ backend: "7.0", typescriptVersion: expect.stringMatching(/^7\.0\./) });
     expect(classic.stats()).toMatchObject({ backend: "6", roundTrips: 0, typescriptVersion: expect.stringMatching(/^6\./) });
@@ -65,6 +72,15 @@ describe("byte-identical listings (7.0 vs 7.1)", () => {
     const rel = relative(ROOT, f);
     it(rel, () => {
       expect(views71[rel]).toBe(views7[rel]);
+    });
+  }
+});
+
+describe("byte-identical listings (7.0 vs classic on TypeScript 5.9)", () => {
+  for (const f of files) {
+    const rel = relative(ROOT, f);
+    it(rel, () => {
+      expect(views5[rel]).toBe(views7[rel]);
     });
   }
 });
