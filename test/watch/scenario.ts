@@ -11,7 +11,8 @@
  * 4. types.ts renamed to people.ts (import updated, `name` a string again): no stale schema;
  * 5. counts.ts deleted: the rebuild fails (b.ts's parameter type is gone), restoring it lists
  *    `count` again — still the same sidecar process;
- * 6. closing the watcher leaves no sidecar.
+ * 6. b.ts deleted (and its import removed): its tool is gone from the listing;
+ * 7. closing the watcher leaves no sidecar.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
@@ -125,6 +126,18 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
       await until((o) => listed(o, "string"));
       expect(sidecarPids()).toEqual([pid]);
       expect(events.count("sidecar-start")).toBe(1);
+    });
+
+    it("drops the tools of a deleted tool module", async () => {
+      await pause();
+      const server = join(root, "src/server.ts");
+      writeFileSync(
+        server,
+        readFileSync(server, "utf8").replace('import { Counter } from "./b.js";\n', "").replace("server.addTools(new Counter());\n", ""),
+      );
+      await rm(join(root, "src/b.ts"));
+      await until((o) => listed(o, "string", false));
+      expect(sidecarPids()).toEqual([pid]);
     });
 
     it("leaves no sidecar once the watcher is closed", async () => {
