@@ -1,7 +1,8 @@
 /**
  * Watch mode on every backend (docs/extraction.md "Backends"): the bundler's module text is
  * overlaid over the disk, an edit of an imported file is picked up after `invalidate()`, a
- * deleted one gives a diagnostic (never a throw) and recovers when it is back; `close()` leaves
+ * deleted one gives a diagnostic (never a throw) and recovers when it is back, a module created
+ * after the project was loaded belongs to it; `close()` leaves
  * no child process (the IPC backends' sidecar; the classic backend runs in-process).
  */
 import { execFileSync } from "node:child_process";
@@ -91,6 +92,14 @@ describe.each(backends)("the %s backend in watch mode", (backend) => {
       const gone = ex.extract(file, edited);
       expect(gone.tools).toEqual([]);
       expect(gone.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([["OMCG0005", 5, 17]]);
+
+      // A module created after the project was loaded (include: ["."]) is part of it.
+      const extra = join(dir, "extra.ts");
+      const EXTRA = `import { tool } from "typed-mcp";\n\nexport class Extra {\n  @tool() count(n: number): void {}\n}\n`;
+      writeFileSync(extra, EXTRA);
+      const created = ex.extract(extra, EXTRA);
+      expect(created.diagnostics).toEqual([]);
+      expect(created.tools.map((t) => t.name)).toEqual(["count"]);
 
       // Back again.
       writeFileSync(join(dir, "shape.ts"), SHAPE);

@@ -63,8 +63,10 @@ interface ClassicProject {
   config: string;
   service: TS.LanguageService;
   parsed: TS.ParsedCommandLine;
-  /** Root files (the config's `files`/`include`, read once when the project is opened). */
+  /** Root files (the config's `files`/`include`; read again when a new module shows up). */
   roots: Set<string>;
+  /** A file was created or deleted since the last program: re-resolve imports everywhere once. */
+  reresolve: boolean;
 }
 
 /**
@@ -111,16 +113,15 @@ export class ClassicBackend implements Backend {
     const read = ts.readConfigFile(config, ts.sys.readFile);
     if (read.error) return `TypeScript could not read ${config}: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`;
     const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
-    const roots = new Set(parsed.fileNames.map(norm));
-    const project: ClassicProject = { config, parsed, roots, service: undefined as never };
+    const project: ClassicProject = { config, parsed, roots: new Set(parsed.fileNames.map(norm)), reresolve: false, service: undefined as never };
     const snapshotOf = (name: string): TS.IScriptSnapshot | undefined => {
       const f = norm(name);
       const text = this.overlays.get(f) ?? (existsSync(f) ? readFileSync(f, "utf8") : undefined);
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
     };
     const host: TS.LanguageServiceHost = {
-      getCompilationSettings: () => parsed.options,
-      getProjectReferences: () => parsed.projectReferences,
+      getCompilationSettings: () => project.parsed.options,
+      getProjectReferences: () => project.parsed.projectReferences,
       getScriptFileNames: () => [...project.roots],
       getScriptVersion: (name) => String(this.versions.get(norm(name)) ?? 0),
       getScriptSnapshot: snapshotOf,
@@ -133,6 +134,9 @@ export class ClassicBackend implements Backend {
       getDirectories: ts.sys.getDirectories,
       realpath: ts.sys.realpath,
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      // After a file appeared or disappeared, imports are resolved again in every file (an
+      // unchanged importer would otherwise keep its failed or stale resolution).
+      hasInvalidatedResolutions: () => project.reresolve,
       // Referenced projects are read from their sources (as editors do), not from built .d.ts.
       useSourceOfProjectReferenceRedirect: () => true,
       // A referenced project's config, with `options.configFile` set (the program asserts it).
@@ -142,6 +146,13 @@ export class ClassicBackend implements Backend {
     project.service = ts.createLanguageService(host, this.registry);
     this.projects.set(config, project);
     return project;
+  }
+
+  /** Parses the tsconfig `config` again (its `include` globs see files created since). */
+  private parse(config: string): TS.ParsedCommandLine | undefined {
+    const ts = this.ts;
+    const read = ts.readConfigFile(config, ts.sys.readFile);
+    return read.error ? undefined : ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
   }
 
   /** Opens (or refreshes) the project for `file` with `code` as its text and returns a session. */
@@ -173,8 +184,22 @@ export class ClassicBackend implements Backend {
       if (typeof opened === "string") return failedSession(opened);
       project = opened;
     }
-    const program = project.service.getProgram();
+    let program = project.service.getProgram();
     if (!program) return failedSession(`TypeScript could not load the project ${config}.`);
+    project.reresolve = false;
+    if (!program.getSourceFile(file) && !project.roots.has(file) && (this.overlays.has(file) || existsSync(file))) {
+      // A module created since the project was opened (watch mode): read the config's file list again.
+      const fresh = this.parse(config);
+      if (fresh && fresh.fileNames.some((f) => norm(f) === file)) {
+        project.parsed = fresh;
+        project.roots = new Set(fresh.fileNames.map(norm));
+        this.bump(file);
+        project.reresolve = true;
+        program = project.service.getProgram();
+        project.reresolve = false;
+        if (!program) return failedSession(`TypeScript could not load the project ${config}.`);
+      }
+    }
     const checker = program.getTypeChecker();
     if (first) this.coldStartMs = performance.now() - t0;
     const opts = program.getCompilerOptions();
@@ -198,11 +223,13 @@ export class ClassicBackend implements Backend {
   }
 
   /** Records a change on disk (watch mode); applied with the next `session`. */
-  invalidate(file: string, _deleted = false): void {
+  invalidate(file: string, deleted = false): void {
     file = norm(file);
     this.overlays.delete(file);
     // A deleted root stays listed: its snapshot is then missing, as for the 7.0 backend.
     this.bump(file);
+    // Deleted, or (re)created: a file no current program holds.
+    if (deleted || ![...this.caches.values()].some((e) => e.program.getSourceFile(file))) for (const p of this.projects.values()) p.reresolve = true;
   }
 
   /** Measurements so far (no IPC: `roundTrips` is 0). */

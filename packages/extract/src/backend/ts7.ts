@@ -78,7 +78,8 @@ export interface IpcLib {
   /** The first snapshot, with the tsconfig `config` opened. */
   firstSnapshot(api: API, config: string): Snapshot;
   /** A new snapshot after `old`: more projects opened, files changed/deleted on disk or in overlays. */
-  nextSnapshot(api: API, old: Snapshot, open: string[], changed: string[], deleted: string[]): Snapshot;
+  /** A new snapshot after `old`: more projects opened; files changed, deleted or created on disk or in overlays. */
+  nextSnapshot(api: API, old: Snapshot, open: string[], changed: string[], deleted: string[], created?: string[]): Snapshot;
   /** The project of the tsconfig `config` in `snapshot`. */
   project(snapshot: Snapshot, config: string): Project | undefined;
   /** The project's resolved compiler options. */
@@ -106,10 +107,10 @@ export function ts70Lib(dir?: string): IpcLib {
   ast,
   createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
   firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
-  nextSnapshot: (api, _old, open, changed, deleted) =>
+  nextSnapshot: (api, _old, open, changed, deleted, created = []) =>
     api.updateSnapshot({
       ...(open.length ? { openProjects: open } : {}),
-      ...(changed.length || deleted.length ? { fileChanges: { changed, deleted } } : {}),
+      ...(changed.length || deleted.length || created.length ? { fileChanges: { changed, deleted, created } } : {}),
     }),
   project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
   compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
@@ -135,6 +136,8 @@ class Ts7Backend implements Backend {
   private readonly openConfigs = new Set<string>();
   private readonly pendingChanged = new Set<string>();
   private readonly pendingDeleted = new Set<string>();
+  /** Modules not in their program that were already reported to the sidecar as created. */
+  private readonly createdTried = new Set<string>();
   private coldStartMs = 0;
   /** Incremented on every new snapshot: models computed under an older generation may be stale. */
   generation = 0;
@@ -198,8 +201,20 @@ class Ts7Backend implements Backend {
       this.generation++;
       old?.dispose();
     }
-    const project = lib.project(this.snapshot!, config);
+    let project = lib.project(this.snapshot!, config);
     if (!project) return failedSession(`TypeScript could not load the project ${config}.`);
+    if (!project.program.getSourceFile(file) && !this.createdTried.has(file) && (this.overlays.has(file) || existsSync(file))) {
+      // A module created since the project was loaded (watch mode): report it as created once,
+      // so the config's include globs are matched again.
+      this.createdTried.add(file);
+      const old = this.snapshot!;
+      this.snapshot = lib.nextSnapshot(this.api!, old, [], [], [], [file]);
+      this.caches.clear();
+      this.generation++;
+      old.dispose();
+      project = lib.project(this.snapshot, config);
+      if (!project) return failedSession(`TypeScript could not load the project ${config}.`);
+    }
     const opts = lib.compilerOptions(project);
     const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
     if (!strictNull) {
@@ -221,6 +236,7 @@ class Ts7Backend implements Backend {
   invalidate(file: string, deleted = false): void {
     file = norm(file);
     this.overlays.delete(file);
+    this.createdTried.delete(file);
     if (!this.snapshot) return;
     if (deleted) {
       this.pendingDeleted.add(file);

@@ -58,10 +58,10 @@ export function ts71Backend(dir: string, version: string): IpcBackendClass {
         } as never,
       }),
     firstSnapshot: (api, config) => (api as unknown as Api71).createSnapshot({ openProjects: [config], ensurePrograms: true }),
-    nextSnapshot: (_api, old, open, changed, deleted) =>
+    nextSnapshot: (_api, old, open, changed, deleted, created = []) =>
       (old as unknown as Snapshot71).update({
         ...(open.length ? { openProjects: open } : {}),
-        ...(changed.length || deleted.length ? { fileNotifications: { changed, deleted } } : {}),
+        ...(changed.length || deleted.length || created.length ? { fileNotifications: { changed, deleted, created } } : {}),
         ensurePrograms: true,
       }),
     project: (snapshot, config) => (snapshot as unknown as Snapshot71).getConfiguredProject(config) ?? snapshot.getProjects()[0],
