@@ -12,7 +12,9 @@
  * 5. counts.ts deleted: the rebuild fails (b.ts's parameter type is gone), restoring it lists
  *    `count` again — still the same sidecar process;
  * 6. b.ts deleted (and its import removed): its tool is gone from the listing;
- * 7. closing the watcher leaves no sidecar.
+ * 7. `strict` turned off in tsconfig.json: the rebuild fails with OMCG0000 (a new project with the
+ *    new options), turning it on again lists the tools;
+ * 8. closing the watcher leaves no sidecar.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
@@ -140,11 +142,23 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
       expect(sidecarPids()).toEqual([pid]);
     });
 
+    it("re-reads the compiler options after a tsconfig edit (a fresh project)", async () => {
+      const tsconfig = join(root, "tsconfig.json");
+      await pause();
+      await edit(tsconfig, '"strict": true,', '"strict": false,');
+      await until((o) => !o.ok && o.error.includes("OMCG0000") && o.error.includes("strictNullChecks"));
+      await pause();
+      await edit(tsconfig, '"strict": false,', '"strict": true,');
+      await until((o) => listed(o, "string", false));
+      // One warm sidecar (none with the cache on: the options are back to a cached state).
+      expect(sidecarPids()).toHaveLength(cache ? 0 : 1);
+    });
+
     it("leaves no sidecar once the watcher is closed", async () => {
       await session!.close();
       session = undefined;
       expect(await sidecarsGone()).toEqual([]);
-      expect(events.count("sidecar-close")).toBe(1);
+      expect(events.count("sidecar-close")).toBe(events.count("sidecar-start"));
     });
   });
 }

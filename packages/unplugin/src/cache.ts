@@ -175,9 +175,7 @@ export class ModelCache {
    * and version, resolved from the tsconfig's directory).
    */
   private configHash(file: string): string {
-    const config = this.options.tsconfig
-      ? resolve(this.options.tsconfig)
-      : findUp(dirname(file), ["tsconfig.json"]);
+    const config = tsconfigFor(file, this.options.tsconfig);
     if (!config) return "no tsconfig";
     const h = createHash("sha256");
     const seen = new Set<string>();
@@ -284,6 +282,16 @@ export class ModelCache {
       }
     }
   }
+}
+
+/**
+ * The tsconfig.json a module is checked with, as the extractor finds it: `fixed` (resolved
+ * against the working directory) when given, else the nearest `tsconfig.json` above `file`;
+ * `undefined` when there is none. Forward slashes.
+ */
+export function tsconfigFor(file: string, fixed?: string): string | undefined {
+  if (fixed) return resolve(fixed).replace(/\\/g, "/");
+  return findUp(dirname(file), ["tsconfig.json"]);
 }
 
 /** The first of `names` found in `dir` or a directory above it. */

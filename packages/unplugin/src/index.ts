@@ -17,7 +17,7 @@ import { createExtractor, mayDeclareTools, type MeasuredExtractor } from "@typed
 import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
 import { spliceTools } from "./splice.js";
 import { errorLocation } from "./frame.js";
-import { FileHashes, ModelCache } from "./cache.js";
+import { FileHashes, ModelCache, tsconfigFor } from "./cache.js";
 
 export { spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "./splice.js";
 
@@ -126,6 +126,8 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
   /** Vite only: the command and whether `build.watch` is set. */
   let vite: { command: "build" | "serve"; watch: boolean; root: string; cacheDir: string } | undefined;
   const hashes = new FileHashes();
+  /** The tsconfig files reported with `addWatchFile`, with their content hash when first seen. */
+  const configSeen = new Map<string, string>();
   /** Per module: the files reported with `addWatchFile` on its last transform. */
   const watchedBy = new Map<string, string[]>();
   let modelCache: ModelCache | undefined | null;
@@ -231,6 +233,13 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
         for (const consulted of watched) {
           if (consulted !== file) this.addWatchFile(consulted);
         }
+        // The compiler options decide the model too (e.g. strictNullChecks): a tsconfig edit
+        // reaches watchChange, which starts a fresh project.
+        const config = tsconfigFor(file, options.tsconfig);
+        if (config) {
+          if (!configSeen.has(config)) configSeen.set(config, hashes.hash(config));
+          this.addWatchFile(config);
+        }
         if (model.diagnostics.length > 0) {
           const first = model.diagnostics[0]!;
           const message = model.diagnostics.map(formatDiagnostic).join("\n");
@@ -258,7 +267,13 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       const file = fileOf(id);
       hashes.forget(file);
       if (TSCONFIG.test(file)) {
-        close(); // new compiler options: the next module opens a fresh project
+        // New compiler options: the next module opens a fresh project. Only on a real change
+        // (webpack and Rspack also report files whose timestamps moved).
+        const now = hashes.hash(file);
+        if (configSeen.get(file) !== now) {
+          configSeen.clear();
+          close();
+        }
         return;
       }
       if (!extractor || !SOURCE_FILE.test(file)) return;
