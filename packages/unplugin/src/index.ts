@@ -34,10 +34,12 @@ export interface TypedMcpOptions {
   exclude?: RegExp | RegExp[];
   /**
    * The content-hash cache of extracted models (docs/bundlers.md, "Watch mode and cache").
-   * Default `true`: entries live in `<root>/node_modules/.cache/typed-mcp`, or in Vite's
-   * `cacheDir` (`…/typed-mcp`), or beside webpack's filesystem cache when one is configured
-   * (`cache.cacheDirectory`). `{ dir }` picks the directory (relative to the project root);
-   * `false` turns the cache off. A hit skips the TypeScript sidecar entirely.
+   * Default `true`: entries live in `<root>/node_modules/.cache/typed-mcp` (root: the
+   * webpack/Rspack `context`, esbuild's `absWorkingDir`, Rolldown's `cwd`, else the working
+   * directory), or in Vite's `cacheDir` (`…/typed-mcp`), or beside webpack's filesystem cache
+   * when one is configured (`cache.cacheDirectory`). `{ dir }` picks the directory (relative to
+   * the root); `false` turns the cache off. A hit skips the TypeScript sidecar entirely. Entries
+   * hold the extracted model (not generated code); a corrupt entry is a miss, never an error.
    */
   cache?: boolean | { dir?: string };
   /**
