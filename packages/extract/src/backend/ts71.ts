@@ -17,7 +17,7 @@
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { API, Project, Snapshot } from "typescript/unstable/sync";
+import type { Project, Snapshot } from "typescript/unstable/sync";
 import { ipcBackend, type IpcBackendClass, type IpcLib } from "./ts7.js";
 
 /** The parts of `typescript/fs` used here. */
@@ -79,4 +79,3 @@ interface Snapshot71 {
   update(params: object): Snapshot;
   getConfiguredProject(config: string): Project | undefined;
 }
-export type { API };
