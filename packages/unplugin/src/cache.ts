@@ -121,6 +121,8 @@ export interface ModelCacheOptions {
   root: string;
   /** The fixed tsconfig.json, if the plugin was given one; else the nearest above each module. */
   tsconfig?: string;
+  /** The plugin's forced TypeScript choice, if any (a different choice is a different key). */
+  typescript?: string;
   /** Hashes shared with the plugin (so a watcher's `forget` reaches the cache too). */
   hashes?: FileHashes;
 }
@@ -214,6 +216,7 @@ export class ModelCache {
       this.typescripts.set(config, ts);
     }
     h.update(ts);
+    h.update(`\0forced ${this.options.typescript ?? "-"}`);
     return h.digest("hex");
   }
 

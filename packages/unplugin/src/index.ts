@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createUnplugin, type UnpluginFactory, type UnpluginInstance } from "unplugin";
-import { createExtractor, mayDeclareTools, type MeasuredExtractor } from "@typed-mcp/extract";
+import { createExtractor, mayDeclareTools, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
 import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
 import { spliceTools } from "./splice.js";
 import { errorLocation } from "./frame.js";
@@ -28,6 +28,13 @@ export interface TypedMcpOptions {
    * nearest `tsconfig.json` above each module. It must enable `strictNullChecks` (or `strict`).
    */
   tsconfig?: string;
+  /**
+   * Which TypeScript reads the types (see `@typed-mcp/extract`'s `ExtractorOptions.typescript`):
+   * `"7.0"`, `"7.1"`, `"6"` (the classic API, also for 5.x) or a path to a TypeScript package
+   * directory. Default: picked from the `typescript` the project has installed. Part of the
+   * cache key. A choice that cannot be satisfied is an OMCG0000 build error.
+   */
+  typescript?: TypeScriptChoice;
   /** Modules to transform (matched against the module id). Default: `.ts`, `.mts`, `.cts`, `.tsx` files. */
   include?: RegExp | RegExp[];
   /** Modules to skip. Default: anything under `node_modules`. */
@@ -53,14 +60,16 @@ export interface TypedMcpOptions {
 /**
  * What the plugin reports through {@link TypedMcpOptions.onEvent}:
  * - `sidecar-start` / `sidecar-close`: a TypeScript sidecar process started (first module
- *   extracted) or was ended;
+ *   extracted) or was ended; `sidecar-close` names the backend that ran (`"7.0"`, `"7.1"`, `"6"`)
+ *   and its TypeScript version when a module was checked;
  * - `cache-hit` / `cache-miss`: a module's model came from the cache, or had to be extracted;
  * - `extract`: a module was handed to the extractor (the sidecar, when it has tool sites);
  * - `invalidate`: a change event from the bundler's watcher was passed on to the sidecar
  *   (`deleted` for a removed file).
  */
 export type TypedMcpEvent =
-  | { type: "sidecar-start" | "sidecar-close" }
+  | { type: "sidecar-start" }
+  | { type: "sidecar-close"; backend?: string; typescriptVersion?: string }
   | { type: "cache-hit" | "cache-miss" | "extract"; file: string }
   | { type: "invalidate"; file: string; deleted: boolean };
 
@@ -143,15 +152,16 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
   const onExit = () => close();
   const close = () => {
     if (!extractor) return;
+    const { backend, typescriptVersion } = extractor.stats();
     extractor.close();
     extractor = undefined;
     process.off("exit", onExit);
-    if (sidecarReported) emit({ type: "sidecar-close" });
+    if (sidecarReported) emit({ type: "sidecar-close", backend, typescriptVersion });
     sidecarReported = false;
   };
   const open = (): MeasuredExtractor => {
     if (!extractor) {
-      extractor = createExtractor({ tsconfig: options.tsconfig });
+      extractor = createExtractor({ tsconfig: options.tsconfig, typescript: options.typescript });
       // A build that dies without its end hooks must not leave the sidecar behind.
       process.once("exit", onExit);
     }
@@ -169,7 +179,7 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
     if (modelCache !== undefined) return modelCache;
     if (options.cache === false) return (modelCache = null);
     const dir = typeof options.cache === "object" && options.cache.dir ? resolve(root(), options.cache.dir) : defaultCacheDir();
-    modelCache = new ModelCache({ dir, root: root(), tsconfig: options.tsconfig, hashes });
+    modelCache = new ModelCache({ dir, root: root(), tsconfig: options.tsconfig, typescript: options.typescript, hashes });
     return modelCache;
   };
   const defaultCacheDir = (): string => {
