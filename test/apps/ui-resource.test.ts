@@ -82,7 +82,8 @@ describe("server.addUiResource", () => {
     const server = new McpServer({ name: "s", version: "1" });
     server.addUiResource("ui://v", HTML);
     const { message } = await rpc(server, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
-    expect(message.result.capabilities.resources).toEqual({});
+    // `subscribe`: every server with resources accepts resources/subscribe (docs/resources.md, Subscriptions).
+    expect(message.result.capabilities.resources).toEqual({ subscribe: true });
   });
 
   it("refuses a URI that is not ui://, naming it; a wrong HTML type; a duplicate URI naming both registrations", () => {

@@ -83,8 +83,10 @@ describe("capabilities", () => {
   it("resources and prompts are advertised when registered", async () => {
     const client = await connect(app.modules.classes!.classServer());
     const caps = client.getServerCapabilities();
-    expect(caps?.resources).toEqual({});
+    // `subscribe` and `completions`: docs/resources.md, Subscriptions and Completion.
+    expect(caps?.resources).toEqual({ subscribe: true });
     expect(caps?.prompts).toEqual({});
+    expect(caps?.completions).toEqual({});
     await client.close();
   });
 
@@ -93,7 +95,7 @@ describe("capabilities", () => {
     const { Typed } = app.modules.classes!;
     const server = new McpServer({ name: "r", version: "1" }).addResources(new Typed());
     const client = await connect(server);
-    expect(client.getServerCapabilities()?.resources).toEqual({});
+    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true });
     expect(client.getServerCapabilities()?.prompts).toBeUndefined();
     await client.close();
     const { message } = await rawRequest(server, "prompts/list");

@@ -19,6 +19,7 @@ export {
   generatePrompt,
   resourceListing,
   promptListing,
+  completionValues,
   type ResourceListing,
   type ResourceTemplateListing,
   type PromptListing,

@@ -69,7 +69,8 @@ export function promptListing(p: PromptModel): PromptListing {
 
 /**
  * Generates a JavaScript expression evaluating to a `GeneratedResource` (`typed-mcp/internal`):
- * `{ listing, read(a, ctx), write(value, uri), member?, static? }`.
+ * `{ listing, read(a, ctx), write(value, uri), completions?, member?, static? }` (`completions`:
+ * see {@link completionValues}).
  *
  * - `read(a, ctx)`: `a` holds the template variables (already percent-decoded strings); returns
  *   the argument array, or the name of the first variable that does not parse (spec §8).
@@ -98,12 +99,13 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
     default:
       throw new CodegenError(`Unknown resource result kind ${(r.result as { kind: string }).kind}.`);
   }
-  return assemble(listing, read, "write(value, uri) {", write, r.site, scope);
+  return assemble(listing, read, "write(value, uri) {", write, r.site, scope, completionValues(r.params));
 }
 
 /**
  * Generates a JavaScript expression evaluating to a `GeneratedPrompt` (`typed-mcp/internal`):
- * `{ listing, read(a, ctx), write(value), member?, static? }`. `read` reads the prompt's
+ * `{ listing, read(a, ctx), write(value), completions?, member?, static? }` (`completions`: see
+ * {@link completionValues}). `read` reads the prompt's
  * `arguments` (strings; unknown names refused after all parameters passed) and returns the
  * argument array or the name of the first invalid argument. `write` returns a `GetPromptResult`:
  * a string becomes one user text message, `PromptMessage[]` the messages, a `GetPromptResult`
@@ -129,7 +131,32 @@ export function generatePrompt(p: PromptModel): { code: string; imports: ImportR
     default:
       throw new CodegenError(`Unknown prompt result kind ${(p.result as { kind: string }).kind}.`);
   }
-  return assemble(listing, read, "write(value) {", write, p.site, scope);
+  return assemble(listing, read, "write(value) {", write, p.site, scope, completionValues(p.params));
+}
+
+/**
+ * The finite value sets of a resource's or prompt's string parameters, for `completion/complete`
+ * (docs/resources.md, Completion): parameter name → the values in source order. A string enum or
+ * a union of string literals gives its wire values; `boolean` gives `["true", "false"]`; `T | null`
+ * is read as `T`. Parameters of any other type (`string`, `number`, `Int`, `bigint`, `Date`) have
+ * no finite set and are left out. `undefined` when no parameter has one (the descriptor then has
+ * no `completions` part).
+ */
+export function completionValues(params: StringParamModel[]): Record<string, string[]> | undefined {
+  const out: Record<string, string[]> = {};
+  let any = false;
+  for (const p of params) {
+    if (p.role !== "value") continue;
+    const t: TypeModel = p.type.kind === "nullable" ? p.type.inner : p.type;
+    let values: string[] | undefined;
+    if (t.kind === "boolean") values = ["true", "false"];
+    else if (t.kind === "enum" && t.values.every((v) => typeof v === "string")) values = t.values as string[];
+    if (values === undefined) continue;
+    if (p.name === "__proto__") Object.defineProperty(out, p.name, { value: [...values], enumerable: true, configurable: true, writable: true });
+    else out[p.name] = [...values];
+    any = true;
+  }
+  return any ? out : undefined;
 }
 
 function assemble(
@@ -139,12 +166,14 @@ function assemble(
   write: Lines,
   site: ResourceModel["site"],
   scope: Scope,
+  completions: Record<string, string[]> | undefined,
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
   obj.line(`listing: ${literal(listing)},`);
   obj.open("read(a, ctx) {").append(read).close("},");
   obj.open(writeHead).append(write).close("},");
+  if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
   if (site.kind === "method") {
     obj.line(`member: ${str(site.member)},`);
     obj.line(`static: ${site.static},`);

@@ -42,6 +42,12 @@ export interface GeneratedResource {
   read(vars: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the (awaited) return value as the `ReadResourceResult` for `uri`. */
   write(value: unknown, uri: string): ReadResourceResult;
+  /**
+   * `completion/complete` value sets (docs/resources.md, Completion): template variable name →
+   * its finite values in source order (string enum / string-literal union values, or `true`,
+   * `false` for a boolean). Variables of other types are absent; absent when none has a set.
+   */
+  completions?: Readonly<Record<string, readonly string[]>>;
   /** Generator path: the decorated method's name, and whether it is static. */
   member?: string;
   static?: boolean;
@@ -54,6 +60,8 @@ export interface GeneratedPrompt {
   read(args: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the (awaited) return value as a `GetPromptResult`. */
   write(value: unknown): GetPromptResult;
+  /** `completion/complete` value sets: argument name → finite values in source order (as {@link GeneratedResource.completions}). */
+  completions?: Readonly<Record<string, readonly string[]>>;
   member?: string;
   static?: boolean;
 }

@@ -10,6 +10,8 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
 import { pluginMissingMessage } from "./errors.js";
+import { installCompletion } from "./completion.js";
+import type { Subscriptions } from "./subscriptions.js";
 import { PROMPTS, RESOURCES } from "./resource-internal.js";
 import type { GeneratedPrompt, GeneratedResource, PromptListingEntry, ResourceListingEntry } from "./resource-internal.js";
 import type { RequestContext } from "./types.js";
@@ -73,6 +75,34 @@ export class ResourceRegistry {
   /** Whether any prompt is registered (the `prompts` capability). */
   get hasPrompts(): boolean {
     return this.#prompts.size > 0;
+  }
+
+  /** Whether any prompt or resource template is registered (the `completions` capability, docs/resources.md "Completion"). */
+  get hasCompletions(): boolean {
+    return this.#prompts.size > 0 || this.#templates.size > 0;
+  }
+
+  /** `completion/complete` lookup ({@link CompletionSource}): the prompt's value sets, `{}` without any, `undefined` when unknown. */
+  promptCompletions(name: string): Readonly<Record<string, readonly string[]>> | undefined {
+    const entry = this.#prompts.get(name);
+    return entry === undefined ? undefined : (entry.descriptor.completions ?? {});
+  }
+
+  /**
+   * `completion/complete` lookup ({@link CompletionSource}): the value sets of the template whose
+   * `uriTemplate` is exactly `uri`; `{}` for a template without any or a fixed URI; `undefined` when unknown.
+   */
+  resourceCompletions(uri: string): Readonly<Record<string, readonly string[]>> | undefined {
+    const template = this.#templates.get(uri);
+    if (template !== undefined) return template.descriptor.completions ?? {};
+    return this.#fixed.has(uri) ? {} : undefined;
+  }
+
+  /** Whether `uri` is a registered fixed URI or matches a registered template with every variable non-empty (as `resources/read`). */
+  matches(uri: string): boolean {
+    if (this.#fixed.has(uri)) return true;
+    for (const t of this.#templates.values()) if (t.template!.match(uri) !== null) return true;
+    return false;
   }
 
   /**
@@ -141,8 +171,13 @@ export class ResourceRegistry {
    * when {@link hasResources} / {@link hasPrompts}. `info(ctx)` gives the request's revision and
    * context. For a client before 2026-07-28, an unknown URI is answered `-32002` (the SDK itself
    * always sends `-32602`, so the code of exactly those responses is put back on the way out).
+   * With {@link hasCompletions} it installs `completion/complete` (completion.ts; the server must
+   * advertise `completions`); with `subscriptions` and resources, `resources/subscribe` /
+   * `resources/unsubscribe` (subscriptions.ts; the server must advertise `resources.subscribe`),
+   * `connection` telling whether `sdk` serves a lasting connection (stdio).
    */
-  install(sdk: Server, info: (ctx: ServerContext) => RequestInfo): void {
+  install(sdk: Server, info: (ctx: ServerContext) => RequestInfo, subscriptions?: { hub: Subscriptions; connection: boolean }): void {
+    if (this.hasCompletions) installCompletion(sdk, this);
     if (this.hasResources) {
       const notFound2025 = new Set<string | number>();
       const connect = sdk.connect.bind(sdk);
@@ -157,6 +192,12 @@ export class ResourceRegistry {
         };
         return connect(transport);
       };
+      const notFound = (uri: string, ctx: ServerContext): never => {
+        if (info(ctx).protocolVersion >= INVALID_PARAMS_NOT_FOUND_FROM) throw new ResourceNotFoundError(uri);
+        notFound2025.add(ctx.mcpReq.id);
+        throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
+      };
+      subscriptions?.hub.install(sdk, subscriptions.connection, { matches: (uri) => this.matches(uri), notFound });
       sdk.setRequestHandler("resources/list", () => ({ resources: [...this.#fixed.values()].map((e) => e.descriptor.listing) as never }));
       sdk.setRequestHandler("resources/templates/list", () => ({
         resourceTemplates: [...this.#templates.values()].map((e) => e.descriptor.listing) as never,
@@ -182,11 +223,7 @@ export class ResourceRegistry {
             break;
           }
         }
-        if (entry === undefined) {
-          if (request_.protocolVersion >= INVALID_PARAMS_NOT_FOUND_FROM) throw new ResourceNotFoundError(uri);
-          notFound2025.add(ctx.mcpReq.id);
-          throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
-        }
+        if (entry === undefined) return notFound(uri, ctx);
         const e = entry;
         return this.#run(e, "resource", () => e.descriptor.read(vars, request_.context), (value) => e.descriptor.write(value, uri)) as Promise<ReadResourceResult>;
       });

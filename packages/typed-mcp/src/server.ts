@@ -30,6 +30,7 @@ import type { QuickToolOptions } from "./decorators.js";
 import { GENERATED, TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool, ToolListing } from "./internal.js";
 import { ResourceRegistry } from "./resources.js";
+import { Subscriptions } from "./subscriptions.js";
 import { missingUiResourceMessage, uiResourceParts } from "./apps.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { decodeSession, installSessionHook } from "./session.js";
@@ -133,6 +134,8 @@ export class McpServer {
   readonly #uiWarned = new Set<string>();
   #handler: McpHttpHandler | undefined;
   /** Resources, templates and prompts (spec §8). */
+  /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
+  readonly #subscriptions = new Subscriptions();
   readonly #resources = new ResourceRegistry((name, error) => {
     publishToolError(name, error);
     this.#options.onToolError?.(error, { tool: name });
@@ -268,6 +271,30 @@ export class McpServer {
   }
 
   /**
+   * Announces that the resource at `uri` changed (MCP spec, resources "Subscriptions"): sends
+   * `notifications/resources/updated` `{ uri }` to every client that subscribed to exactly `uri`
+   * and has a channel to receive it (docs/resources.md "Subscriptions"):
+   *
+   * - stdio, 2025-era: connections that sent `resources/subscribe` for `uri` (and not
+   *   `resources/unsubscribe` since);
+   * - stdio and HTTP, 2026-07-28: open `subscriptions/listen` streams whose
+   *   `resourceSubscriptions` contain `uri` (the SDK's listen routers; `server.fetch`'s handler's
+   *   `notify.resourceUpdated`);
+   * - stateless 2025-era HTTP: nobody — each request is served by a fresh instance and there is
+   *   no stream to deliver on (`resources/subscribe` is answered `{}` and forgotten).
+   *
+   * `uri` is not checked against the registered resources (a template-matching URI is announced
+   * as is). Delivery failures of one connection are ignored.
+   *
+   * @param uri The resource URI, exactly as clients subscribed to it.
+   * @returns A promise settled when the notifications were handed to the transports.
+   */
+  async resourceUpdated(uri: string): Promise<void> {
+    this.#handler?.notify.resourceUpdated(uri);
+    await this.#subscriptions.resourceUpdated(uri);
+  }
+
+  /**
    * Registers an MCP Apps view (spec §9): the resource `uri` with MIME type
    * `text/html;profile=mcp-app`, listed in `resources/list` (key order `uri, name, title,
    * description, mimeType, _meta`, spec §8) and read by `resources/read` as
@@ -351,8 +378,9 @@ export class McpServer {
     return {
       tools: {},
       logging: {},
-      ...(this.#resources.hasResources && { resources: {} }),
+      ...(this.#resources.hasResources && { resources: { subscribe: true } }),
       ...(this.#resources.hasPrompts && { prompts: {} }),
+      ...(this.#resources.hasCompletions && { completions: {} }),
       ...(this.#hasUi && { extensions: { [UI_EXTENSION]: {} } }),
     };
   }
@@ -370,10 +398,16 @@ export class McpServer {
     });
     sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: this.#list(viewOf(sdk, ctx)) as never }));
     sdk.setRequestHandler("tools/call", (request, ctx) => this.#call(sdk, request.params, ctx));
-    this.#resources.install(sdk, (ctx) => {
-      const view = viewOf(sdk, ctx);
-      return { protocolVersion: view.protocolVersion, context: requestContext(sdk, ctx, view, ctx.mcpReq.signal) };
-    });
+    // An instance built for an HTTP request gets the request (`requestInfo`); stdio's lasting connection does not.
+    const connection = (ctx as { requestInfo?: unknown } | undefined)?.requestInfo === undefined;
+    this.#resources.install(
+      sdk,
+      (ctx) => {
+        const view = viewOf(sdk, ctx);
+        return { protocolVersion: view.protocolVersion, context: requestContext(sdk, ctx, view, ctx.mcpReq.signal) };
+      },
+      { hub: this.#subscriptions, connection },
+    );
     // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (session.ts).
     // (The SDK's HTTP legacy fallback passes era "legacy" with the HTTP request; stdio passes no request.)
     const factoryCtx = ctx as { era?: string; requestInfo?: unknown } | undefined;
