@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import typedMcp from "../../packages/unplugin/dist/vite.js";
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -16,8 +17,8 @@ export interface FetchServer {
   fetch(request: Request): Promise<Response>;
 }
 
-/** Builds `fixtures/app/<entries>.ts` with the plugin into a fresh temp dir and imports them. */
-export async function buildApp(entries: string[]): Promise<{ modules: Record<string, Record<string, any>>; cleanup(): Promise<void> }> {
+/** Builds `fixtures/app/<entries>.ts` with the plugin into a fresh temp dir (`outDir`, one `<entry>.js` each) and imports them. */
+export async function buildApp(entries: string[]): Promise<{ modules: Record<string, Record<string, any>>; outDir: string; cleanup(): Promise<void> }> {
   const root = join(FIXTURES, "app");
   const out = await mkdtemp(join(tmpdir(), "typed-mcp-resources-"));
   await build({
@@ -35,7 +36,7 @@ export async function buildApp(entries: string[]): Promise<{ modules: Record<str
   });
   const modules: Record<string, Record<string, any>> = {};
   for (const e of entries) modules[e] = await import(pathToFileURL(join(out, `${e}.js`)).href);
-  return { modules, cleanup: () => rm(out, { recursive: true, force: true }) };
+  return { modules, outDir: out, cleanup: () => rm(out, { recursive: true, force: true }) };
 }
 
 /** The official client talking to `server.fetch` directly; `bodies` records every raw response body of a POST. */
@@ -100,4 +101,16 @@ export function rawArray(body: string, key: string): string {
     }
   }
   throw new Error("unterminated");
+}
+
+/**
+ * The official client over stdio to the built `fixtures/app/stdio-main.ts` in a child Node
+ * process; `fixture` selects the server (`TMCP_STDIO`: "shop" or "watch"). `options` are the
+ * client's (e.g. {@link MODERN}).
+ */
+export async function connectStdio(outDir: string, fixture: string, options: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
+  const env = { ...process.env, TMCP_STDIO: fixture } as Record<string, string>;
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(outDir, "stdio-main.js")], env, stderr: "inherit" }));
+  return client;
 }
