@@ -71,12 +71,14 @@ describe("2026-07-28: a RequestContext client request without the client capabil
   });
 
   it("with the capability declared the request is not refused for a missing capability", async () => {
-    const { client } = await connect(createServer(), { ...MODERN, capabilities: { sampling: {} } });
-    // The SDK has no server-to-client push request on 2026-07-28, so the tool itself fails (§7) —
-    // but not with -32021.
+    const { client, statuses } = await connect(createServer(), { ...MODERN, capabilities: { sampling: {} } });
+    // 2026-07-28 has no server-to-client push request: the call answers input_required, the
+    // client's sampling handler answers it and the client retries (SEP-2322; input-required.test.ts).
+    client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
     const result = await client.callTool({ name: "needs_sampling", arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: "text", text: "The tool failed." }]);
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toEqual([{ type: "text", text: "done" }]);
+    expect(statuses).toEqual([200, 200]);
     await client.close();
   });
 });

@@ -30,6 +30,8 @@ import type { QuickToolOptions } from "./decorators.js";
 import { GENERATED, TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool, ToolListing } from "./internal.js";
 import { ResourceRegistry } from "./resources.js";
+import { checkRequestStateOptions, inputRoundOf, installInputRequired, isInputRequiredSignal, requestStateCodec } from "./input-required.js";
+import type { RequestStateOptions } from "./input-required.js";
 import { Subscriptions } from "./subscriptions.js";
 import { missingUiResourceMessage, uiResourceParts } from "./apps.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
@@ -65,6 +67,13 @@ export interface McpServerOptions {
    * name. Whatever it returns or throws does not change the answer.
    */
   onToolError?: (error: unknown, info: { tool: string }) => void;
+  /**
+   * How the 2026-07-28 `input_required` flow seals its `requestState` (HMAC key, lifetime): see
+   * {@link RequestStateOptions} and docs/runtime.md, RequestContext. Default: a random key per
+   * `McpServer` (one process serves every round of a call), 600 s.
+   * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
+   */
+  requestState?: RequestStateOptions;
 }
 
 /** Options of `server.fetch(request, options)`. */
@@ -133,17 +142,21 @@ export class McpServer {
   /** `tool uri` pairs already warned about (each is reported once per server). */
   readonly #uiWarned = new Set<string>();
   #handler: McpHttpHandler | undefined;
+  /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
+  #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resources, templates and prompts (spec §8). */
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions = new Subscriptions();
   readonly #resources = new ResourceRegistry((name, error) => {
+    if (isInputRequiredSignal(error)) return; // 2026-07-28: answered input_required, not a failure
     publishToolError(name, error);
     this.#options.onToolError?.(error, { tool: name });
   });
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
-   * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number.
+   * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number, or
+   *   `requestState.key` is shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number.
    */
   constructor(options: McpServerOptions) {
     const { requestTimeoutMs } = options;
@@ -151,6 +164,7 @@ export class McpServer {
       throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
     }
     this.#options = { ...options };
+    checkRequestStateOptions(options.requestState);
     this.#info = {
       name: options.name,
       version: options.version,
@@ -392,10 +406,14 @@ export class McpServer {
    */
   [SDK_FACTORY](ctx?: McpRequestContext): Server {
     if (!this.#uiChecked) this.#checkUiResources();
+    const codec = (this.#requestStateCodec ??= requestStateCodec(this.#options.requestState));
     const sdk = new Server(this.#info, {
       capabilities: this.#capabilities(),
       ...(this.#options.instructions !== undefined && { instructions: this.#options.instructions }),
+      requestState: { verify: codec.verify },
     });
+    // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
+    installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
     sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: this.#list(viewOf(sdk, ctx)) as never }));
     sdk.setRequestHandler("tools/call", (request, ctx) => this.#call(sdk, request.params, ctx));
     // An instance built for an HTTP request gets the request (`requestInfo`); stdio's lasting connection does not.
@@ -498,6 +516,8 @@ export class McpServer {
           return errorResult("The tool timed out.");
         }
       } catch (error) {
+        // 2026-07-28: a pending input request; answered input_required by installInputRequired.
+        if (isInputRequiredSignal(error)) throw error;
         // 2026-07-28 (SEP-2575): a request the client lacks a capability for is a protocol error
         // (-32021, HTTP 400), not a tool failure; RequestContext raises it (missingCapability).
         if (isMissingCapability(error) && view.protocolVersion >= MISSING_CAPABILITY_REVISION) throw error;
@@ -649,6 +669,8 @@ function requestContext(sdk: Server, ctx: ServerContext, view: ClientView, signa
   const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
   const progressToken = meta?.["progressToken"] as string | number | undefined;
   const related = { relatedRequestId: ctx.mcpReq.id };
+  // 2026-07-28: no server→client requests; answers come from the retry, else input_required.
+  const round = inputRoundOf(ctx);
   return {
     signal,
     requestId: ctx.mcpReq.id,
@@ -672,9 +694,11 @@ function requestContext(sdk: Server, ctx: ServerContext, view: ClientView, signa
     log(level: LogLevel, data: unknown): Promise<void> {
       return ctx.mcpReq.log(level, data);
     },
-    elicit: (params) => missingCapability(view, "elicitation") ?? sdk.elicitInput(params, { ...related, signal }),
-    sample: (params) => missingCapability(view, "sampling") ?? sdk.createMessage(params, { ...related, signal }),
-    listRoots: () => missingCapability(view, "roots") ?? sdk.listRoots(undefined, { ...related, signal }),
+    elicit: (params, options) =>
+      missingCapability(view, "elicitation") ?? round?.elicit(params, options) ?? sdk.elicitInput(params, { ...related, signal }),
+    sample: (params, options) =>
+      missingCapability(view, "sampling") ?? round?.sample(params, options) ?? sdk.createMessage(params, { ...related, signal }),
+    listRoots: (options) => missingCapability(view, "roots") ?? round?.listRoots(options) ?? sdk.listRoots(undefined, { ...related, signal }),
   };
 }
 

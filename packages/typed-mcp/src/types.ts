@@ -21,6 +21,9 @@ import type {
   Implementation,
   ListRootsResult,
 } from "@modelcontextprotocol/server";
+import type { InputRequestOptions } from "./input-required.js";
+
+export type { InputRequestOptions, RequestStateOptions } from "./input-required.js";
 
 /** An integer: listed as `{"type":"integer"}`; the reader refuses non-integers (spec §4). */
 export type Int = number & { readonly "typed-mcp:int"?: true };
@@ -82,12 +85,32 @@ export interface RequestContext {
    */
   log(level: LogLevel, data: unknown): Promise<void>;
   /**
-   * `elicitation/create`, delegated to the SDK. Needs the client's `elicitation` capability and a
-   * 2025-era connection (the SDK throws on 2026-07-28, which has no server→client requests).
+   * Asks the client for input with `elicitation/create` (form or URL mode) and resolves with its
+   * `ElicitResult` (`{ action: "accept" | "decline" | "cancel", content? }`).
+   *
+   * - 2025-era connections: a real server→client request, delegated to the SDK (`options` is
+   *   ignored). Needs the client's `elicitation` capability as the SDK sees it.
+   * - 2026-07-28 (`input_required` flow, SEP-2322): resolves with the client's answer when the
+   *   retried request (or its `requestState`) carries one for this input's key
+   *   ({@link InputRequestOptions.key}); otherwise the call ends and the request is answered with
+   *   an `input_required` result asking for it — the promise rejects with an internal signal that
+   *   the runtime turns into that result (never `The tool failed.`), and the function runs again
+   *   from the start on the retry, so it must be idempotent up to its input requests. Requests
+   *   made before the function gives up (`Promise.all([...])`) are asked together. Works in tools,
+   *   prompts and resources.
+   * - 2026-07-28 without the `elicitation` capability in the request's client capabilities:
+   *   rejects with the SDK's `MissingRequiredClientCapabilityError` (`-32021`, SEP-2575).
+   * @throws TypeError (rejection) on 2026-07-28 when `options.key` is empty or was used for another kind of input in this call.
    */
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult>;
-  /** `sampling/createMessage`, delegated to the SDK (needs the client's `sampling` capability; 2025-era only). */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult | CreateMessageResultWithTools>;
-  /** `roots/list`, delegated to the SDK (needs the client's `roots` capability; 2025-era only). */
-  listRoots(): Promise<ListRootsResult>;
+  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: InputRequestOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client's model with `sampling/createMessage`; resolves with its `CreateMessageResult`.
+   * Same eras, keys and errors as {@link elicit} (capability `sampling`).
+   */
+  sample(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /**
+   * Asks the client for its roots with `roots/list`; resolves with its `ListRootsResult`
+   * (`{ roots: [{ uri, name? }] }`). Same eras, keys and errors as {@link elicit} (capability `roots`).
+   */
+  listRoots(options?: InputRequestOptions): Promise<ListRootsResult>;
 }
