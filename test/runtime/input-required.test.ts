@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
-import { definePrompts, generated } from "../../packages/typed-mcp/dist/internal.js";
+import { definePrompts, defineResources, generated } from "../../packages/typed-mcp/dist/internal.js";
 import type { RequestContext } from "../../packages/typed-mcp/dist/index.js";
 import { messagesOf } from "./helpers.js";
 
@@ -40,9 +40,20 @@ function ctxTool(server: McpServer, name: string, body: (ctx: RequestContext) =>
 
 const text = (r: { content: unknown }): string => (r.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("");
 
-// class AskPrompts { /** Greets. */ @prompt() greeting(ctx: RequestContext): Promise<string> }
+// class AskPrompts {
+//   /** Greets. */ @prompt() greeting(ctx: RequestContext): Promise<string>
+//   @resource("roots://first") firstRoot(ctx: RequestContext): Promise<string>
+// }
 class AskPrompts {
   static {
+    defineResources(this, [
+      {
+        listing: { uri: "roots://first", name: "first_root" },
+        read: (_vars, ctx) => [ctx],
+        write: (value, uri) => ({ contents: [{ uri, mimeType: "text/plain", text: value as string }] }),
+        member: "firstRoot",
+      } as never,
+    ]);
     definePrompts(this, [
       {
         listing: { name: "greeting", description: "Greets." },
@@ -51,6 +62,10 @@ class AskPrompts {
         member: "greeting",
       } as never,
     ]);
+  }
+  async firstRoot(ctx: RequestContext): Promise<string> {
+    const { roots } = await ctx.listRoots();
+    return roots[0]?.uri ?? "none";
   }
   async greeting(ctx: RequestContext): Promise<string> {
     const answer = await ctx.elicit({ message: "Whom to greet?", requestedSchema: NAME_SCHEMA }, { key: "who" });
@@ -100,7 +115,7 @@ function createServer(options: { key?: string } = {}): McpServer {
     await ctx.listRoots({ key: "k" });
     return "never";
   });
-  server.addPrompts(new AskPrompts());
+  server.add(new AskPrompts());
   return server;
 }
 
@@ -120,7 +135,7 @@ async function post(server: McpServer, method: string, params: Record<string, un
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": "2026-07-28",
         "mcp-method": method,
-        ...(typeof params.name === "string" && { "mcp-name": params.name }),
+        ...(typeof (params.name ?? params.uri) === "string" && { "mcp-name": String(params.name ?? params.uri) }),
         ...headers,
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: { ...ENVELOPE, ...(params._meta as object) } } }),
@@ -286,6 +301,17 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
     expect(r1.inputRequests).toEqual({ who: form("Whom to greet?", NAME_SCHEMA) });
     const r2 = (await post(server, "prompts/get", { name: "greeting", inputResponses: { who: { action: "accept", content: { name: "Zoe" } } }, requestState: r1.requestState })).message.result;
     expect(r2.messages).toEqual([{ role: "user", content: { type: "text", text: "Greet Zoe" } }]);
+  });
+
+  it("resources/read: a resource's ctx.listRoots answers input_required; the state is bound to the URI", async () => {
+    const server = createServer();
+    const r1 = (await post(server, "resources/read", { uri: "roots://first" })).message.result;
+    expect(r1.resultType).toBe("input_required");
+    expect(r1.inputRequests).toEqual({ "roots-1": { method: "roots/list", params: {} } });
+    const r2 = (await post(server, "resources/read", { uri: "roots://first", inputResponses: { "roots-1": { roots: [{ uri: "file:///w" }] } }, requestState: r1.requestState })).message.result;
+    expect(r2.contents).toEqual([{ uri: "roots://first", mimeType: "text/plain", text: "file:///w" }]);
+    const prompt = await post(server, "prompts/get", { name: "greeting", requestState: r1.requestState });
+    expect(prompt.message.error?.code).toBe(-32602);
   });
 });
 
