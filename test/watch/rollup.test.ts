@@ -21,7 +21,15 @@ watchScenario("rollup", async (root, pluginOptions) => {
     output: { file, format: "es" },
     watch: { exclude: [join(root, "dist/**")], buildDelay: 30 },
   });
+  // Build starts and ends, so that an edit can wait for an idle watcher (WatchSession.idle).
+  let running = true;
+  let idleSince = 0;
   watcher.on("event", (e) => {
+    if (e.code === "START") running = true;
+    if (e.code === "END" || e.code === "ERROR") {
+      running = false;
+      idleSince = Date.now();
+    }
     if (e.code === "BUNDLE_END") {
       void e.result.close();
       builds.push({ ok: true });
@@ -36,6 +44,10 @@ watchScenario("rollup", async (root, pluginOptions) => {
         const o: Outcome = r.ok ? { ok: true, tools: await listTools(file) } : r;
         return check(o);
       }, ms);
+    },
+    async idle() {
+      const end = Date.now() + 15_000;
+      while ((running || Date.now() - idleSince < 150) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
     },
     close: () => watcher.close(),
   };

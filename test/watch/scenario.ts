@@ -31,6 +31,12 @@ export interface WatchSession {
   until(check: (o: Outcome) => boolean, ms?: number): Promise<void>;
   /** Closes the watcher (and whatever the bundler keeps open). */
   close(): Promise<void>;
+  /**
+   * Resolves once no (re)build is running (where the bundler reports build starts and ends), so
+   * that the next edit lands on an idle watcher, as a person's save between builds does. A save
+   * during a running rebuild is the bundler's own queueing, not what these tests are about.
+   */
+  idle?(): Promise<void>;
 }
 
 /** Starts a watch mode on the project at `root` (entry `src/server.ts`) with the plugin options given. */
@@ -56,6 +62,10 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
     let session: WatchSession | undefined;
     let pid: number | undefined;
     const events = new Events();
+    const settle = async () => {
+      await session?.idle?.();
+      await pause();
+    };
     const last: { outcome?: Outcome } = {};
     const until = async (check: (o: Outcome) => boolean, ms = 15_000) => {
       await session!.until((o) => {
@@ -87,7 +97,7 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
 
     it("relists a parameter whose interface changed in a type-only import, on the same sidecar", async () => {
       const types = join(root, "src/types.ts").replace(/\\/g, "/");
-      await pause();
+      await settle();
       await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
       await until((o) => listed(o, "number"));
       expect(events.count("invalidate", types)).toBeGreaterThanOrEqual(1);
@@ -97,10 +107,10 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
 
     it("reports a new error, then clears it once fixed", async () => {
       const a = join(root, "src/a.ts");
-      await pause();
+      await settle();
       await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | number): string");
       await until((o) => !o.ok && o.error.includes("OMCG0005") && o.error.includes("a.ts"));
-      await pause();
+      await settle();
       await edit(a, "greet(who: Person, x: string | number): string", "greet(who: Person): string");
       await until((o) => listed(o, "number"));
       expect(sidecarPids()).toEqual([pid]);
@@ -109,7 +119,7 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
     it("serves no stale schema after a declaration file is renamed", async () => {
       // As an editor's rename refactoring does it: the file moves and its importer follows at once.
       const src = join(root, "src");
-      await pause();
+      await settle();
       renameSync(join(src, "types.ts"), join(src, "people.ts"));
       writeFileSync(join(src, "a.ts"), readFileSync(join(src, "a.ts"), "utf8").replace("./types.js", "./people.js"));
       writeFileSync(join(src, "people.ts"), readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"));
@@ -120,10 +130,10 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
     it("fails when a consulted file is deleted, and recovers when it is back", async () => {
       const counts = join(root, "src/counts.ts");
       const text = await readFile(counts, "utf8");
-      await pause();
+      await settle();
       await rm(counts);
       await until((o) => !o.ok && o.error.includes("b.ts"));
-      await pause();
+      await settle();
       await writeFile(counts, text);
       await until((o) => listed(o, "string"));
       expect(sidecarPids()).toEqual([pid]);
@@ -131,7 +141,7 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
     });
 
     it("drops the tools of a deleted tool module", async () => {
-      await pause();
+      await settle();
       const server = join(root, "src/server.ts");
       writeFileSync(
         server,
@@ -144,10 +154,10 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
 
     it("re-reads the compiler options after a tsconfig edit (a fresh project)", async () => {
       const tsconfig = join(root, "tsconfig.json");
-      await pause();
+      await settle();
       await edit(tsconfig, '"strict": true,', '"strict": false,');
       await until((o) => !o.ok && o.error.includes("OMCG0000") && o.error.includes("strictNullChecks"));
-      await pause();
+      await settle();
       await edit(tsconfig, '"strict": false,', '"strict": true,');
       await until((o) => listed(o, "string", false));
       // One warm sidecar (none with the cache on: the options are back to a cached state).
