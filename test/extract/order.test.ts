@@ -39,6 +39,12 @@ describe("§4 order of keys and enum values", () => {
     expect(keys("records", "nullable")).toEqual(["b", "a"]);
     expect(keys("records", "viaAlias")).toEqual(["zeta", "alpha"]);
   });
+  it("a type alias of a Record or Pick: the order written in the alias declaration", () => {
+    expect(keys("records", "aliasOfRecord")).toEqual(["r2", "r1"]);
+    expect(keys("records", "aliasOfAlias")).toEqual(["r2", "r1"]);
+    expect(keys("records", "genericAlias")).toEqual(["g2", "g1"]);
+    expect(keys("picks", "aliasOfPick")).toEqual(["d", "a"]);
+  });
   it("Record over computed keys: code-unit order", () => {
     expect(keys("records", "computed")).toEqual(["x", "y", "z"]);
     expect(keys("records", "excluded")).toEqual(["a", "b"]);

@@ -7,7 +7,7 @@
 import { isAbsolute, relative } from "node:path";
 import { toCamelCase } from "@typed-mcp/model";
 import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel } from "@typed-mcp/model";
-import type { PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import type { NamedInfo, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
 import type { DocComment } from "./jsdoc.js";
 
@@ -236,19 +236,28 @@ function byCodeUnit(a: string, b: string): number {
  * union of keys (spec §4, "Order of `enum` values" and "`Record<"a" | "b", T>`"): `Record<K, T>`
  * and `Pick<T, K>` list their properties in the order the key union is written in the source
  * (the type argument itself, or a type alias of a written union: `Record<"b" | "a", T>` → `b`,
- * `a`); computed keys (`keyof X`, `Exclude<…>`, a mapped type, and `Omit<T, K>`, whose keys are
- * `Exclude<keyof T, K>`) are sorted by UTF-16 code unit. Never the checker's union order, which
- * differs between TypeScript versions. Other mapped types whose properties no declaration writes
- * (`{ [K in "b" | "a"]: T }`, a type alias of a `Record`) are sorted by code unit too. Any other
- * object type (interfaces, classes, object literals, homomorphic mapped types such as
+ * `a`), also behind a type alias of the `Record`/`Pick` (`type Opts = Record<"b" | "a", T>`,
+ * read from the alias declaration); computed keys (`keyof X`, `Exclude<…>`, a mapped type, and
+ * `Omit<T, K>`, whose keys are `Exclude<keyof T, K>`) are sorted by UTF-16 code unit. Never the
+ * checker's union order, which differs between TypeScript versions. Other mapped types whose
+ * properties no declaration writes (`{ [K in "b" | "a"]: T }`) are sorted by code unit too. Any
+ * other object type (interfaces, classes, object literals, homomorphic mapped types such as
  * `Partial<T>`, which keep `T`'s property order) is returned as given. `node` is the annotation
  * the type was written as, if any.
  */
 function mappedKeyOrder(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, props: PropertyInfo[]): PropertyInfo[] {
-  const alias = ctx.host.aliasNamed(t);
-  const keyed = !!alias?.builtin && (alias.name === "Record" || alias.name === "Pick" || alias.name === "Omit");
+  const isKeyed = (a: NamedInfo | undefined) => !!a?.builtin && (a.name === "Record" || a.name === "Pick" || a.name === "Omit");
+  let alias = ctx.host.aliasNamed(t);
+  let keyed = isKeyed(alias);
+  if (!keyed && alias && !alias.builtin) {
+    // A type alias of a `Record`/`Pick` (`type Opts = Record<"b" | "a", T>`, or an alias of such an
+    // alias): the keys are written in the alias declaration.
+    const declared = ctx.host.aliasTypeNode(t);
+    const named = ctx.host.referenceNamed(declared);
+    if (isKeyed(named)) [alias, keyed, node] = [named, true, declared];
+  }
   // Properties that no declaration writes (a mapped type over a union of keys, such as
-  // `{ [K in "b" | "a"]: T }` or an alias of a `Record`) come in the checker's union order: sort them.
+  // `{ [K in "b" | "a"]: T }`) come in the checker's union order: sort them.
   const synthesized = props.length > 0 && props.every((p) => p.declaredAt === undefined);
   if (!keyed && !synthesized) return props;
   const names = props.map((p) => p.name);

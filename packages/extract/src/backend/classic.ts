@@ -793,6 +793,24 @@ class ClassicSession implements ModuleSession, TypeHost {
     return undefined;
   }
 
+  aliasTypeNode(t: TypeRef): TypeNodeRef | undefined {
+    const K = this.K;
+    const alias = (t as unknown as AnyType).aliasSymbol as AnySymbol | undefined;
+    const decl = alias ? this.resolve(this.declarations(alias)[0]) : undefined;
+    if (decl?.kind !== K.TypeAliasDeclaration) return undefined;
+    let n = decl.type as AnyNode;
+    for (let depth = 0; depth < 20; depth++) {
+      while (n.kind === K.ParenthesizedType) n = n.type;
+      if (n.kind !== K.TypeReference || n.typeArguments?.length) break;
+      let sym = this.checker.getSymbolAtLocation(n.typeName) as AnySymbol | undefined;
+      if (sym && sym.flags & this.SF.Alias) sym = this.checker.getAliasedSymbol(sym) as AnySymbol;
+      const next = sym && sym.flags & this.SF.TypeAlias ? this.resolve(this.declarations(sym)[0]) : undefined;
+      if (next?.kind !== K.TypeAliasDeclaration) break;
+      n = next.type;
+    }
+    return n as never;
+  }
+
   private collectLiterals(node: AnyNode, out: (string | number)[], depth: number): boolean {
     const K = this.K;
     const SF = this.SF;

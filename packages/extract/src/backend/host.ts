@@ -164,6 +164,12 @@ export interface TypeHost {
    */
   literalOrder(t: TypeRef, node: TypeNodeRef | undefined): (string | number)[] | undefined;
   /**
+   * The type node written in the declaration of the type's alias (`Record<"b" | "a", T>` for
+   * `type Opts = Record<"b" | "a", T>`), following plain references to further type aliases
+   * (`type A = Opts`). `undefined` when the type has no type alias declaration.
+   */
+  aliasTypeNode(t: TypeRef): TypeNodeRef | undefined;
+  /**
    * A child of a type annotation: `"element"` of `T[]` / `Array<T>` / `Set<T>`, `"typeArg"` n,
    * `"nonNull"` (the one non-null member of `T | null | undefined`). `undefined` if absent.
    */

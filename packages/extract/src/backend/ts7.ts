@@ -762,6 +762,23 @@ class Ts7Session implements ModuleSession, TypeHost {
     return undefined;
   }
 
+  aliasTypeNode(t: TypeRef): TypeNodeRef | undefined {
+    const alias = (t as unknown as Type).getAliasSymbol();
+    const decl = alias ? this.resolve(alias.declarations[0]) : undefined;
+    if (decl?.kind !== SyntaxKind.TypeAliasDeclaration) return undefined;
+    let n = decl.type as AnyNode;
+    for (let depth = 0; depth < 20; depth++) {
+      while (n.kind === SyntaxKind.ParenthesizedType) n = n.type;
+      if (n.kind !== SyntaxKind.TypeReference || n.typeArguments?.length) break;
+      let sym = this.checker.getSymbolAtLocation(n.typeName);
+      if (sym && sym.flags & SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
+      const next = sym && sym.flags & SymbolFlags.TypeAlias ? this.resolve(sym.declarations[0]) : undefined;
+      if (next?.kind !== SyntaxKind.TypeAliasDeclaration) break;
+      n = next.type;
+    }
+    return n as never;
+  }
+
   private collectLiterals(node: AnyNode, out: (string | number)[], depth: number): boolean {
     if (depth > 20) return false;
     switch (node.kind) {
