@@ -27,7 +27,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import typedMcpBabel from "@typed-mcp/babel";
 import { recordIncoming, type Raw } from "../helpers/wire.ts";
 import { childCommandLines } from "../helpers/processes.ts";
-import { calls } from "./calls.ts";
+import { calls } from "../bundlers/calls.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, "../..");

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { bundlers, exists } from "./build.ts";
+import { calls } from "./calls.ts";
 import { recordIncoming } from "../helpers/wire.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,53 +71,6 @@ async function sidecarsLeft(before: readonly number[]): Promise<number[]> {
   }
   return left;
 }
-
-const invalid = (path: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid.` }], isError: true });
-
-const oslo = { lat: 59.91, lon: 10.75, label: "Oslo" };
-/** Calls and the answers the spec gives for them (§5 reading, §6 writing, §7 errors). */
-const calls: { name: string; args?: Record<string, unknown>; answer: Record<string, unknown> }[] = [
-  {
-    name: "read_temperature",
-    args: { place: oslo, note: null },
-    answer: {
-      content: [{ type: "text", text: JSON.stringify({ place: oslo, temperature: 20, unit: "celsius", note: null }) }],
-      structuredContent: { place: oslo, temperature: 20, unit: "celsius", note: null },
-    },
-  },
-  {
-    // Unknown nested properties are dropped; the writer writes listed properties in listed order.
-    name: "read_temperature",
-    args: { unit: "fahrenheit", note: "warm", place: { label: "Rome", lon: 12.5, lat: 41.9, alt: 21 } },
-    answer: {
-      content: [
-        {
-          type: "text",
-          text: '{"place":{"lat":41.9,"lon":12.5,"label":"Rome"},"temperature":68,"unit":"fahrenheit","note":"warm"}',
-        },
-      ],
-      structuredContent: { place: { lat: 41.9, lon: 12.5, label: "Rome" }, temperature: 68, unit: "fahrenheit", note: "warm" },
-    },
-  },
-  { name: "countdown", args: { from: 5, step: 2 }, answer: { content: [{ type: "text", text: "5 3 1" }] } },
-  { name: "countdown", args: { from: 3 }, answer: { content: [{ type: "text", text: "3 2 1 0" }] } },
-  { name: "repeat", args: { word: "ab" }, answer: { content: [{ type: "text", text: "ab ab" }] } },
-  { name: "repeat", args: { word: "ab", times: 3, style: "upper" }, answer: { content: [{ type: "text", text: "AB AB AB" }] } },
-  { name: "read_temperature", args: { place: { lat: "59", lon: 10 }, note: null }, answer: invalid("place.lat") },
-  { name: "read_temperature", args: { place: oslo }, answer: invalid("note") },
-  { name: "read_temperature", args: { place: oslo, note: null, unit: "kelvin" }, answer: invalid("unit") },
-  { name: "countdown", args: { from: 1.5 }, answer: invalid("from") },
-  { name: "countdown", args: { from: "3" }, answer: invalid("from") },
-  { name: "repeat", args: { word: "a", style: "UPPER" }, answer: invalid("style") },
-  { name: "repeat", args: { word: "a", extra: 1 }, answer: invalid("extra") },
-  { name: "explode", answer: invalid("reason") },
-  {
-    name: "countdown",
-    args: { from: 3, step: 0 },
-    answer: { content: [{ type: "text", text: "The step must be positive, not 0." }], isError: true },
-  },
-  { name: "explode", args: { reason: "boom" }, answer: { content: [{ type: "text", text: "The tool failed." }], isError: true } },
-];
 
 /** Raw wire bytes of every listing and answer, per bundler: compared across bundlers at the end. */
 const transcripts = new Map<string, string[]>();

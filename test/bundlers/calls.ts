@@ -1,7 +1,7 @@
 /**
- * The calls test/bundlers/bundlers.test.ts makes against the fixture server, with the answers
- * the spec gives for them (§5 reading, §6 writing, §7 errors) — the same list, so that a Babel
- * build is held to exactly what every bundler build is.
+ * The calls made against the fixture server (test/bundlers/fixtures/server) by every bundler
+ * build (bundlers.test.ts) and every Babel build (test/babel), with the answers the spec gives
+ * for them (§5 reading, §6 writing, §7 errors): one list, so that every build is held to the same.
  */
 const invalid = (path: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid.` }], isError: true });
 
