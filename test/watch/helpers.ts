@@ -194,3 +194,51 @@ export class Events {
     return this.all.filter((e) => e.type === type && (file === undefined || e.file === file)).length;
   }
 }
+
+/** A Rollup-style watcher's events (Rollup and Rolldown share the codes). */
+interface RollupLikeWatcher {
+  on(event: "event", listener: (e: { code: string; result?: { close(): unknown }; error?: unknown }) => void): unknown;
+  close(): Promise<void> | void;
+}
+
+/**
+ * Turns a Rollup-style watcher (Rollup's or Rolldown's `watch()`) into the scenario's session:
+ * every build's outcome (the listing of `bundle`, or the error), and `idle()`, which resolves once
+ * no build is running (START … END/ERROR) and the watcher has been quiet for 150 ms, so that the
+ * next edit lands between builds as a person's save does.
+ */
+export function rollupLikeSession(watcher: RollupLikeWatcher, bundle: string): {
+  until(check: (o: { ok: true; tools: Record<string, any>[] } | { ok: false; error: string }) => boolean, ms?: number): Promise<void>;
+  idle(): Promise<void>;
+  close(): Promise<void>;
+} {
+  const builds = new Builds();
+  let running = true;
+  let idleSince = 0;
+  watcher.on("event", (e) => {
+    if (e.code === "START") running = true;
+    if (e.code === "END" || e.code === "ERROR") {
+      running = false;
+      idleSince = Date.now();
+    }
+    if (e.code === "BUNDLE_END") {
+      void e.result?.close();
+      builds.push({ ok: true });
+    } else if (e.code === "ERROR") {
+      void e.result?.close();
+      builds.push({ ok: false, error: String((e.error as Error)?.message ?? e.error) });
+    }
+  });
+  return {
+    async until(check, ms = 15_000) {
+      await builds.until(async (r) => check(r.ok ? { ok: true, tools: await listTools(bundle) } : r), ms);
+    },
+    async idle() {
+      const end = Date.now() + 15_000;
+      while ((running || Date.now() - idleSince < 150) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    },
+    close: async () => {
+      await watcher.close();
+    },
+  };
+}

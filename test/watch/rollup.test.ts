@@ -7,11 +7,10 @@ import { join } from "node:path";
 import { watch } from "rollup";
 import esbuild from "rollup-plugin-esbuild";
 import typedMcp from "@typed-mcp/unplugin/rollup";
-import { Builds, listTools } from "./helpers.ts";
-import { watchScenario, type Outcome } from "./scenario.ts";
+import { rollupLikeSession } from "./helpers.ts";
+import { watchScenario } from "./scenario.ts";
 
 watchScenario("rollup", async (root, pluginOptions) => {
-  const builds = new Builds();
   const file = join(root, "dist/server.mjs");
   const watcher = watch({
     input: join(root, "src/server.ts"),
@@ -21,34 +20,5 @@ watchScenario("rollup", async (root, pluginOptions) => {
     output: { file, format: "es" },
     watch: { exclude: [join(root, "dist/**")], buildDelay: 30 },
   });
-  // Build starts and ends, so that an edit can wait for an idle watcher (WatchSession.idle).
-  let running = true;
-  let idleSince = 0;
-  watcher.on("event", (e) => {
-    if (e.code === "START") running = true;
-    if (e.code === "END" || e.code === "ERROR") {
-      running = false;
-      idleSince = Date.now();
-    }
-    if (e.code === "BUNDLE_END") {
-      void e.result.close();
-      builds.push({ ok: true });
-    } else if (e.code === "ERROR") {
-      void e.result?.close();
-      builds.push({ ok: false, error: String(e.error?.message ?? e.error) });
-    }
-  });
-  return {
-    async until(check, ms = 15_000) {
-      await builds.until(async (r) => {
-        const o: Outcome = r.ok ? { ok: true, tools: await listTools(file) } : r;
-        return check(o);
-      }, ms);
-    },
-    async idle() {
-      const end = Date.now() + 15_000;
-      while ((running || Date.now() - idleSince < 150) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-    },
-    close: () => watcher.close(),
-  };
+  return rollupLikeSession(watcher as never, file);
 });
