@@ -13,29 +13,23 @@
  * rather than handles, modifier flags are computed), so the model is byte-identical.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type * as TS from "@typescript/typescript6";
-import type { SourceLocation } from "@typed-mcp/model";
 import type {
   Backend,
   BackendStats,
   BindingInfo,
-  ConstructorInfo,
   DefaultInfo,
-  EnumInfo,
   ModuleSession,
-  NamedInfo,
   ObjectShape,
   ParamInfo,
   PropertyInfo,
   QuickResolution,
   SignatureInfo,
   TypeHost,
-  TypeNodeRef,
   TypeRef,
-  TypeShape,
 } from "./host.js";
-import { isTypedMcpFile } from "./ts7.js";
+import { Caches, SessionBase, norm } from "./common.js";
 
 /** The classic `typescript` module (5.x or 6.x), as `require("typescript")` returns it. */
 export type ClassicTs = typeof TS;
@@ -47,8 +41,6 @@ export interface ClassicBackendOptions {
   /** Working directory (resolves a relative `tsconfig`); default `process.cwd()`. */
   cwd?: string;
 }
-
-const norm = (f: string) => f.replace(/\\/g, "/");
 
 function isLibFile(path: string): boolean {
   return /\/node_modules\/typescript\/|\/lib\.[\w.]*\.d\.ts$|\/node_modules\/@types\/|\/node_modules\/@typescript\//.test(path);
@@ -257,59 +249,35 @@ function failedSession(message: string): ModuleSession {
   };
 }
 
-/** Per-program caches keyed by type / symbol id. */
-class Caches {
-  shape = new Map<number, TypeShape>();
-  object = new Map<number, ObjectShape>();
-  props = new Map<number, PropertyInfo[]>();
-  tags = new Map<number, ReturnType<TypeHost["tags"]>>();
-  enums = new Map<AnySymbol, EnumInfo | undefined>();
-  named = new Map<number, NamedInfo | undefined>();
-  text = new Map<number, string>();
-  symbolIds = new Map<AnySymbol, number>();
-}
-
-class ClassicSession implements ModuleSession, TypeHost {
+class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
   readonly host: TypeHost = this;
-  private readonly consultedFiles = new Set<string>();
-  private readonly K: typeof TS.SyntaxKind;
-  private readonly TF: typeof TS.TypeFlags;
-  private readonly SF: typeof TS.SymbolFlags;
+  protected declare readonly K: typeof TS.SyntaxKind;
+  protected declare readonly TF: typeof TS.TypeFlags;
+  protected declare readonly SF: typeof TS.SymbolFlags;
   private readonly OF: typeof TS.ObjectFlags;
-  private readonly MF: typeof TS.ModifierFlags;
 
   constructor(
     private readonly ts: ClassicTs,
     private readonly program: TS.Program,
     private readonly checker: TS.TypeChecker,
     private readonly sf: TS.SourceFile,
-    private readonly file: string,
-    private readonly c: Caches,
+    file: string,
+    c: Caches,
   ) {
-    this.K = ts.SyntaxKind;
-    this.TF = ts.TypeFlags;
-    this.SF = ts.SymbolFlags;
+    super(file, c, ts, isLibFile);
     this.OF = ts.ObjectFlags;
-    this.MF = ts.ModifierFlags;
   }
 
-  consulted(): string[] {
-    return [...this.consultedFiles].sort();
-  }
-
-  consult(file: string): void {
-    const f = norm(file);
-    if (f !== this.file && !isLibFile(f) && !/\/node_modules\//.test(f)) this.consultedFiles.add(f);
-  }
+  // ---- primitives of the shared algorithm (common.ts) -------------------------------------
 
   /** The declaration node (marks its file consulted, like resolving a 7.0 node handle). */
-  private resolve(decl: TS.Node | undefined): AnyNode | undefined {
+  protected resolve(decl: TS.Node | undefined): AnyNode | undefined {
     if (!decl) return undefined;
     this.consult(decl.getSourceFile().fileName);
     return decl as AnyNode;
   }
 
-  private pathOf(decl: TS.Node): string {
+  protected pathOf(decl: TS.Node): string {
     return norm(decl.getSourceFile().fileName);
   }
 
@@ -322,7 +290,7 @@ class ClassicSession implements ModuleSession, TypeHost {
     return id;
   }
 
-  private modifierFlags(node: AnyNode | undefined): number {
+  protected modifierFlags(node: AnyNode | undefined): number {
     if (!node) return 0;
     try {
       return this.ts.getCombinedModifierFlags(node as TS.Declaration);
@@ -330,24 +298,67 @@ class ClassicSession implements ModuleSession, TypeHost {
       return 0;
     }
   }
-
-  private loc(node: AnyNode): SourceLocation {
-    const sf = node.getSourceFile();
-    const pos = node.getStart(sf);
-    const lc = sf.getLineAndCharacterOfPosition(pos);
-    return { file: norm(sf.fileName), line: lc.line + 1, column: lc.character + 1 };
-  }
-
-  private lastDoc(node: AnyNode | undefined): string | undefined {
-    const docs = node?.jsDoc as AnyNode[] | undefined;
-    if (!docs || docs.length === 0) return undefined;
-    const d = docs[docs.length - 1]!;
-    const text = d.getSourceFile().text as string;
-    return text.slice(d.pos, d.end);
-  }
-
-  private declarations(sym: AnySymbol | undefined): AnyNode[] {
+  protected declarations(sym: AnySymbol | undefined): AnyNode[] {
     return (sym?.declarations ?? []) as AnyNode[];
+  }
+
+
+  protected typeToString(type: AnyType): string {
+    return this.checker.typeToString(type);
+  }
+
+  protected typeMembers(type: AnyType): AnyType[] {
+    return type.types;
+  }
+
+  protected enumId(type: AnyType): string {
+    const member = type.getSymbol() as AnySymbol | undefined;
+    const parent = member?.parent as AnySymbol | undefined;
+    return String(parent ? this.symbolId(parent) : member ? this.symbolId(member) : type.id);
+  }
+
+  protected symbolOf(type: AnyType): AnySymbol | undefined {
+    return type.getSymbol() as AnySymbol | undefined;
+  }
+
+  protected aliasSymbolOf(type: AnyType): AnySymbol | undefined {
+    return type.aliasSymbol as AnySymbol | undefined;
+  }
+
+  protected aliasArgumentCount(type: AnyType): number {
+    return (type.aliasTypeArguments ?? []).length;
+  }
+
+  protected parentOf(sym: AnySymbol): AnySymbol | undefined {
+    return sym.parent as AnySymbol | undefined;
+  }
+
+  protected symbolKey(sym: AnySymbol): unknown {
+    return sym;
+  }
+
+  protected symbolAt(node: AnyNode): AnySymbol | undefined {
+    return this.checker.getSymbolAtLocation(node) as AnySymbol | undefined;
+  }
+
+  protected aliasedSymbol(sym: AnySymbol): AnySymbol {
+    return this.checker.getAliasedSymbol(sym) as AnySymbol;
+  }
+
+  protected typeFromTypeNode(node: AnyNode): AnyType {
+    return this.checker.getTypeFromTypeNode(node as TS.TypeNode) as AnyType;
+  }
+
+  protected typesAt(nodes: AnyNode[]): AnyType[] {
+    return nodes.map((m) => this.checker.getTypeAtLocation(m) as AnyType);
+  }
+
+  protected propertiesOf(type: AnyType): readonly AnySymbol[] {
+    return this.checker.getPropertiesOfType(type) as AnySymbol[];
+  }
+
+  protected typesOfSymbols(syms: AnySymbol[]): AnyType[] {
+    return syms.map((p) => this.checker.getTypeOfSymbol(p) as AnyType);
   }
 
   // ---- finding nodes in the module -------------------------------------------------------
@@ -419,45 +430,6 @@ class ClassicSession implements ModuleSession, TypeHost {
     });
   }
 
-  private unparen(n: AnyNode): AnyNode {
-    const K = this.K;
-    while (
-      n.kind === K.ParenthesizedExpression ||
-      (n.kind === K.AsExpression && n.type?.kind === K.TypeReference && n.type.typeName?.text === "const")
-    )
-      n = n.expression;
-    return n;
-  }
-
-  /** A default value readable from syntax alone (spec §3), or `undefined` when the checker must decide. */
-  private syntacticDefault(init: AnyNode): DefaultInfo | undefined {
-    const K = this.K;
-    const e = this.unparen(init);
-    switch (e.kind) {
-      case K.StringLiteral:
-      case K.NoSubstitutionTemplateLiteral:
-        return { kind: "const", value: e.text };
-      case K.NumericLiteral:
-        return { kind: "const", value: Number(String(e.text).replace(/_/g, "")) };
-      case K.TrueKeyword:
-        return { kind: "const", value: true };
-      case K.FalseKeyword:
-        return { kind: "const", value: false };
-      case K.NullKeyword:
-        return { kind: "null" };
-      case K.PrefixUnaryExpression: {
-        const o = this.unparen(e.operand);
-        if (e.operator === K.MinusToken && o.kind === K.NumericLiteral) return { kind: "const", value: -Number(o.text) };
-        return { kind: "other" };
-      }
-      case K.Identifier:
-      case K.PropertyAccessExpression:
-        return undefined;
-      default:
-        return { kind: "other" };
-    }
-  }
-
   private signatureOf(node: AnyNode): SignatureInfo | undefined {
     const K = this.K;
     const sig = this.checker.getSignatureFromDeclaration(node as TS.SignatureDeclaration);
@@ -510,142 +482,8 @@ class ClassicSession implements ModuleSession, TypeHost {
     };
   }
 
-  /** JSDoc of a tool function: its own, else its `const` statement's, else the enclosing call statement's. */
-  private docOfFunction(node: AnyNode): string | undefined {
-    const K = this.K;
-    const own = this.lastDoc(node);
-    if (own) return own;
-    let p = node.parent as AnyNode | undefined;
-    while (p && p.kind === K.ParenthesizedExpression) p = p.parent;
-    if (p?.kind === K.VariableDeclaration) return this.lastDoc(p.parent?.parent) ?? this.lastDoc(p);
-    if (p?.kind === K.CallExpression) {
-      let s = p.parent as AnyNode | undefined;
-      while (s && (s.kind === K.AwaitExpression || s.kind === K.ParenthesizedExpression)) s = s.parent;
-      if (s?.kind === K.ExpressionStatement) return this.lastDoc(s);
-    }
-    return undefined;
-  }
 
-  // ---- TypeHost ---------------------------------------------------------------------------
-
-  typeId(t: TypeRef): number {
-    return (t as unknown as AnyType).id;
-  }
-
-  private namedFromSymbol(sym: AnySymbol, isClass: boolean): NamedInfo {
-    const paths = this.declarations(sym).map((d) => this.pathOf(d));
-    const typedMcp = paths.some(isTypedMcpFile);
-    const builtin = paths.length > 0 && paths.every((p) => isLibFile(p) || /\/node_modules\//.test(p));
-    return { name: sym.name, typedMcp, builtin: builtin && !typedMcp, isClass };
-  }
-
-  aliasNamed(t: TypeRef): NamedInfo | undefined {
-    const sym = (t as unknown as AnyType).aliasSymbol as AnySymbol | undefined;
-    return sym ? this.namedFromSymbol(sym, false) : undefined;
-  }
-
-  referenceNamed(node: TypeNodeRef | undefined): NamedInfo | undefined {
-    const K = this.K;
-    let n = node as unknown as AnyNode | undefined;
-    while (n && n.kind === K.ParenthesizedType) n = n.type;
-    if (!n || n.kind !== K.TypeReference) return undefined;
-    let sym = this.checker.getSymbolAtLocation(n.typeName) as AnySymbol | undefined;
-    if (!sym) return undefined;
-    if (sym.flags & this.SF.Alias) sym = this.checker.getAliasedSymbol(sym) as AnySymbol;
-    return this.namedFromSymbol(sym, !!(sym.flags & this.SF.Class));
-  }
-
-  typeDoc(t: TypeRef): string | undefined {
-    const type = t as unknown as AnyType;
-    const sym = (type.getSymbol() ?? type.aliasSymbol) as AnySymbol | undefined;
-    if (!sym) return undefined;
-    for (const d of this.declarations(sym)) {
-      const doc = this.lastDoc(this.resolve(d));
-      if (doc) return doc;
-    }
-    const alias = type.aliasSymbol as AnySymbol | undefined;
-    if (alias && alias !== sym)
-      for (const d of this.declarations(alias)) {
-        const doc = this.lastDoc(this.resolve(d));
-        if (doc) return doc;
-      }
-    return undefined;
-  }
-
-  text(t: TypeRef): string {
-    const type = t as unknown as AnyType;
-    let s = this.c.text.get(type.id);
-    if (s === undefined) {
-      s = this.checker.typeToString(type);
-      this.c.text.set(type.id, s);
-    }
-    return s;
-  }
-
-  shape(t: TypeRef): TypeShape {
-    const type = t as unknown as AnyType;
-    const cached = this.c.shape.get(type.id);
-    if (cached) return cached;
-    const s = this.computeShape(type);
-    this.c.shape.set(type.id, s);
-    return s;
-  }
-
-  private computeShape(type: AnyType): TypeShape {
-    const TF = this.TF;
-    const f = type.flags;
-    if (f & TF.Union) return { kind: "union", members: type.types };
-    if (f & TF.Intersection) return { kind: "intersection", members: type.types };
-    if (f & TF.EnumLiteral && f & (TF.StringLiteral | TF.NumberLiteral)) {
-      const member = type.getSymbol() as AnySymbol | undefined;
-      const parent = member?.parent as AnySymbol | undefined;
-      return { kind: "enumLiteral", value: type.value, enumId: String(parent ? this.symbolId(parent) : member ? this.symbolId(member) : type.id) };
-    }
-    if (f & TF.StringLiteral) return { kind: "stringLiteral", value: type.value };
-    if (f & TF.NumberLiteral) return { kind: "numberLiteral", value: type.value };
-    if (f & TF.BooleanLiteral) return { kind: "booleanLiteral", value: type.intrinsicName === "true" };
-    if (f & TF.BigIntLiteral) return { kind: "bigintLiteral" };
-    if (f & TF.String) return { kind: "string" };
-    if (f & TF.Number) return { kind: "number" };
-    if (f & TF.BigInt) return { kind: "bigint" };
-    if (f & TF.Boolean) return { kind: "boolean" };
-    if (f & TF.Null) return { kind: "null" };
-    if (f & TF.Undefined) return { kind: "undefined" };
-    if (f & TF.Void) return { kind: "void" };
-    if (f & TF.Any) return { kind: "any" };
-    if (f & TF.Unknown) return { kind: "unknown" };
-    if (f & TF.Never) return { kind: "never" };
-    if (f & (TF.ESSymbol | TF.UniqueESSymbol)) return { kind: "symbol" };
-    if (f & TF.NonPrimitive) return { kind: "nonPrimitive" };
-    if (f & TF.TypeParameter) return { kind: "typeParameter" };
-    if (f & TF.Object) return { kind: "object" };
-    return { kind: "other" };
-  }
-
-  private namedOf(type: AnyType): NamedInfo | undefined {
-    if (this.c.named.has(type.id)) return this.c.named.get(type.id);
-    let info: NamedInfo | undefined;
-    const sym = type.getSymbol() as AnySymbol | undefined;
-    if (sym && !sym.name.startsWith("__")) {
-      const paths = this.declarations(sym).map((d) => this.pathOf(d));
-      const builtin = paths.length > 0 && paths.every((p) => isLibFile(p) || (/\/node_modules\//.test(p) && p.endsWith(".d.ts")));
-      const typedMcp = paths.some(isTypedMcpFile);
-      if (!builtin) for (const p of paths) this.consult(p);
-      info = { name: sym.name, builtin: builtin && !typedMcp, typedMcp, isClass: !!(sym.flags & this.SF.Class) };
-    }
-    this.c.named.set(type.id, info);
-    return info;
-  }
-
-  declaredAt(t: TypeRef): SourceLocation | undefined {
-    const type = t as unknown as AnyType;
-    const sym = (type.aliasSymbol ?? type.getSymbol()) as AnySymbol | undefined;
-    const decl = this.declarations(sym)[0];
-    if (!decl) return undefined;
-    if (isLibFile(this.pathOf(decl))) return { file: this.pathOf(decl), line: 0, column: 0 };
-    const node = this.resolve(decl);
-    return node ? this.loc(node.name ?? node) : undefined;
-  }
+  // ---- TypeHost (the rest is in common.ts) ------------------------------------------------
 
   object(t: TypeRef): ObjectShape {
     const type = t as unknown as AnyType;
@@ -717,227 +555,6 @@ class ClassicSession implements ModuleSession, TypeHost {
     }
     for (const s of symbols) if (!baseNames.includes(s.name)) out.push(s);
     return out;
-  }
-
-  private propertyInfo(sym: AnySymbol, type: AnyType): PropertyInfo {
-    const K = this.K;
-    const SF = this.SF;
-    const MF = this.MF;
-    const decl = this.resolve(sym.valueDeclaration ?? this.declarations(sym)[0]);
-    let kind: PropertyInfo["kind"] = "field";
-    if (sym.flags & SF.Method) kind = "method";
-    else if (sym.flags & SF.GetAccessor) kind = sym.flags & SF.SetAccessor ? "getterSetter" : "getter";
-    else if (sym.flags & SF.SetAccessor) kind = "setter";
-    else if (!(sym.flags & SF.Property)) kind = "other";
-    const mf = this.modifierFlags(decl);
-    let visibility: PropertyInfo["visibility"] = "public";
-    if (decl?.name?.kind === K.PrivateIdentifier || sym.name.startsWith("#") || String(sym.escapedName).startsWith("__#")) visibility = "hash";
-    else if (mf & MF.Private) visibility = "private";
-    else if (mf & MF.Protected) visibility = "protected";
-    let doc = this.lastDoc(decl);
-    if (!doc && this.declarations(sym).length > 1) {
-      for (const d of this.declarations(sym)) {
-        doc = this.lastDoc(this.resolve(d));
-        if (doc) break;
-      }
-    }
-    return {
-      name: sym.name,
-      type: type as never,
-      optional: !!(sym.flags & SF.Optional),
-      doc,
-      typeNode: decl?.type as never,
-      declaredAt: decl ? this.loc(decl.name ?? decl) : undefined,
-      kind,
-      visibility,
-      isStatic: !!(mf & MF.Static),
-      hasInitializer: decl?.kind === K.PropertyDeclaration && !!decl.initializer,
-      parameterProperty: decl?.kind === K.Parameter,
-    };
-  }
-
-  enumOf(t: TypeRef): EnumInfo | undefined {
-    const type = t as unknown as AnyType;
-    const member = type.getSymbol() as AnySymbol | undefined;
-    const parent = member?.parent as AnySymbol | undefined;
-    if (!parent) return undefined;
-    if (this.c.enums.has(parent)) return this.c.enums.get(parent);
-    let info: EnumInfo | undefined;
-    const memberNodes: AnyNode[] = [];
-    for (const d of this.declarations(parent)) {
-      const node = this.resolve(d);
-      if (node?.kind === this.K.EnumDeclaration) memberNodes.push(...(node.members as AnyNode[]));
-    }
-    if (memberNodes.length) {
-      info = {
-        name: parent.name,
-        members: memberNodes.map((m) => ({ name: m.name.text as string, value: (this.checker.getTypeAtLocation(m) as AnyType).value })),
-      };
-    }
-    this.c.enums.set(parent, info);
-    return info;
-  }
-
-  literalOrder(t: TypeRef, node: TypeNodeRef | undefined): (string | number)[] | undefined {
-    const out: (string | number)[] = [];
-    if (node) {
-      if (this.collectLiterals(node as unknown as AnyNode, out, 0)) return out;
-      return undefined;
-    }
-    const type = t as unknown as AnyType;
-    const alias = type.aliasSymbol as AnySymbol | undefined;
-    if (alias && (type.aliasTypeArguments ?? []).length === 0) {
-      const decl = this.resolve(this.declarations(alias)[0]);
-      if (decl?.kind === this.K.TypeAliasDeclaration && this.collectLiterals(decl.type, out, 0)) return out;
-    }
-    return undefined;
-  }
-
-  aliasTypeNode(t: TypeRef): TypeNodeRef | undefined {
-    const K = this.K;
-    const alias = (t as unknown as AnyType).aliasSymbol as AnySymbol | undefined;
-    const decl = alias ? this.resolve(this.declarations(alias)[0]) : undefined;
-    if (decl?.kind !== K.TypeAliasDeclaration) return undefined;
-    let n = decl.type as AnyNode;
-    for (let depth = 0; depth < 20; depth++) {
-      while (n.kind === K.ParenthesizedType) n = n.type;
-      if (n.kind !== K.TypeReference || n.typeArguments?.length) break;
-      let sym = this.checker.getSymbolAtLocation(n.typeName) as AnySymbol | undefined;
-      if (sym && sym.flags & this.SF.Alias) sym = this.checker.getAliasedSymbol(sym) as AnySymbol;
-      const next = sym && sym.flags & this.SF.TypeAlias ? this.resolve(this.declarations(sym)[0]) : undefined;
-      if (next?.kind !== K.TypeAliasDeclaration) break;
-      n = next.type;
-    }
-    return n as never;
-  }
-
-  private collectLiterals(node: AnyNode, out: (string | number)[], depth: number): boolean {
-    const K = this.K;
-    const SF = this.SF;
-    if (depth > 20) return false;
-    switch (node.kind) {
-      case K.ParenthesizedType:
-        return this.collectLiterals(node.type, out, depth + 1);
-      case K.UnionType:
-        return (node.types as AnyNode[]).every((m) => this.collectLiterals(m, out, depth + 1));
-      case K.NullKeyword:
-      case K.UndefinedKeyword:
-        return true;
-      case K.LiteralType: {
-        const lit = node.literal as AnyNode;
-        if (lit.kind === K.StringLiteral || lit.kind === K.NoSubstitutionTemplateLiteral) out.push(lit.text);
-        else if (lit.kind === K.NumericLiteral) out.push(Number(String(lit.text).replace(/_/g, "")));
-        else if (lit.kind === K.PrefixUnaryExpression && lit.operator === K.MinusToken && lit.operand.kind === K.NumericLiteral)
-          out.push(-Number(lit.operand.text));
-        else if (lit.kind !== K.NullKeyword && lit.kind !== K.TrueKeyword && lit.kind !== K.FalseKeyword) return false;
-        return true;
-      }
-      case K.TypeReference: {
-        if (node.typeArguments?.length) return false;
-        let sym = this.checker.getSymbolAtLocation(node.typeName) as AnySymbol | undefined;
-        if (!sym) return false;
-        if (sym.flags & SF.Alias) sym = this.checker.getAliasedSymbol(sym) as AnySymbol;
-        if (sym.flags & SF.TypeAlias) {
-          const decl = this.resolve(this.declarations(sym)[0]);
-          return decl?.kind === K.TypeAliasDeclaration ? this.collectLiterals(decl.type, out, depth + 1) : false;
-        }
-        if (sym.flags & SF.Enum || sym.flags & SF.EnumMember) {
-          const t = this.checker.getTypeFromTypeNode(node as TS.TypeNode) as AnyType;
-          const members: AnyType[] = t && t.flags & this.TF.Union ? t.types : t ? [t] : [];
-          const info = members[0] ? this.enumOf(members[0] as never) : undefined;
-          if (!info) return false;
-          if (sym.flags & SF.Enum) for (const m of info.members) out.push(m.value);
-          else for (const m of members) out.push(m.value);
-          return true;
-        }
-        return false;
-      }
-      default:
-        return false;
-    }
-  }
-
-  childNode(node: TypeNodeRef | undefined, which: "element" | "nonNull" | number): TypeNodeRef | undefined {
-    const K = this.K;
-    let n = node as unknown as AnyNode | undefined;
-    while (n && n.kind === K.ParenthesizedType) n = n.type;
-    if (!n) return undefined;
-    if (which === "nonNull") {
-      if (n.kind !== K.UnionType) return n as never;
-      const rest = (n.types as AnyNode[]).filter(
-        (m) => m.kind !== K.UndefinedKeyword && m.kind !== K.NullKeyword && !(m.kind === K.LiteralType && m.literal.kind === K.NullKeyword),
-      );
-      return rest.length === 1 ? (this.childNode(rest[0] as never, "nonNull") as never) : (n as never);
-    }
-    if (n.kind === K.TypeOperator && n.operator === K.ReadonlyKeyword) return this.childNode(n.type, which);
-    if (which === "element") {
-      if (n.kind === K.ArrayType) return n.elementType;
-      if (n.kind === K.TypeReference && n.typeArguments?.length === 1) return n.typeArguments[0];
-      return undefined;
-    }
-    if (n.kind === K.TypeReference && n.typeArguments && n.typeArguments.length > which) return n.typeArguments[which];
-    return undefined;
-  }
-
-  tags(t: TypeRef): { name: string; value: string | number | boolean | undefined }[] | undefined {
-    const TF = this.TF;
-    const type = t as unknown as AnyType;
-    if (this.c.tags.has(type.id)) return this.c.tags.get(type.id);
-    let result: { name: string; value: string | number | boolean | undefined }[] | undefined;
-    if (type.flags & TF.Object) {
-      const props = this.checker.getPropertiesOfType(type);
-      if (props.length > 0 && props.every((p) => p.name.startsWith("typed-mcp:"))) {
-        result = props.map((p) => {
-          let pt = this.checker.getTypeOfSymbol(p) as AnyType | undefined;
-          if (pt && pt.flags & TF.Union) pt = (pt.types as AnyType[]).find((m) => !(m.flags & TF.Undefined));
-          const value =
-            pt && pt.flags & (TF.StringLiteral | TF.NumberLiteral)
-              ? pt.value
-              : pt && pt.flags & TF.BooleanLiteral
-                ? pt.intrinsicName === "true"
-                : undefined;
-          return { name: p.name.slice("typed-mcp:".length), value };
-        });
-      }
-    }
-    this.c.tags.set(type.id, result);
-    return result;
-  }
-
-  classConstructor(t: TypeRef, fromFile: string): ConstructorInfo | undefined {
-    const K = this.K;
-    const MF = this.MF;
-    const type = t as unknown as AnyType;
-    const sym = type.getSymbol() as AnySymbol | undefined;
-    if (!sym || !(sym.flags & this.SF.Class)) return undefined;
-    const decl = this.resolve(sym.valueDeclaration ?? this.declarations(sym)[0]);
-    if (!decl) return undefined;
-    let ctor: AnyNode | undefined;
-    for (const m of decl.members as AnyNode[]) if (m.kind === K.Constructor && m.body) ctor = m;
-    const params = ((ctor?.parameters ?? []) as AnyNode[]).map((p) => ({
-      name: p.name.kind === K.Identifier ? (p.name.text as string) : undefined,
-      optional: !!p.questionToken,
-      hasDefault: !!p.initializer,
-      rest: !!p.dotDotDotToken,
-    }));
-    const declFile = norm(decl.getSourceFile().fileName);
-    const mf = this.modifierFlags(decl);
-    const exported = (mf & MF.Export) !== 0;
-    const isDefault = (mf & MF.Default) !== 0;
-    const doc = this.lastDoc(ctor);
-    if (declFile === norm(fromFile)) return { from: "", exportName: sym.name, params, ...(doc ? { doc } : {}) };
-    let from: string | undefined;
-    if (exported) {
-      if (/\/node_modules\//.test(declFile)) {
-        const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(declFile);
-        from = m ? m[1] : undefined;
-      } else {
-        let rel = relative(dirname(fromFile), declFile).replace(/\\/g, "/").replace(/\.(d\.)?([cm]?)tsx?$/, ".$2js");
-        if (!rel.startsWith(".")) rel = "./" + rel;
-        from = rel;
-      }
-    }
-    return { from, exportName: exported && from !== undefined ? (isDefault ? "default" : sym.name) : undefined, params, ...(doc ? { doc } : {}) };
   }
 }
 

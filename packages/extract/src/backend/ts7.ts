@@ -13,32 +13,27 @@
  * compiler options, file-system callbacks) go through {@link IpcLib}.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import type * as sync70 from "typescript/unstable/sync";
 import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
 import type * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
-import type { SourceLocation } from "@typed-mcp/model";
 import type {
   Backend,
   BackendStats,
   BindingInfo,
-  ConstructorInfo,
   DefaultInfo,
-  EnumInfo,
   ModuleSession,
-  NamedInfo,
   ObjectShape,
   ParamInfo,
   PropertyInfo,
   QuickResolution,
   SignatureInfo,
   TypeHost,
-  TypeNodeRef,
   TypeRef,
-  TypeShape,
 } from "./host.js";
+import { Caches, SessionBase, norm } from "./common.js";
 
 /** Options of {@link Ts7Backend}. */
 export interface Ts7BackendOptions {
@@ -50,15 +45,10 @@ export interface Ts7BackendOptions {
 
 export type { QuickResolution, ModuleSession, BackendStats } from "./host.js";
 
-const norm = (f: string) => f.replace(/\\/g, "/");
-
 function isLibFile(path: string): boolean {
   return /\/node_modules\/typescript\/|\/lib\.[\w.]*\.d\.ts$|\/node_modules\/@types\/|\/node_modules\/@typescript\//.test(path) || /^\/?bundled:/.test(path);
 }
-/** A file belonging to the typed-mcp runtime package (installed or in the workspace). */
-export function isTypedMcpFile(path: string): boolean {
-  return /\/typed-mcp\/(?:src|dist)\/[^/]+\.(?:d\.)?[cm]?ts$/.test(norm(path)) || /\/node_modules\/typed-mcp\//.test(norm(path));
-}
+export { isTypedMcpFile } from "./common.js";
 
 /**
  * What differs between the TypeScript 7.0 and 7.1 IPC APIs. The rest of the API (checker,
@@ -282,43 +272,25 @@ function failedSession(message: string): ModuleSession {
   };
 }
 
-/** Per-project-snapshot caches keyed by type / symbol id. */
-class Caches {
-  shape = new Map<number, TypeShape>();
-  object = new Map<number, ObjectShape>();
-  props = new Map<number, PropertyInfo[]>();
-  tags = new Map<number, ReturnType<TypeHost["tags"]>>();
-  enums = new Map<number, EnumInfo | undefined>();
-  named = new Map<number, NamedInfo | undefined>();
-  text = new Map<number, string>();
-}
-
 type AnyNode = Node & { [k: string]: any };
 
-class Ts7Session implements ModuleSession, TypeHost {
+class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
   readonly host: TypeHost = this;
   private readonly checker: Checker;
-  private readonly consultedFiles = new Set<string>();
 
   constructor(
     private readonly project: Project,
     private readonly sf: SourceFile,
-    private readonly file: string,
-    private readonly c: Caches,
+    file: string,
+    c: Caches,
   ) {
+    super(file, c, { SyntaxKind, TypeFlags, SymbolFlags, ModifierFlags }, isLibFile);
     this.checker = project.checker;
   }
 
-  consulted(): string[] {
-    return [...this.consultedFiles].sort();
-  }
+  // ---- primitives of the shared algorithm (common.ts) -------------------------------------
 
-  consult(file: string): void {
-    const f = norm(file);
-    if (f !== this.file && !isLibFile(f) && !/\/node_modules\//.test(f)) this.consultedFiles.add(f);
-  }
-
-  private resolve(handle: NodeHandle | undefined): AnyNode | undefined {
+  protected resolve(handle: NodeHandle | undefined): AnyNode | undefined {
     if (!handle) return undefined;
     this.consult(handle.path);
     try {
@@ -328,20 +300,77 @@ class Ts7Session implements ModuleSession, TypeHost {
     }
   }
 
-  private loc(node: AnyNode): SourceLocation {
-    const sf = node.getSourceFile();
-    const pos = node.getStart(sf);
-    const lc = sf.getLineAndCharacterOfPosition(pos);
-    return { file: norm(sf.fileName), line: lc.line + 1, column: lc.character + 1 };
+  protected typeToString(type: Type): string {
+    return this.checker.typeToString(type);
   }
 
-  private lastDoc(node: AnyNode | undefined): string | undefined {
-    const docs = node?.jsDoc as AnyNode[] | undefined;
-    if (!docs || docs.length === 0) return undefined;
-    const d = docs[docs.length - 1]!;
-    const text = d.getSourceFile().text as string;
-    return text.slice(d.pos, d.end);
+  protected typeMembers(type: Type): Type[] {
+    return (type as any).getTypes();
   }
+
+  protected enumId(type: Type): string {
+    const member = type.getSymbol();
+    const parent = member?.getParent();
+    return String(parent?.id ?? member?.id ?? type.id);
+  }
+
+  protected symbolOf(type: Type): TsSymbol | undefined {
+    return type.getSymbol();
+  }
+
+  protected aliasSymbolOf(type: Type): TsSymbol | undefined {
+    return type.getAliasSymbol();
+  }
+
+  protected aliasArgumentCount(type: Type): number {
+    return type.getAliasTypeArguments().length;
+  }
+
+  protected parentOf(sym: TsSymbol): TsSymbol | undefined {
+    return sym.getParent();
+  }
+
+  protected symbolKey(sym: TsSymbol): unknown {
+    return sym.id;
+  }
+
+  protected declarations(sym: TsSymbol): NodeHandle[] {
+    return sym.declarations as NodeHandle[];
+  }
+
+  protected pathOf(decl: NodeHandle): string {
+    return norm(decl.path);
+  }
+
+  protected modifierFlags(node: AnyNode | undefined): number {
+    return node?.modifierFlags ?? 0;
+  }
+
+  protected symbolAt(node: AnyNode): TsSymbol | undefined {
+    return this.checker.getSymbolAtLocation(node);
+  }
+
+  protected aliasedSymbol(sym: TsSymbol): TsSymbol {
+    return this.checker.getAliasedSymbol(sym);
+  }
+
+  protected typeFromTypeNode(node: AnyNode): Type | undefined {
+    return this.checker.getTypeFromTypeNode(node as any);
+  }
+
+  protected typesAt(nodes: AnyNode[]): (Type | undefined)[] {
+    return this.checker.getTypeAtLocation(nodes);
+  }
+
+  protected propertiesOf(type: Type): readonly TsSymbol[] {
+    return this.checker.getPropertiesOfType(type);
+  }
+
+  protected typesOfSymbols(syms: TsSymbol[]): (Type | undefined)[] {
+    return this.checker.getTypeOfSymbol(syms);
+  }
+
+  // ---- finding nodes in the module -------------------------------------------------------
 
   // ---- finding nodes in the module -------------------------------------------------------
 
@@ -400,9 +429,9 @@ class Ts7Session implements ModuleSession, TypeHost {
           decl?.kind === SyntaxKind.VariableDeclaration &&
           decl.parent.flags & NodeFlags.Const &&
           decl.initializer &&
-          (unparen(decl.initializer).kind === SyntaxKind.ArrowFunction || unparen(decl.initializer).kind === SyntaxKind.FunctionExpression)
+          (this.unparen(decl.initializer).kind === SyntaxKind.ArrowFunction || this.unparen(decl.initializer).kind === SyntaxKind.FunctionExpression)
         ) {
-          fnNode = unparen(decl.initializer);
+          fnNode = this.unparen(decl.initializer);
         } else {
           return {
             isServer,
@@ -428,9 +457,9 @@ class Ts7Session implements ModuleSession, TypeHost {
     const needType: AnyNode[] = [];
     const defaultOf = (init: AnyNode | undefined): DefaultInfo | undefined => {
       if (!init) return undefined;
-      const d = syntacticDefault(init);
+      const d = this.syntacticDefault(init);
       if (d) return d;
-      const e = unparen(init);
+      const e = this.unparen(init);
       if (e.kind === SyntaxKind.Identifier || e.kind === SyntaxKind.PropertyAccessExpression) {
         needType.push(e);
         return { kind: "type", type: e as never };
@@ -484,139 +513,7 @@ class Ts7Session implements ModuleSession, TypeHost {
     };
   }
 
-  /** JSDoc of a tool function: its own, else its `const` statement's, else the enclosing call statement's. */
-  private docOfFunction(node: AnyNode): string | undefined {
-    const own = this.lastDoc(node);
-    if (own) return own;
-    let p = node.parent as AnyNode | undefined;
-    while (p && p.kind === SyntaxKind.ParenthesizedExpression) p = p.parent;
-    if (p?.kind === SyntaxKind.VariableDeclaration) return this.lastDoc(p.parent?.parent) ?? this.lastDoc(p);
-    if (p?.kind === SyntaxKind.CallExpression) {
-      let s = p.parent as AnyNode | undefined;
-      while (s && (s.kind === SyntaxKind.AwaitExpression || s.kind === SyntaxKind.ParenthesizedExpression)) s = s.parent;
-      if (s?.kind === SyntaxKind.ExpressionStatement) return this.lastDoc(s);
-    }
-    return undefined;
-  }
-
-  // ---- TypeHost ---------------------------------------------------------------------------
-
-  typeId(t: TypeRef): number {
-    return (t as unknown as Type).id;
-  }
-
-  aliasNamed(t: TypeRef): NamedInfo | undefined {
-    const sym = (t as unknown as Type).getAliasSymbol();
-    if (!sym) return undefined;
-    const paths = sym.declarations.map((d) => norm(d.path));
-    const typedMcp = paths.some(isTypedMcpFile);
-    const builtin = paths.length > 0 && paths.every((p) => isLibFile(p) || /\/node_modules\//.test(p));
-    return { name: sym.name, typedMcp, builtin: builtin && !typedMcp, isClass: false };
-  }
-
-  referenceNamed(node: TypeNodeRef | undefined): NamedInfo | undefined {
-    let n = node as unknown as AnyNode | undefined;
-    while (n && n.kind === SyntaxKind.ParenthesizedType) n = n.type;
-    if (!n || n.kind !== SyntaxKind.TypeReference) return undefined;
-    let sym = this.checker.getSymbolAtLocation(n.typeName);
-    if (!sym) return undefined;
-    if (sym.flags & SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
-    const paths = sym.declarations.map((d) => norm(d.path));
-    const typedMcp = paths.some(isTypedMcpFile);
-    const builtin = paths.length > 0 && paths.every((p) => isLibFile(p) || /\/node_modules\//.test(p));
-    return { name: sym.name, typedMcp, builtin: builtin && !typedMcp, isClass: !!(sym.flags & SymbolFlags.Class) };
-  }
-
-  typeDoc(t: TypeRef): string | undefined {
-    const type = t as unknown as Type;
-    const sym = type.getSymbol() ?? type.getAliasSymbol();
-    if (!sym) return undefined;
-    for (const d of sym.declarations) {
-      const doc = this.lastDoc(this.resolve(d));
-      if (doc) return doc;
-    }
-    const alias = type.getAliasSymbol();
-    if (alias && alias !== sym) for (const d of alias.declarations) {
-      const doc = this.lastDoc(this.resolve(d));
-      if (doc) return doc;
-    }
-    return undefined;
-  }
-
-  text(t: TypeRef): string {
-    const type = t as unknown as Type;
-    let s = this.c.text.get(type.id);
-    if (s === undefined) {
-      s = this.checker.typeToString(type);
-      this.c.text.set(type.id, s);
-    }
-    return s;
-  }
-
-  shape(t: TypeRef): TypeShape {
-    const type = t as unknown as Type;
-    const cached = this.c.shape.get(type.id);
-    if (cached) return cached;
-    const s = this.computeShape(type);
-    this.c.shape.set(type.id, s);
-    return s;
-  }
-
-  private computeShape(type: Type): TypeShape {
-    const f = type.flags;
-    if (f & TypeFlags.Union) return { kind: "union", members: (type as any).getTypes() };
-    if (f & TypeFlags.Intersection) return { kind: "intersection", members: (type as any).getTypes() };
-    if (f & TypeFlags.EnumLiteral && f & (TypeFlags.StringLiteral | TypeFlags.NumberLiteral)) {
-      const member = type.getSymbol();
-      const parent = member?.getParent();
-      return { kind: "enumLiteral", value: (type as any).value, enumId: String(parent?.id ?? member?.id ?? type.id) };
-    }
-    if (f & TypeFlags.StringLiteral) return { kind: "stringLiteral", value: (type as any).value };
-    if (f & TypeFlags.NumberLiteral) return { kind: "numberLiteral", value: (type as any).value };
-    if (f & TypeFlags.BooleanLiteral) return { kind: "booleanLiteral", value: (type as any).intrinsicName === "true" };
-    if (f & TypeFlags.BigIntLiteral) return { kind: "bigintLiteral" };
-    if (f & TypeFlags.String) return { kind: "string" };
-    if (f & TypeFlags.Number) return { kind: "number" };
-    if (f & TypeFlags.BigInt) return { kind: "bigint" };
-    if (f & TypeFlags.Boolean) return { kind: "boolean" };
-    if (f & TypeFlags.Null) return { kind: "null" };
-    if (f & TypeFlags.Undefined) return { kind: "undefined" };
-    if (f & TypeFlags.Void) return { kind: "void" };
-    if (f & TypeFlags.Any) return { kind: "any" };
-    if (f & TypeFlags.Unknown) return { kind: "unknown" };
-    if (f & TypeFlags.Never) return { kind: "never" };
-    if (f & (TypeFlags.ESSymbol | TypeFlags.UniqueESSymbol)) return { kind: "symbol" };
-    if (f & TypeFlags.NonPrimitive) return { kind: "nonPrimitive" };
-    if (f & TypeFlags.TypeParameter) return { kind: "typeParameter" };
-    if (f & TypeFlags.Object) return { kind: "object" };
-    return { kind: "other" };
-  }
-
-  private namedOf(type: Type): NamedInfo | undefined {
-    if (this.c.named.has(type.id)) return this.c.named.get(type.id);
-    let info: NamedInfo | undefined;
-    const sym = type.getSymbol();
-    if (sym && !sym.name.startsWith("__")) {
-      const decls = sym.declarations;
-      const paths = decls.map((d) => norm(d.path));
-      const builtin = paths.length > 0 && paths.every((p) => isLibFile(p) || (/\/node_modules\//.test(p) && p.endsWith(".d.ts")));
-      const typedMcp = paths.some(isTypedMcpFile);
-      if (!builtin) for (const p of paths) this.consult(p);
-      info = { name: sym.name, builtin: builtin && !typedMcp, typedMcp, isClass: !!(sym.flags & SymbolFlags.Class) };
-    }
-    this.c.named.set(type.id, info);
-    return info;
-  }
-
-  declaredAt(t: TypeRef): SourceLocation | undefined {
-    const type = t as unknown as Type;
-    const sym = type.getAliasSymbol() ?? type.getSymbol();
-    const decl = sym?.declarations[0];
-    if (!decl) return undefined;
-    if (isLibFile(norm(decl.path))) return { file: norm(decl.path), line: 0, column: 0 };
-    const node = this.resolve(decl);
-    return node ? this.loc(node.name ?? node) : undefined;
-  }
+  // ---- TypeHost (the rest is in common.ts) ------------------------------------------------
 
   object(t: TypeRef): ObjectShape {
     const type = t as unknown as Type;
@@ -688,254 +585,11 @@ class Ts7Session implements ModuleSession, TypeHost {
     for (const s of symbols) if (!baseNames.includes(s.name)) out.push(s);
     return out;
   }
-
-  private propertyInfo(sym: TsSymbol, type: Type): PropertyInfo {
-    const decl = this.resolve(sym.valueDeclaration ?? sym.declarations[0]);
-    let kind: PropertyInfo["kind"] = "field";
-    if (sym.flags & SymbolFlags.Method) kind = "method";
-    else if (sym.flags & SymbolFlags.GetAccessor) kind = sym.flags & SymbolFlags.SetAccessor ? "getterSetter" : "getter";
-    else if (sym.flags & SymbolFlags.SetAccessor) kind = "setter";
-    else if (!(sym.flags & SymbolFlags.Property)) kind = "other";
-    const mf: number = decl?.modifierFlags ?? 0;
-    let visibility: PropertyInfo["visibility"] = "public";
-    if (decl?.name?.kind === SyntaxKind.PrivateIdentifier || sym.name.startsWith("#") || sym.escapedName.startsWith("__#")) visibility = "hash";
-    else if (mf & ModifierFlags.Private) visibility = "private";
-    else if (mf & ModifierFlags.Protected) visibility = "protected";
-    // A getter's documentation may be on the getter or the setter: take the first documented declaration.
-    let doc = this.lastDoc(decl);
-    if (!doc && sym.declarations.length > 1) {
-      for (const d of sym.declarations) {
-        doc = this.lastDoc(this.resolve(d));
-        if (doc) break;
-      }
-    }
-    return {
-      name: sym.name,
-      type: type as never,
-      optional: !!(sym.flags & SymbolFlags.Optional),
-      doc,
-      typeNode: (decl && decl.kind !== SyntaxKind.GetAccessor && decl.kind !== SyntaxKind.SetAccessor ? decl.type : decl?.type) as never,
-      declaredAt: decl ? this.loc(decl.name ?? decl) : undefined,
-      kind,
-      visibility,
-      isStatic: !!(mf & ModifierFlags.Static),
-      hasInitializer: decl?.kind === SyntaxKind.PropertyDeclaration && !!decl.initializer,
-      parameterProperty: decl?.kind === SyntaxKind.Parameter,
-    };
-  }
-
-  enumOf(t: TypeRef): EnumInfo | undefined {
-    const type = t as unknown as Type;
-    const member = type.getSymbol();
-    const parent = member?.getParent();
-    if (!parent) return undefined;
-    if (this.c.enums.has(parent.id)) return this.c.enums.get(parent.id);
-    let info: EnumInfo | undefined;
-    const memberNodes: AnyNode[] = [];
-    for (const d of parent.declarations) {
-      const node = this.resolve(d);
-      if (node?.kind === SyntaxKind.EnumDeclaration) memberNodes.push(...(node.members as AnyNode[]));
-    }
-    if (memberNodes.length) {
-      const types = this.checker.getTypeAtLocation(memberNodes);
-      info = {
-        name: parent.name,
-        members: memberNodes.map((m, i) => ({ name: m.name.text as string, value: (types[i] as any)?.value })),
-      };
-    }
-    this.c.enums.set(parent.id, info);
-    return info;
-  }
-
-  literalOrder(t: TypeRef, node: TypeNodeRef | undefined): (string | number)[] | undefined {
-    const out: (string | number)[] = [];
-    if (node) {
-      if (this.collectLiterals(node as unknown as AnyNode, out, 0)) return out;
-      return undefined;
-    }
-    const type = t as unknown as Type;
-    const alias = type.getAliasSymbol();
-    if (alias && type.getAliasTypeArguments().length === 0) {
-      const decl = this.resolve(alias.declarations[0]);
-      if (decl?.kind === SyntaxKind.TypeAliasDeclaration && this.collectLiterals(decl.type, out, 0)) return out;
-    }
-    return undefined;
-  }
-
-  aliasTypeNode(t: TypeRef): TypeNodeRef | undefined {
-    const alias = (t as unknown as Type).getAliasSymbol();
-    const decl = alias ? this.resolve(alias.declarations[0]) : undefined;
-    if (decl?.kind !== SyntaxKind.TypeAliasDeclaration) return undefined;
-    let n = decl.type as AnyNode;
-    for (let depth = 0; depth < 20; depth++) {
-      while (n.kind === SyntaxKind.ParenthesizedType) n = n.type;
-      if (n.kind !== SyntaxKind.TypeReference || n.typeArguments?.length) break;
-      let sym = this.checker.getSymbolAtLocation(n.typeName);
-      if (sym && sym.flags & SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
-      const next = sym && sym.flags & SymbolFlags.TypeAlias ? this.resolve(sym.declarations[0]) : undefined;
-      if (next?.kind !== SyntaxKind.TypeAliasDeclaration) break;
-      n = next.type;
-    }
-    return n as never;
-  }
-
-  private collectLiterals(node: AnyNode, out: (string | number)[], depth: number): boolean {
-    if (depth > 20) return false;
-    switch (node.kind) {
-      case SyntaxKind.ParenthesizedType:
-        return this.collectLiterals(node.type, out, depth + 1);
-      case SyntaxKind.UnionType:
-        return (node.types as AnyNode[]).every((m) => this.collectLiterals(m, out, depth + 1));
-      case SyntaxKind.NullKeyword:
-      case SyntaxKind.UndefinedKeyword:
-        return true;
-      case SyntaxKind.LiteralType: {
-        const lit = node.literal as AnyNode;
-        if (lit.kind === SyntaxKind.StringLiteral || lit.kind === SyntaxKind.NoSubstitutionTemplateLiteral) out.push(lit.text);
-        else if (lit.kind === SyntaxKind.NumericLiteral) out.push(Number(String(lit.text).replace(/_/g, "")));
-        else if (lit.kind === SyntaxKind.PrefixUnaryExpression && lit.operator === SyntaxKind.MinusToken && lit.operand.kind === SyntaxKind.NumericLiteral)
-          out.push(-Number(lit.operand.text));
-        else if (lit.kind !== SyntaxKind.NullKeyword && lit.kind !== SyntaxKind.TrueKeyword && lit.kind !== SyntaxKind.FalseKeyword) return false;
-        return true;
-      }
-      case SyntaxKind.TypeReference: {
-        if (node.typeArguments?.length) return false;
-        let sym = this.checker.getSymbolAtLocation(node.typeName);
-        if (!sym) return false;
-        if (sym.flags & SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
-        if (sym.flags & SymbolFlags.TypeAlias) {
-          const decl = this.resolve(sym.declarations[0]);
-          return decl?.kind === SyntaxKind.TypeAliasDeclaration ? this.collectLiterals(decl.type, out, depth + 1) : false;
-        }
-        if (sym.flags & SymbolFlags.Enum || sym.flags & SymbolFlags.EnumMember) {
-          const t = this.checker.getTypeFromTypeNode(node as any);
-          const members = t && t.flags & TypeFlags.Union ? (t as any).getTypes() : t ? [t] : [];
-          const info = members[0] ? this.enumOf(members[0]) : undefined;
-          if (!info) return false;
-          if (sym.flags & SymbolFlags.Enum) for (const m of info.members) out.push(m.value);
-          else for (const m of members) out.push((m as any).value);
-          return true;
-        }
-        return false;
-      }
-      default:
-        return false;
-    }
-  }
-
-  childNode(node: TypeNodeRef | undefined, which: "element" | "nonNull" | number): TypeNodeRef | undefined {
-    let n = node as unknown as AnyNode | undefined;
-    while (n && n.kind === SyntaxKind.ParenthesizedType) n = n.type;
-    if (!n) return undefined;
-    if (which === "nonNull") {
-      if (n.kind !== SyntaxKind.UnionType) return n as never;
-      const rest = (n.types as AnyNode[]).filter(
-        (m) =>
-          m.kind !== SyntaxKind.UndefinedKeyword &&
-          m.kind !== SyntaxKind.NullKeyword &&
-          !(m.kind === SyntaxKind.LiteralType && m.literal.kind === SyntaxKind.NullKeyword),
-      );
-      return rest.length === 1 ? (this.childNode(rest[0] as never, "nonNull") as never) : (n as never);
-    }
-    if (n.kind === SyntaxKind.TypeOperator && n.operator === SyntaxKind.ReadonlyKeyword) return this.childNode(n.type, which);
-    if (which === "element") {
-      if (n.kind === SyntaxKind.ArrayType) return n.elementType;
-      if (n.kind === SyntaxKind.TypeReference && n.typeArguments?.length === 1) return n.typeArguments[0];
-      return undefined;
-    }
-    if (n.kind === SyntaxKind.TypeReference && n.typeArguments && n.typeArguments.length > which) return n.typeArguments[which];
-    return undefined;
-  }
-
-  tags(t: TypeRef): { name: string; value: string | number | boolean | undefined }[] | undefined {
-    const type = t as unknown as Type;
-    if (this.c.tags.has(type.id)) return this.c.tags.get(type.id);
-    let result: { name: string; value: string | number | boolean | undefined }[] | undefined;
-    if (type.flags & TypeFlags.Object) {
-      const props = this.checker.getPropertiesOfType(type);
-      if (props.length > 0 && props.every((p) => p.name.startsWith("typed-mcp:"))) {
-        const types = this.checker.getTypeOfSymbol([...props]);
-        result = props.map((p, i) => {
-          let pt = types[i] as Type | undefined;
-          if (pt && pt.flags & TypeFlags.Union) pt = (pt as any).getTypes().find((m: Type) => !(m.flags & TypeFlags.Undefined));
-          const value = pt && pt.flags & (TypeFlags.StringLiteral | TypeFlags.NumberLiteral) ? (pt as any).value : pt && pt.flags & TypeFlags.BooleanLiteral ? (pt as any).intrinsicName === "true" : undefined;
-          return { name: p.name.slice("typed-mcp:".length), value };
-        });
-      }
-    }
-    this.c.tags.set(type.id, result);
-    return result;
-  }
-
-  classConstructor(t: TypeRef, fromFile: string): ConstructorInfo | undefined {
-    const type = t as unknown as Type;
-    const sym = type.getSymbol();
-    if (!sym || !(sym.flags & SymbolFlags.Class)) return undefined;
-    const decl = this.resolve(sym.valueDeclaration ?? sym.declarations[0]);
-    if (!decl) return undefined;
-    let ctor: AnyNode | undefined;
-    for (const m of decl.members as AnyNode[]) if (m.kind === SyntaxKind.Constructor && m.body) ctor = m;
-    const params = ((ctor?.parameters ?? []) as AnyNode[]).map((p) => ({
-      name: p.name.kind === SyntaxKind.Identifier ? (p.name.text as string) : undefined,
-      optional: !!p.questionToken,
-      hasDefault: !!p.initializer,
-      rest: !!p.dotDotDotToken,
-    }));
-    const declFile = norm(decl.getSourceFile().fileName);
-    const exported = (decl.modifierFlags & ModifierFlags.Export) !== 0;
-    const isDefault = (decl.modifierFlags & ModifierFlags.Default) !== 0;
-    const doc = this.lastDoc(ctor);
-    if (declFile === norm(fromFile)) return { from: "", exportName: sym.name, params, ...(doc ? { doc } : {}) };
-    let from: string | undefined;
-    if (exported) {
-      if (/\/node_modules\//.test(declFile)) {
-        const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(declFile);
-        from = m ? m[1] : undefined;
-      } else {
-        let rel = relative(dirname(fromFile), declFile).replace(/\\/g, "/").replace(/\.(d\.)?([cm]?)tsx?$/, ".$2js");
-        if (!rel.startsWith(".")) rel = "./" + rel;
-        from = rel;
-      }
-    }
-    return { from, exportName: exported && from !== undefined ? (isDefault ? "default" : sym.name) : undefined, params, ...(doc ? { doc } : {}) };
-  }
 }
+
 
 function oflags(t: Type): number {
   return (t as { objectFlags?: number }).objectFlags ?? 0;
-}
-
-function unparen(n: AnyNode): AnyNode {
-  while (n.kind === SyntaxKind.ParenthesizedExpression || n.kind === SyntaxKind.AsExpression && n.type?.kind === SyntaxKind.TypeReference && n.type.typeName?.text === "const") n = n.expression;
-  return n;
-}
-
-/** A default value readable from syntax alone (spec §3), or `undefined` when the checker must decide. */
-function syntacticDefault(init: AnyNode): DefaultInfo | undefined {
-  const e = unparen(init);
-  switch (e.kind) {
-    case SyntaxKind.StringLiteral:
-    case SyntaxKind.NoSubstitutionTemplateLiteral:
-      return { kind: "const", value: e.text };
-    case SyntaxKind.NumericLiteral:
-      return { kind: "const", value: Number(String(e.text).replace(/_/g, "")) };
-    case SyntaxKind.TrueKeyword:
-      return { kind: "const", value: true };
-    case SyntaxKind.FalseKeyword:
-      return { kind: "const", value: false };
-    case SyntaxKind.NullKeyword:
-      return { kind: "null" };
-    case SyntaxKind.PrefixUnaryExpression: {
-      const o = unparen(e.operand);
-      if (e.operator === SyntaxKind.MinusToken && o.kind === SyntaxKind.NumericLiteral) return { kind: "const", value: -Number(o.text) };
-      return { kind: "other" };
-    }
-    case SyntaxKind.Identifier:
-    case SyntaxKind.PropertyAccessExpression:
-      return undefined;
-    default:
-      return { kind: "other" };
-  }
 }
 
 return Ts7Backend;
