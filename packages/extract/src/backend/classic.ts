@@ -13,12 +13,11 @@
  * rather than handles, modifier flags are computed), so the model is byte-identical.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname } from "node:path";
 import type * as TS from "@typescript/typescript6";
 import type {
   Backend,
   BackendStats,
-  BindingInfo,
   DefaultInfo,
   ModuleSession,
   ObjectShape,
@@ -29,7 +28,7 @@ import type {
   TypeHost,
   TypeRef,
 } from "./host.js";
-import { Caches, SessionBase, norm } from "./common.js";
+import { Caches, SessionBase, failedSession, findTsconfig, norm, notStrictMessage, setOverlay } from "./common.js";
 
 /** The classic `typescript` module (5.x or 6.x), as `require("typescript")` returns it. */
 export type ClassicTs = typeof TS;
@@ -84,15 +83,7 @@ export class ClassicBackend implements Backend {
 
   /** Finds the tsconfig for `file`: the fixed one, else the nearest `tsconfig.json` above it. */
   configFor(file: string): string | undefined {
-    if (this.options.tsconfig) return norm(resolve(this.options.cwd ?? process.cwd(), this.options.tsconfig));
-    let dir = dirname(file);
-    for (;;) {
-      const candidate = join(dir, "tsconfig.json");
-      if (existsSync(candidate)) return norm(candidate);
-      const up = dirname(dir);
-      if (up === dir) return undefined;
-      dir = up;
-    }
+    return findTsconfig(this.options, file);
   }
 
   private bump(file: string): void {
@@ -153,21 +144,7 @@ export class ClassicBackend implements Backend {
     file = norm(file);
     const config = this.configFor(file);
     if (!config) return failedSession(`No tsconfig.json found above ${file}; typed-mcp needs one (with "strict": true).`);
-    const previous = this.overlays.get(file);
-    if (previous !== code) {
-      let disk: string | undefined;
-      if (previous === undefined) {
-        try {
-          disk = readFileSync(file, "utf8");
-        } catch {
-          disk = undefined;
-        }
-      }
-      if (previous !== undefined || disk !== code) {
-        this.overlays.set(file, code);
-        this.bump(file);
-      }
-    }
+    if (setOverlay(this.overlays, file, code)) this.bump(file);
     const t0 = performance.now();
     const first = this.projects.size === 0;
     let project = this.projects.get(config);
@@ -197,9 +174,7 @@ export class ClassicBackend implements Backend {
     const opts = program.getCompilerOptions();
     const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
     if (!strictNull) {
-      return failedSession(
-        `typed-mcp needs strictNullChecks: set "strict": true (or "strictNullChecks": true) in the compilerOptions of ${config}.`,
-      );
+      return failedSession(notStrictMessage(config));
     }
     const sf = program.getSourceFile(file);
     // Like the 7.0 backend: the module must be in the program (a root or imported from one).
@@ -239,16 +214,6 @@ export class ClassicBackend implements Backend {
   }
 }
 
-function failedSession(message: string): ModuleSession {
-  return {
-    host: undefined as never,
-    configProblem: message,
-    methodSignature: () => undefined,
-    quickSites: () => [],
-    consulted: () => [],
-  };
-}
-
 class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
   readonly host: TypeHost = this;
   protected declare readonly K: typeof TS.SyntaxKind;
@@ -260,7 +225,7 @@ class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
     private readonly ts: ClassicTs,
     private readonly program: TS.Program,
     private readonly checker: TS.TypeChecker,
-    private readonly sf: TS.SourceFile,
+    protected readonly sf: TS.SourceFile,
     file: string,
     c: Caches,
   ) {
@@ -363,25 +328,8 @@ class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
 
   // ---- finding nodes in the module -------------------------------------------------------
 
-  private findNode(start: number, end: number, pred: (n: AnyNode) => boolean): AnyNode | undefined {
-    let found: AnyNode | undefined;
-    const visit = (n: TS.Node): void => {
-      if (found) return;
-      this.ts.forEachChild(n, (c: TS.Node) => {
-        if (found) return true;
-        const child = c as AnyNode;
-        if (child.pos <= start && child.end >= end) {
-          if (pred(child)) {
-            found = child;
-            return true;
-          }
-          visit(child);
-        }
-        return undefined;
-      });
-    };
-    visit(this.sf);
-    return found;
+  protected forEachChild(node: AnyNode, cb: (child: AnyNode) => unknown): void {
+    this.ts.forEachChild(node, cb as (c: TS.Node) => unknown);
   }
 
   methodSignature(nameSpan: [number, number]): SignatureInfo | undefined {
@@ -448,30 +396,7 @@ class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
       }
       return { kind: "other" };
     };
-    const params: ParamInfo[] = paramNodes.map((p, i) => {
-      const info: ParamInfo = {
-        name: p.name.kind === K.Identifier ? p.name.text : undefined,
-        rest: !!p.dotDotDotToken,
-        optional: !!p.questionToken,
-        type: (types[i] ?? this.checker.getAnyType()) as never,
-        typeNode: p.type as never,
-        doc: this.lastDoc(p),
-        loc: this.loc(p.name),
-        default: defaultOf(p.initializer),
-      };
-      if (p.name.kind === K.ObjectBindingPattern) {
-        info.pattern = "object";
-        info.bindings = (p.name.elements as AnyNode[]).map((el): BindingInfo => {
-          const keyNode = el.propertyName ?? el.name;
-          let key: string | undefined;
-          if (keyNode?.kind === K.Identifier || keyNode?.kind === K.StringLiteral || keyNode?.kind === K.NumericLiteral) key = keyNode.text;
-          return { key: el.dotDotDotToken ? undefined : key, rest: !!el.dotDotDotToken, default: defaultOf(el.initializer), loc: this.loc(el) };
-        });
-      } else if (p.name.kind === K.ArrayBindingPattern) {
-        info.pattern = "array";
-      }
-      return info;
-    });
+    const params: ParamInfo[] = paramNodes.map((p, i) => this.paramInfo(p, types[i] ?? this.checker.getAnyType(), defaultOf));
     return {
       params,
       returnType: returnType as never,

@@ -6,9 +6,24 @@
  * declaration handle becomes a node, which checker calls are batched — is left to the small
  * abstract primitives each backend implements.
  */
-import { dirname, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import type { SourceLocation } from "@typed-mcp/model";
-import type { ConstructorInfo, DefaultInfo, EnumInfo, NamedInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef, TypeRef, TypeShape } from "./host.js";
+import type {
+  BindingInfo,
+  ConstructorInfo,
+  DefaultInfo,
+  EnumInfo,
+  ModuleSession,
+  NamedInfo,
+  ObjectShape,
+  ParamInfo,
+  PropertyInfo,
+  TypeHost,
+  TypeNodeRef,
+  TypeRef,
+  TypeShape,
+} from "./host.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** A compiler node, type, symbol or declaration handle of either API. */
@@ -22,6 +37,54 @@ export const norm = (f: string) => f.replace(/\\/g, "/");
 export function isTypedMcpFile(path: string): boolean {
   return /\/typed-mcp\/(?:src|dist)\/[^/]+\.(?:d\.)?[cm]?ts$/.test(norm(path)) || /\/node_modules\/typed-mcp\//.test(norm(path));
 }
+
+/** The tsconfig for `file`: the fixed `options.tsconfig`, else the nearest `tsconfig.json` above it. */
+export function findTsconfig(options: { tsconfig?: string; cwd?: string }, file: string): string | undefined {
+  if (options.tsconfig) return norm(resolve(options.cwd ?? process.cwd(), options.tsconfig));
+  let dir = dirname(file);
+  for (;;) {
+    const candidate = join(dir, "tsconfig.json");
+    if (existsSync(candidate)) return norm(candidate);
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
+ * Records `code` as the overlay of `file` unless it equals what the checker already sees (the
+ * previous overlay, or the disk on first sight). Returns whether the overlay changed.
+ */
+export function setOverlay(overlays: Map<string, string>, file: string, code: string): boolean {
+  const previous = overlays.get(file);
+  if (previous === code) return false;
+  let disk: string | undefined;
+  if (previous === undefined) {
+    try {
+      disk = readFileSync(file, "utf8");
+    } catch {
+      disk = undefined;
+    }
+  }
+  if (previous === undefined && disk === code) return false;
+  overlays.set(file, code);
+  return true;
+}
+
+/** A session of a module whose project is unusable (`message` is reported as OMCG0000). */
+export function failedSession(message: string): ModuleSession {
+  return {
+    host: undefined as never,
+    configProblem: message,
+    methodSignature: () => undefined,
+    quickSites: () => [],
+    consulted: () => [],
+  };
+}
+
+/** The message for a project without `strictNullChecks`. */
+export const notStrictMessage = (config: string) =>
+  `typed-mcp needs strictNullChecks: set "strict": true (or "strictNullChecks": true) in the compilerOptions of ${config}.`;
 
 /** Per-program (per-snapshot) caches keyed by type / symbol id. */
 export class Caches {
@@ -101,6 +164,10 @@ export abstract class SessionBase {
   protected abstract propertiesOf(type: Any): readonly Any[];
   /** The types of symbols (one batch where the API has one). */
   protected abstract typesOfSymbols(syms: Any[]): Any[];
+  /** Calls `cb` on each child of `node` until it returns a truthy value. */
+  protected abstract forEachChild(node: Any, cb: (child: Any) => unknown): void;
+  /** The module's source file node. */
+  protected abstract readonly sf: Any;
 
   // ---- consulted files, locations, doc comments --------------------------------------------
 
@@ -142,6 +209,55 @@ export abstract class SessionBase {
       if (s?.kind === K.ExpressionStatement) return this.lastDoc(s);
     }
     return undefined;
+  }
+
+  // ---- finding nodes in the module -------------------------------------------------------
+
+  protected findNode(start: number, end: number, pred: (n: Any) => boolean): Any {
+    let found: Any;
+    const visit = (n: Any): void => {
+      if (found) return;
+      this.forEachChild(n, (child: Any) => {
+        if (found) return true;
+        if (child.pos <= start && child.end >= end) {
+          if (pred(child)) {
+            found = child;
+            return true;
+          }
+          visit(child);
+        }
+        return undefined;
+      });
+    };
+    visit(this.sf);
+    return found;
+  }
+
+  /** A tool function's parameter (`type` from the signature), its defaults read by `defaultOf`. */
+  protected paramInfo(p: Any, type: Any, defaultOf: (init: Any) => DefaultInfo | undefined): ParamInfo {
+    const K = this.K;
+    const info: ParamInfo = {
+      name: p.name.kind === K.Identifier ? p.name.text : undefined,
+      rest: !!p.dotDotDotToken,
+      optional: !!p.questionToken,
+      type: type as never,
+      typeNode: p.type as never,
+      doc: this.lastDoc(p),
+      loc: this.loc(p.name),
+      default: defaultOf(p.initializer),
+    };
+    if (p.name.kind === K.ObjectBindingPattern) {
+      info.pattern = "object";
+      info.bindings = (p.name.elements as Any[]).map((el): BindingInfo => {
+        const keyNode = el.propertyName ?? el.name;
+        let key: string | undefined;
+        if (keyNode?.kind === K.Identifier || keyNode?.kind === K.StringLiteral || keyNode?.kind === K.NumericLiteral) key = keyNode.text;
+        return { key: el.dotDotDotToken ? undefined : key, rest: !!el.dotDotDotToken, default: defaultOf(el.initializer), loc: this.loc(el) };
+      });
+    } else if (p.name.kind === K.ArrayBindingPattern) {
+      info.pattern = "array";
+    }
+    return info;
   }
 
   protected unparen(n: Any): Any {

@@ -13,7 +13,7 @@
  * compiler options, file-system callbacks) go through {@link IpcLib}.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import type * as sync70 from "typescript/unstable/sync";
 import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
@@ -22,7 +22,6 @@ import type { Node, SourceFile } from "typescript/unstable/ast";
 import type {
   Backend,
   BackendStats,
-  BindingInfo,
   DefaultInfo,
   ModuleSession,
   ObjectShape,
@@ -33,7 +32,7 @@ import type {
   TypeHost,
   TypeRef,
 } from "./host.js";
-import { Caches, SessionBase, norm } from "./common.js";
+import { Caches, SessionBase, failedSession, findTsconfig, norm, notStrictMessage, setOverlay } from "./common.js";
 
 /** Options of {@link Ts7Backend}. */
 export interface Ts7BackendOptions {
@@ -139,15 +138,7 @@ class Ts7Backend implements Backend {
 
   /** Finds the tsconfig for `file`: the fixed one, else the nearest `tsconfig.json` above it. */
   configFor(file: string): string | undefined {
-    if (this.options.tsconfig) return norm(resolve(this.options.cwd ?? process.cwd(), this.options.tsconfig));
-    let dir = dirname(file);
-    for (;;) {
-      const candidate = join(dir, "tsconfig.json");
-      if (existsSync(candidate)) return norm(candidate);
-      const up = dirname(dir);
-      if (up === dir) return undefined;
-      dir = up;
-    }
+    return findTsconfig(this.options, file);
   }
 
   /** Opens (or refreshes) the project for `file` with `code` as its text and returns a session. */
@@ -156,20 +147,8 @@ class Ts7Backend implements Backend {
     file = norm(file);
     const config = this.configFor(file);
     if (!config) return failedSession(`No tsconfig.json found above ${file}; typed-mcp needs one (with "strict": true).`);
-    const previous = this.overlays.get(file);
-    if (previous !== code) {
-      let disk: string | undefined;
-      if (previous === undefined) {
-        try {
-          disk = readFileSync(file, "utf8");
-        } catch {
-          disk = undefined;
-        }
-      }
-      if (previous !== undefined || disk !== code) {
-        this.overlays.set(file, code);
-        if (this.snapshot) this.pendingChanged.add(file);
-      }
+    if (setOverlay(this.overlays, file, code)) {
+      if (this.snapshot) this.pendingChanged.add(file);
     }
     const newConfig = !this.openConfigs.has(config);
     if (!this.api) {
@@ -208,9 +187,7 @@ class Ts7Backend implements Backend {
     const opts = lib.compilerOptions(project);
     const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
     if (!strictNull) {
-      return failedSession(
-        `typed-mcp needs strictNullChecks: set "strict": true (or "strictNullChecks": true) in the compilerOptions of ${config}.`,
-      );
+      return failedSession(notStrictMessage(config));
     }
     const sf = project.program.getSourceFile(file);
     if (!sf) return failedSession(`${file} is not part of the TypeScript project ${config}; include it there (tsconfig "include"/"files").`);
@@ -262,16 +239,6 @@ class Ts7Backend implements Backend {
   }
 }
 
-function failedSession(message: string): ModuleSession {
-  return {
-    host: undefined as never,
-    configProblem: message,
-    methodSignature: () => undefined,
-    quickSites: () => [],
-    consulted: () => [],
-  };
-}
-
 type AnyNode = Node & { [k: string]: any };
 
 class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
@@ -280,7 +247,7 @@ class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
 
   constructor(
     private readonly project: Project,
-    private readonly sf: SourceFile,
+    protected readonly sf: SourceFile,
     file: string,
     c: Caches,
   ) {
@@ -374,25 +341,8 @@ class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
 
   // ---- finding nodes in the module -------------------------------------------------------
 
-  private findNode(start: number, end: number, pred: (n: AnyNode) => boolean): AnyNode | undefined {
-    let found: AnyNode | undefined;
-    const visit = (n: AnyNode): void => {
-      if (found) return;
-      n.forEachChild((c: Node) => {
-        if (found) return true;
-        const child = c as AnyNode;
-        if (child.pos <= start && child.end >= end) {
-          if (pred(child)) {
-            found = child;
-            return true;
-          }
-          visit(child);
-        }
-        return undefined;
-      });
-    };
-    visit(this.sf as AnyNode);
-    return found;
+  protected forEachChild(node: AnyNode, cb: (child: AnyNode) => unknown): void {
+    node.forEachChild(cb as (c: Node) => unknown);
   }
 
   methodSignature(nameSpan: [number, number]): SignatureInfo | undefined {
@@ -466,30 +416,7 @@ class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
       }
       return { kind: "other" };
     };
-    const params: ParamInfo[] = paramNodes.map((p, i) => {
-      const info: ParamInfo = {
-        name: p.name.kind === SyntaxKind.Identifier ? p.name.text : undefined,
-        rest: !!p.dotDotDotToken,
-        optional: !!p.questionToken,
-        type: (types[i] ?? this.checker.getAnyType()) as never,
-        typeNode: p.type as never,
-        doc: this.lastDoc(p),
-        loc: this.loc(p.name),
-        default: defaultOf(p.initializer),
-      };
-      if (p.name.kind === SyntaxKind.ObjectBindingPattern) {
-        info.pattern = "object";
-        info.bindings = (p.name.elements as AnyNode[]).map((el): BindingInfo => {
-          const keyNode = el.propertyName ?? el.name;
-          let key: string | undefined;
-          if (keyNode?.kind === SyntaxKind.Identifier || keyNode?.kind === SyntaxKind.StringLiteral || keyNode?.kind === SyntaxKind.NumericLiteral) key = keyNode.text;
-          return { key: el.dotDotDotToken ? undefined : key, rest: !!el.dotDotDotToken, default: defaultOf(el.initializer), loc: this.loc(el) };
-        });
-      } else if (p.name.kind === SyntaxKind.ArrayBindingPattern) {
-        info.pattern = "array";
-      }
-      return info;
-    });
+    const params: ParamInfo[] = paramNodes.map((p, i) => this.paramInfo(p, types[i] ?? this.checker.getAnyType(), defaultOf));
     if (needType.length) {
       const resolved = this.checker.getTypeAtLocation(needType);
       const byNode = new Map(needType.map((n, i) => [n, resolved[i]]));
