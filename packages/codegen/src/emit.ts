@@ -214,3 +214,49 @@ export function pathCode(path: Path): string {
   if (!("text" in (path[0] ?? { text: "" }))) parts.unshift('""');
   return parts.join(" + ");
 }
+
+/** Where a descriptor was declared: a decorated method carries `member` and `static`. */
+export type DescriptorSite = { kind: "method"; member: string; static: boolean } | { kind: "quick" };
+
+/**
+ * Writes one generated descriptor (a tool's, resource's or prompt's) as a JS expression:
+ * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, member?, static? }`, wrapped in an
+ * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
+ *
+ * @param writeHead The writer's opening line, e.g. `"write(value) {"`.
+ * @returns The expression and the constructor imports the scope requested.
+ */
+export function assemble(
+  listing: object,
+  read: Lines,
+  writeHead: string,
+  write: Lines,
+  site: DescriptorSite,
+  scope: Scope,
+  completions?: Record<string, string[]>,
+): { code: string; imports: ImportRequest[] } {
+  const obj = new Lines();
+  obj.open("{");
+  obj.line(`listing: ${literal(listing)},`);
+  obj.open("read(a, ctx) {").append(read).close("},");
+  obj.open(writeHead).append(write).close("},");
+  if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
+  if (site.kind === "method") {
+    obj.line(`member: ${str(site.member)},`);
+    obj.line(`static: ${site.static},`);
+  }
+  obj.close("}");
+  let code: string;
+  if (scope.hoisted.length === 0) code = `(${obj.toString()})`;
+  else {
+    const iife = new Lines();
+    iife.open("(() => {");
+    for (const h of scope.hoisted) iife.line(h);
+    const body = obj.toString().split("\n");
+    iife.line(`return ${body[0]}`);
+    for (const l of body.slice(1)) iife.line(l + (l === "}" ? ";" : ""));
+    iife.close("})()");
+    code = iife.toString();
+  }
+  return { code, imports: scope.imports.map((i) => ({ ...i })) };
+}

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { ToolModel } from "@typed-mcp/model";
-import { Lines, RUNTIME_NAMESPACE, Scope, literal, str, type ImportRequest } from "./emit.js";
+import { Scope, assemble, type ImportRequest } from "./emit.js";
 import { readBody } from "./read.js";
 import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
@@ -52,28 +52,5 @@ export function generateTool(tool: ToolModel): { code: string; imports: ImportRe
   const read = readBody(tool.params, scope);
   const write = writeBody(tool.result, scope);
 
-  const obj = new Lines();
-  obj.open("{");
-  obj.line(`listing: ${literal(listing)},`);
-  obj.open("read(a, ctx) {").append(read).close("},");
-  obj.open("write(value) {").append(write).close("},");
-  if (tool.site.kind === "method") {
-    obj.line(`member: ${str(tool.site.member)},`);
-    obj.line(`static: ${tool.site.static},`);
-  }
-  obj.close("}");
-
-  let code: string;
-  if (scope.hoisted.length === 0) code = `(${obj.toString()})`;
-  else {
-    const iife = new Lines();
-    iife.open("(() => {");
-    for (const h of scope.hoisted) iife.line(h);
-    const body = obj.toString().split("\n");
-    iife.line(`return ${body[0]}`);
-    for (const l of body.slice(1)) iife.line(l + (l === "}" ? ";" : ""));
-    iife.close("})()");
-    code = iife.toString();
-  }
-  return { code, imports: scope.imports.map((i) => ({ ...i })) };
+  return assemble(listing, read, "write(value) {", write, tool.site, scope);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { PromptModel, ResourceModel, StringParam, StringParamModel, TypeModel } from "@typed-mcp/model";
-import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, literal, str, type ImportRequest } from "./emit.js";
+import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, assemble, literal, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
 
 /** A resource's `resources/list` entry (key order of spec §8: uri, name, title, description, mimeType, _meta). */
@@ -157,41 +157,6 @@ export function completionValues(params: StringParamModel[]): Record<string, str
     any = true;
   }
   return any ? out : undefined;
-}
-
-function assemble(
-  listing: object,
-  read: Lines,
-  writeHead: string,
-  write: Lines,
-  site: ResourceModel["site"],
-  scope: Scope,
-  completions: Record<string, string[]> | undefined,
-): { code: string; imports: ImportRequest[] } {
-  const obj = new Lines();
-  obj.open("{");
-  obj.line(`listing: ${literal(listing)},`);
-  obj.open("read(a, ctx) {").append(read).close("},");
-  obj.open(writeHead).append(write).close("},");
-  if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
-  if (site.kind === "method") {
-    obj.line(`member: ${str(site.member)},`);
-    obj.line(`static: ${site.static},`);
-  }
-  obj.close("}");
-  let code: string;
-  if (scope.hoisted.length === 0) code = `(${obj.toString()})`;
-  else {
-    const iife = new Lines();
-    iife.open("(() => {");
-    for (const h of scope.hoisted) iife.line(h);
-    const body = obj.toString().split("\n");
-    iife.line(`return ${body[0]}`);
-    for (const l of body.slice(1)) iife.line(l + (l === "}" ? ";" : ""));
-    iife.close("})()");
-    code = iife.toString();
-  }
-  return { code, imports: scope.imports.map((i) => ({ ...i })) };
 }
 
 /**
