@@ -6,7 +6,7 @@
  * @module
  */
 import type { PromptModel, ResourceModel, StringParam, StringParamModel, TypeModel } from "@typed-mcp/model";
-import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, assemble, literal, str, type ImportRequest } from "./emit.js";
+import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
 
 /** A resource's `resources/list` entry (key order of spec §8: uri, name, title, description, mimeType, _meta). */
