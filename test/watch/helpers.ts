@@ -242,3 +242,35 @@ export function rollupLikeSession(watcher: RollupLikeWatcher, bundle: string): {
     },
   };
 }
+
+/** A webpack-style compiler (webpack's or Rspack's) as far as `watch()` goes. */
+interface WebpackLikeCompiler {
+  watch(
+    options: { aggregateTimeout: number },
+    handler: (err: Error | null | undefined, stats?: { hasErrors(): boolean; toJson(o: object): { errors?: { message: string }[] } }) => void,
+  ): { close(callback: () => void): void };
+}
+
+/**
+ * Runs `compiler.watch()` (webpack or Rspack) as the scenario's session: every build's outcome
+ * (the listing of `bundle`, or the compiler's error messages).
+ */
+export function webpackLikeSession(compiler: WebpackLikeCompiler, bundle: string): {
+  until(check: (o: { ok: true; tools: Record<string, any>[] } | { ok: false; error: string }) => boolean, ms?: number): Promise<void>;
+  close(): Promise<void>;
+} {
+  const builds = new Builds();
+  const watching = compiler.watch({ aggregateTimeout: 30 }, (err, stats) => {
+    if (err) builds.push({ ok: false, error: String(err.stack ?? err) });
+    else if (stats?.hasErrors()) {
+      const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
+      builds.push({ ok: false, error: errors.map((e) => e.message).join("\n") });
+    } else builds.push({ ok: true });
+  });
+  return {
+    async until(check, ms = 15_000) {
+      await builds.until(async (r) => check(r.ok ? { ok: true, tools: await listTools(bundle) } : r), ms);
+    },
+    close: () => new Promise<void>((resolve) => watching.close(() => resolve())),
+  };
+}

@@ -7,11 +7,10 @@
 import { join } from "node:path";
 import { rspack } from "@rspack/core";
 import typedMcp from "@typed-mcp/unplugin/rspack";
-import { Builds, listTools } from "./helpers.ts";
-import { watchScenario, type Outcome } from "./scenario.ts";
+import { webpackLikeSession } from "./helpers.ts";
+import { watchScenario } from "./scenario.ts";
 
 watchScenario("rspack", async (root, pluginOptions) => {
-  const builds = new Builds();
   const outDir = join(root, "dist");
   const compiler = rspack({
     context: root,
@@ -39,21 +38,5 @@ watchScenario("rspack", async (root, pluginOptions) => {
     stats: "none",
     plugins: [typedMcp(pluginOptions)],
   });
-  const watching = compiler.watch({ aggregateTimeout: 30 }, (err, stats) => {
-    if (err) builds.push({ ok: false, error: String(err.stack ?? err) });
-    else if (stats?.hasErrors()) {
-      const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
-      builds.push({ ok: false, error: errors.map((e) => e.message).join("\n") });
-    } else builds.push({ ok: true });
-  });
-  const file = join(outDir, "server.mjs");
-  return {
-    async until(check, ms = 15_000) {
-      await builds.until(async (r) => {
-        const o: Outcome = r.ok ? { ok: true, tools: await listTools(file) } : r;
-        return check(o);
-      }, ms);
-    },
-    close: () => new Promise<void>((resolve) => watching.close(() => resolve())),
-  };
+  return webpackLikeSession(compiler as never, join(outDir, "server.mjs"));
 });
