@@ -27,7 +27,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import typedMcpBabel from "@typed-mcp/babel";
 import { recordIncoming, type Raw } from "../helpers/wire.ts";
 import { childCommandLines } from "../helpers/processes.ts";
-import { calls } from "../bundlers/calls.ts";
+import { calls, explodeFrame } from "../bundlers/calls.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, "../..");
@@ -220,18 +220,8 @@ describe.each(Object.keys(builds))("%s", (name) => {
   });
 
   it("maps the stack trace of a tool's error to the TypeScript line (source maps)", async () => {
-    const result = await client.callTool({ name: "explode", arguments: { reason: "trace" } });
-    expect(result).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
-    const pattern = /TOOL-ERROR explode\nError: exploded: trace\n([^]*?)\nEND-TOOL-ERROR/;
-    const until = Date.now() + 5000;
-    while (!pattern.test(stderr) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    const report = pattern.exec(stderr);
-    expect(report, stderr).not.toBeNull();
-    const top = report![1]!.split("\n")[0];
     // tools.ts line 38: `    throw new Error(\`exploded: ${reason}\`);` — `new` is at column 11.
-    const frame = /^    at (?:WeatherTools\.)?explode \((.*)\)$/.exec(top ?? "");
-    expect(frame, top).not.toBeNull();
-    expect(frame![1]).toBe(`${built.toolsTs}:38:11`);
+    expect(await explodeFrame(client, () => stderr)).toBe(`${built.toolsTs}:38:11`);
   });
 
   it("leaves no TypeScript sidecar running once Babel is done", async () => {

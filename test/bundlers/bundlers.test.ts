@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { bundlers, exists } from "./build.ts";
-import { calls } from "./calls.ts";
+import { calls, explodeFrame } from "./calls.ts";
 import { recordIncoming } from "../helpers/wire.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -129,19 +129,8 @@ describe.each(names)("%s", (name) => {
   });
 
   it("maps the stack trace of a tool's error to the TypeScript line (source maps)", async () => {
-    const result = await client.callTool({ name: "explode", arguments: { reason: "trace" } });
-    expect(result).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
-    const pattern = /TOOL-ERROR explode\nError: exploded: trace\n([^]*?)\nEND-TOOL-ERROR/;
-    const until = Date.now() + 5000;
-    while (!pattern.test(stderr) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    const report = pattern.exec(stderr);
-    expect(report, stderr).not.toBeNull();
-    const top = report![1]!.split("\n")[0];
     // tools.ts line 38: `    throw new Error(\`exploded: ${reason}\`);` — `new` is at column 11.
-    // (The frame's function name comes from V8 and the bundler's renaming, not from typed-mcp.)
-    const frame = /^    at (?:WeatherTools\.)?explode \((.*)\)$/.exec(top ?? "");
-    expect(frame, top).not.toBeNull();
-    expect(frame![1]).toBe(`${join(fixture, "src/tools.ts")}:38:11`);
+    expect(await explodeFrame(client, () => stderr)).toBe(`${join(fixture, "src/tools.ts")}:38:11`);
   });
 });
 

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 /**
  * The calls made against the fixture server (test/bundlers/fixtures/server) by every bundler
  * build (bundlers.test.ts) and every Babel build (test/babel), with the answers the spec gives
@@ -49,3 +50,27 @@ export const calls: { name: string; args?: Record<string, unknown>; answer: Reco
   },
   { name: "explode", args: { reason: "boom" }, answer: { content: [{ type: "text", text: "The tool failed." }], isError: true } },
 ];
+
+/**
+ * Calls the fixture's `explode` tool (it throws a plain Error; the fixture's `onToolError` prints
+ * the stack to stderr between `TOOL-ERROR explode` and `END-TOOL-ERROR`) and returns the location
+ * (`file:line:column`) of the top stack frame, as the source-mapped stack names it. The tool's
+ * answer must be `The tool failed.` (spec §7).
+ */
+export async function explodeFrame(
+  client: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> },
+  stderr: () => string,
+): Promise<string> {
+  const result = await client.callTool({ name: "explode", arguments: { reason: "trace" } });
+  expect(result).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
+  const pattern = /TOOL-ERROR explode\nError: exploded: trace\n([^]*?)\nEND-TOOL-ERROR/;
+  const until = Date.now() + 5000;
+  while (!pattern.test(stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  const report = pattern.exec(stderr());
+  expect(report, stderr()).not.toBeNull();
+  const top = report![1]!.split("\n")[0];
+  // The frame's function name comes from V8 and the bundler's renaming, not from typed-mcp.
+  const frame = /^    at (?:WeatherTools\.)?explode \((.*)\)$/.exec(top ?? "");
+  expect(frame, top).not.toBeNull();
+  return frame![1]!;
+}
