@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ObjectModel, ParamModel, TypeModel, ValueParam } from "@typed-mcp/model";
+import { assertNever, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
 import { CodegenError, Lines, type Path, RUNTIME_NAMESPACE as NS, Scope, literalKey, member, pathCode, pathExpr, pathText, str } from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 
@@ -61,7 +61,7 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "nullable":
       return readNullable(t, x, path, c);
     default:
-      throw new CodegenError(`Unknown type kind ${(t as { kind: string }).kind}.`);
+      return assertNever(t);
   }
 }
 
@@ -292,14 +292,25 @@ export function readBody(params: ParamModel[], scope: Scope): Lines {
   out.line(`else if (${NOT_OBJECT("a")}) return "arguments";`);
   const args: string[] = [];
   for (const p of params) {
-    if (p.role === "context") args.push("ctx");
-    else if (p.role === "signal") args.push("ctx.signal");
-    else if (p.role === "value") args.push(...readProperties([p], "a", [], c, "v"));
-    else {
-      const props = p.properties.map((q: ValueParam) => ({ ...q, key: q.key ?? q.name }));
-      const locals = readProperties(props, "a", [], c, "v");
-      // The destructured parameter always gets an object (its absent properties stay absent).
-      args.push(buildObject(props.map((q) => ({ key: q.key, required: q.required })), locals, c));
+    switch (p.role) {
+      case "context":
+        args.push("ctx");
+        break;
+      case "signal":
+        args.push("ctx.signal");
+        break;
+      case "value":
+        args.push(...readProperties([p], "a", [], c, "v"));
+        break;
+      case "destructured": {
+        const props = p.properties.map((q: ValueParam) => ({ ...q, key: q.key ?? q.name }));
+        const locals = readProperties(props, "a", [], c, "v");
+        // The destructured parameter always gets an object (its absent properties stay absent).
+        args.push(buildObject(props.map((q) => ({ key: q.key, required: q.required })), locals, c));
+        break;
+      }
+      default:
+        assertNever(p);
     }
   }
   const known = listedParams(params).map((p) => `k !== ${str(p.name)}`);

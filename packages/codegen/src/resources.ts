@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PromptModel, ResourceModel, StringParam, StringParamModel, TypeModel } from "@typed-mcp/model";
+import { assertNever, type PromptModel, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
 import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
 
@@ -97,7 +97,7 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
       write.line(`return ${NS}.resourceResult(value, uri);`);
       break;
     default:
-      throw new CodegenError(`Unknown resource result kind ${(r.result as { kind: string }).kind}.`);
+      return assertNever(r.result);
   }
   return assemble(listing, read, "write(value, uri) {", write, r.site, scope, completionValues(r.params));
 }
@@ -129,7 +129,7 @@ export function generatePrompt(p: PromptModel): { code: string; imports: ImportR
       write.line(`return value;`);
       break;
     default:
-      throw new CodegenError(`Unknown prompt result kind ${(p.result as { kind: string }).kind}.`);
+      return assertNever(p.result);
   }
   return assemble(listing, read, "write(value) {", write, p.site, scope, completionValues(p.params));
 }
@@ -172,13 +172,17 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
   const args: string[] = [];
   const names: string[] = [];
   for (const p of params) {
-    if (p.role === "context") {
-      args.push("ctx");
-      continue;
-    }
-    if (p.role === "signal") {
-      args.push("ctx.signal");
-      continue;
+    switch (p.role) {
+      case "context":
+        args.push("ctx");
+        continue;
+      case "signal":
+        args.push("ctx.signal");
+        continue;
+      case "value":
+        break;
+      default:
+        assertNever(p);
     }
     names.push(p.name);
     const s = scope.fresh("s");
@@ -239,7 +243,14 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
       c.out.line(`if (${b} === undefined) return ${str(name)};`);
       return b;
     }
-    default:
+    case "url":
+    case "bytes":
+    case "array":
+    case "record":
+    case "object":
+    case "nullable":
       throw new CodegenError(`Parameter '${name}': a ${t.kind} is not read from a string (spec §8).`);
+    default:
+      return assertNever(t);
   }
 }

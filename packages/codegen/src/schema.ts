@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Constraints, ObjectModel, ParamModel, ToolModel, TypeModel, ValueParam } from "@typed-mcp/model";
+import { assertNever, type Constraints, type ObjectModel, type ParamModel, type ToolModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
 import { CodegenError } from "./emit.js";
 
 /** The only schema keywords written, in the only order they are written (spec §2). */
@@ -196,7 +196,7 @@ export function typeSchema(type: TypeModel, where: "input" | "output"): Record<s
     case "nullable":
       return ordered(nullableSchema(type, where));
     default:
-      throw new CodegenError(`Unknown type kind ${(type as { kind: string }).kind}.`);
+      return assertNever(type);
   }
 }
 
@@ -204,8 +204,19 @@ export function typeSchema(type: TypeModel, where: "input" | "output"): Record<s
 export function listedParams(params: ParamModel[]): ValueParam[] {
   const out: ValueParam[] = [];
   for (const p of params) {
-    if (p.role === "value") out.push(p);
-    else if (p.role === "destructured") out.push(...p.properties);
+    switch (p.role) {
+      case "value":
+        out.push(p);
+        break;
+      case "destructured":
+        out.push(...p.properties);
+        break;
+      case "context":
+      case "signal":
+        break;
+      default:
+        assertNever(p);
+    }
   }
   return out;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ObjectModel, ResultModel, TypeModel } from "@typed-mcp/model";
+import { assertNever, type ObjectModel, type ResultModel, type TypeModel } from "@typed-mcp/model";
 import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, literalKey, member, str } from "./emit.js";
 
 interface Ctx {
@@ -69,7 +69,7 @@ export function writeValue(t: TypeModel, x: string, c: Ctx): string {
       return w;
     }
     default:
-      throw new CodegenError(`Unknown type kind ${(t as { kind: string }).kind}.`);
+      return assertNever(t);
   }
 }
 
@@ -216,7 +216,7 @@ export function writeBody(result: ResultModel, scope: Scope): Lines {
       out.line(`return ${NS}.passthrough(value);`);
       break;
     default:
-      throw new CodegenError(`Unknown result kind ${(result as { kind: string }).kind}.`);
+      return assertNever(result);
   }
   return out;
 }

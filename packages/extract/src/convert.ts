@@ -5,7 +5,7 @@
  * type) is reported once, naming the path into the type, the type, and where it is declared.
  */
 import { isAbsolute, relative } from "node:path";
-import { toCamelCase } from "@typed-mcp/model";
+import { assertNever, toCamelCase } from "@typed-mcp/model";
 import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel } from "@typed-mcp/model";
 import type { NamedInfo, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
@@ -218,8 +218,16 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
       return fail(ctx, path, t, "a symbol is not a JSON value", "Use a string.");
     case "booleanLiteral":
       return fail(ctx, path, t, "a single boolean literal is not supported", "Use `boolean`.");
-    default:
+    case "null":
+    case "undefined":
+    case "void":
+    case "never":
+    case "bigintLiteral":
+    case "union":
+    case "other":
       return fail(ctx, path, t, "this kind of type is not supported", "Use a type listed in the typed-mcp mapping (spec §4).");
+    default:
+      return assertNever(s);
   }
 }
 
@@ -419,8 +427,16 @@ export function applyConstraints(ctx: ConvertContext, path: string, model: TypeM
         return k !== "minimum" && k !== "maximum";
       case "array":
         return k === "minLength" || k === "maxLength";
-      default:
+      case "boolean":
+      case "enum":
+      case "date":
+      case "url":
+      case "bytes":
+      case "record":
+      case "object":
         return false;
+      default:
+        return assertNever(model);
     }
   };
   const bad = keys.filter((k) => !fits(k));

@@ -2,7 +2,7 @@
  * Tool assembly (spec §1, §3, §6): from a declaration site and its signature to a
  * {@link ToolModel}, plus diagnostics placed at the parameter (or return type) in the tool's file.
  */
-import { isValidToolName, toolNameFromMember } from "@typed-mcp/model";
+import { assertNever, isValidToolName, toolNameFromMember } from "@typed-mcp/model";
 import type { Diagnostic, DiagnosticCode, ParamModel, ResultModel, SourceLocation, ToolModel, ToolSite, TypeModel, ValueParam, DefaultValue } from "@typed-mcp/model";
 import type { DefaultInfo, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { applyConstraints, convertResult, convertTop, convertType, docConstraints, isObjectShaped } from "./convert.js";
@@ -218,8 +218,27 @@ function defaultValue(host: TypeHost, d: DefaultInfo | undefined, model: TypeMod
       const info = host.enumOf(d.type);
       return info?.members.find((m) => m.value === s.value)?.name;
     }
-    default:
+    case "string":
+    case "number":
+    case "bigint":
+    case "boolean":
+    case "null":
+    case "undefined":
+    case "void":
+    case "any":
+    case "unknown":
+    case "never":
+    case "symbol":
+    case "nonPrimitive":
+    case "bigintLiteral":
+    case "union":
+    case "intersection":
+    case "object":
+    case "typeParameter":
+    case "other":
       return undefined;
+    default:
+      return assertNever(s);
   }
 }
 

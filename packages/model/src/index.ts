@@ -358,3 +358,18 @@ function isLower(c: string): boolean {
 function isDigit(c: string): boolean {
   return c >= "0" && c <= "9";
 }
+
+/**
+ * The end of every `switch` over a model kind ({@link TypeModel}, {@link ResultModel},
+ * {@link ResourceResultModel}, {@link PromptResultModel}, parameter roles, constraint keys):
+ * `default: return assertNever(x)`. When a member is added to one of those unions, each switch
+ * that does not handle it stops compiling (`x` is no longer `never`), so `pnpm build` lists
+ * every place the new kind must be handled (docs/extraction.md "Adding a type kind").
+ *
+ * @param x The value the switch did not handle; `never` when every member is handled.
+ * @throws {Error} Always, naming the unhandled kind — reached only by data that bypassed the types.
+ */
+export function assertNever(x: never): never {
+  const kind = (x as { kind?: unknown } | null)?.kind ?? x;
+  throw new Error(`typed-mcp: unhandled model kind ${JSON.stringify(kind)}.`);
+}
