@@ -13,6 +13,6 @@
  * @packageDocumentation
  */
 export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
-export { FileHashes, ModelCache, tsconfigFor, type CacheHit, type ModelCacheOptions } from "./cache.js";
+export { FileHashes, ModelCache, tsconfigChain, tsconfigFor, type CacheHit, type ModelCacheOptions } from "./cache.js";
 export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult } from "./splice.js";
 export { formatDiagnostic, DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";
