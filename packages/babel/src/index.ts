@@ -99,12 +99,15 @@ interface BabelFile {
   buildCodeFrameError(node: unknown, message: string, ErrorClass?: ErrorConstructor): Error;
 }
 
-/** The plugin object Babel receives. */
+/** The plugin object Babel receives (see {@link typedMcpBabel} for what each hook does). */
 export interface BabelPluginObject {
+  /** `"typed-mcp"`. */
   name: string;
-  manipulateOptions?: (opts: unknown, parserOpts: { plugins: unknown[] }) => void;
+  /** Adds `@babel/parser`'s `decorators` plugin for a file that needs it; `undefined`: Babel parses as configured. */
   parserOverride?: (code: string, parserOpts: { plugins?: unknown[]; sourceFileName?: string }, parse: (code: string, opts: unknown) => unknown) => unknown;
+  /** Extracts the file and applies the splice plan to its AST, before any visitor runs. */
   pre?: (this: unknown, file: BabelFile) => void;
+  /** Empty: all the work is done in `pre`. */
   visitor: Record<string, never>;
 }
 

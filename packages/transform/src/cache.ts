@@ -131,6 +131,7 @@ export interface ModelCacheOptions {
 
 /** A cached model and the files it consulted. */
 export interface CacheHit {
+  /** The model as stored (its `consultedFiles` all still have the recorded content). */
   model: ModuleModel;
 }
 
@@ -147,11 +148,13 @@ interface Entry {
  * written only costs the work it would have saved.
  */
 export class ModelCache {
+  /** The content hashes the cache checks entries with (`options.hashes`, or its own). */
   readonly hashes: FileHashes;
   private readonly salt: string;
   /** Per tsconfig: the TypeScript package its project runs on (resolved once per process). */
   private readonly typescripts = new Map<string, string>();
 
+  /** A cache in `options.dir`; the lock file above `options.root` is hashed once, here. */
   constructor(private readonly options: ModelCacheOptions) {
     this.hashes = options.hashes ?? new FileHashes();
     const h = createHash("sha256").update(saltOfExtractor());

@@ -86,6 +86,7 @@ export class Driver {
   private readonly polled = new Map<string, string>();
   private readonly onExit = () => this.close();
 
+  /** A session; nothing starts before the first {@link model} call. */
   constructor(private readonly options: DriverOptions = {}) {}
 
   /**
