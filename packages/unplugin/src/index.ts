@@ -3,10 +3,11 @@
  * Each bundler has a thin entry (`@typed-mcp/unplugin/vite`, …) whose default export is the
  * plugin factory.
  *
- * Pipeline per module (spec §1, §10): a cheap text filter → site finding and type extraction
- * (`@typed-mcp/extract`, one warm TypeScript checker per build) → code generation
- * (`@typed-mcp/codegen`) → splice with a source map. Diagnostics fail the build with file,
- * line, column and code.
+ * Pipeline per module (spec §1, §10): a cheap text filter → the model, from the cache or from
+ * site finding and type extraction (one warm TypeScript checker per build) → code generation →
+ * splice with a source map. All of that is `@typed-mcp/transform`'s {@link Driver} and
+ * `spliceTools`, shared with `@typed-mcp/babel`; this package maps the bundlers' hooks onto
+ * it. Diagnostics fail the build with file, line, column and code.
  *
  * @packageDocumentation
  */
@@ -137,8 +138,9 @@ function transformModule(driver: Driver, framework: string) {
 /**
  * The unplugin factory behind every bundler entry.
  *
- * One extractor (and so one TypeScript sidecar process) is created lazily on the first module
- * that is not answered from the cache, and closed when the build ends; in watch mode it stays
+ * One {@link Driver} per plugin instance: its extractor (and so one TypeScript sidecar process)
+ * is created lazily on the first module that is not answered from the cache, and closed when
+ * the build ends; in watch mode it stays
  * warm across rebuilds, is updated incrementally from the bundler's change events
  * (`watchChange`: Rollup, Rolldown and Vite's watchers, webpack's/Rspack's modified and removed
  * files), and is closed when the watcher closes (or the process exits). A change to a tsconfig
