@@ -8,9 +8,9 @@
  * ```
  *
  * Per file, before any visitor runs (the plugin's `pre` hook, so before preset-typescript strips
- * a single type): the same steps as `@typed-mcp/unplugin` — type extraction through one warm
- * TypeScript sidecar (`@typed-mcp/extract`), code generation (`@typed-mcp/codegen`) and the same
- * splice plan (`planSplice` of `@typed-mcp/unplugin`) — only the plan is applied to Babel's AST
+ * a single type): the same steps as `@typed-mcp/unplugin`, through the same driver
+ * (`@typed-mcp/transform`: the model cache, type extraction through one warm TypeScript sidecar,
+ * code generation and the splice plan, `planSplice`) — only the plan is applied to Babel's AST
  * instead of the text: the `@tool()`/`@resource()`/`@prompt()` decorator nodes are removed, the
  * `static { … }` block becomes the class body's first member, quick-path calls get their
  * `__tmcp.generated(…)` argument, and the imports go first. Original nodes keep their positions,
@@ -19,11 +19,9 @@
  *
  * @packageDocumentation
  */
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createExtractor, mayDeclareTools, type Extractor } from "@typed-mcp/extract";
-import type { ModuleModel } from "@typed-mcp/model";
-import { formatDiagnostic, planSplice, type SplicePlan } from "@typed-mcp/unplugin";
+import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, planSplice, type SplicePlan } from "@typed-mcp/transform";
 
 /** Options of the Babel plugin (the second element of `["@typed-mcp/babel", { … }]`). */
 export interface TypedMcpBabelOptions {
@@ -47,6 +45,21 @@ export interface TypedMcpBabelOptions {
    * sidecar never keeps the process alive, and always ends when the process exits.
    */
   idleTimeoutMs?: number;
+  /**
+   * Which TypeScript reads the types (see `@typed-mcp/extract`'s `ExtractorOptions.typescript`):
+   * `"7.0"`, `"7.1"`, `"6"` (the classic API, also for 5.x) or a path to a TypeScript package
+   * directory. Default: picked from the `typescript` the project has installed. Part of the
+   * cache key. A choice that cannot be satisfied is an OMCG0000 error of the file.
+   */
+  typescript?: TypeScriptChoice;
+  /**
+   * The content-hash cache of extracted models (docs/bundlers.md, "Watch mode and cache").
+   * Default `true`: entries live in `<cwd>/node_modules/.cache/typed-mcp` (cwd: Babel's `cwd`).
+   * `{ dir }` picks the directory (relative to Babel's `cwd`); `false` turns the cache off. A hit
+   * skips the TypeScript sidecar entirely. Entries hold the extracted model (not generated
+   * code); a corrupt entry is a miss, never an error.
+   */
+  cache?: boolean | { dir?: string };
 }
 
 /** The part of Babel's plugin API the plugin uses (`api` in `(api, options) => plugin`). */
@@ -86,90 +99,46 @@ interface BabelFile {
   buildCodeFrameError(node: unknown, message: string, ErrorClass?: ErrorConstructor): Error;
 }
 
-/** The plugin object Babel receives. */
+/** The plugin object Babel receives (see {@link typedMcpBabel} for what each hook does). */
 export interface BabelPluginObject {
+  /** `"typed-mcp"`. */
   name: string;
-  manipulateOptions?: (opts: unknown, parserOpts: { plugins: unknown[] }) => void;
+  /** Adds `@babel/parser`'s `decorators` plugin for a file that needs it; `undefined`: Babel parses as configured. */
   parserOverride?: (code: string, parserOpts: { plugins?: unknown[]; sourceFileName?: string }, parse: (code: string, opts: unknown) => unknown) => unknown;
+  /** Extracts the file and applies the splice plan to its AST, before any visitor runs. */
   pre?: (this: unknown, file: BabelFile) => void;
+  /** Empty: all the work is done in `pre`. */
   visitor: Record<string, never>;
 }
 
-const DEFAULT_INCLUDE = /\.[cm]?tsx?$/;
-const DEFAULT_EXCLUDE = /[\\/]node_modules[\\/]/;
-
 /**
  * Formats a diagnostic as one line, `file:line:column - OMCG0005: message` (spec §10): the
- * unplugin's formatter, so both plugins print the same text.
+ * shared formatter of `@typed-mcp/transform`, so both plugins print the same text.
  */
 export { formatDiagnostic };
 
-/** One shared extractor per tsconfig choice, with its idle timer and file-change tracking. */
-interface Shared {
-  extractor: Extractor | undefined;
-  timer: NodeJS.Timeout | undefined;
-  /** Modification times of the files each extraction consulted (path → mtimeMs). */
-  mtimes: Map<string, number>;
-}
-const shared = new Map<string, Shared>();
-let exitHooked = false;
-
-/** Ends every sidecar this module started (idempotent). Registered on `process.on("exit")`. */
-export function closeAll(): void {
-  for (const s of shared.values()) {
-    if (s.timer) clearTimeout(s.timer);
-    s.timer = undefined;
-    s.extractor?.close();
-    s.extractor = undefined;
-  }
-}
-
-function mtime(file: string): number {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return -1;
-  }
-}
+/**
+ * One driver (extractor session, model cache, change polling, idle close) per option set,
+ * shared by every plugin instance in the process.
+ */
+const drivers = new Map<string, Driver>();
 
 /**
- * Runs `fn` with the shared extractor for `key`, starting it when needed, and (re)arms the idle
- * timer that ends it. Files consulted by earlier extractions that changed on disk since are
- * passed to `invalidate` first, so a long-lived process (babel-loader in watch mode) never reads
- * a stale imported type.
+ * Ends every sidecar this module started (idempotent); the next file starts a new one. Each
+ * sidecar also ends by itself `idleTimeoutMs` after the last transform and when the process exits.
  */
-function withExtractor<T>(key: string, tsconfig: string | undefined, cwd: string, idleMs: number, fn: (e: Extractor) => T): T {
-  let s = shared.get(key);
-  if (!s) shared.set(key, (s = { extractor: undefined, timer: undefined, mtimes: new Map() }));
-  if (!exitHooked) {
-    exitHooked = true;
-    process.once("exit", closeAll);
-  }
-  if (s.timer) clearTimeout(s.timer);
-  s.timer = undefined;
-  if (!s.extractor) {
-    s.extractor = createExtractor({ tsconfig, cwd });
-    s.mtimes.clear();
-  } else {
-    for (const [file, seen] of s.mtimes) {
-      const now = mtime(file);
-      if (now !== seen) {
-        s.extractor.invalidate(file, now === -1);
-        s.mtimes.set(file, now);
-      }
-    }
-  }
-  try {
-    return fn(s.extractor);
-  } finally {
-    const state = s;
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
-      state.extractor?.close();
-      state.extractor = undefined;
-    }, idleMs);
-    state.timer.unref(); // the sidecar's pipes are unref'd too: neither keeps the process alive
-  }
+export function closeAll(): void {
+  for (const driver of drivers.values()) driver.close();
+}
+
+/** The shared driver for Babel's `cwd` and the plugin options. */
+function driverFor(cwd: string, options: TypedMcpBabelOptions, idleTimeoutMs: number): Driver {
+  const tsconfig = options.tsconfig === undefined ? undefined : resolve(cwd, options.tsconfig);
+  const { typescript, cache } = options;
+  const key = JSON.stringify([tsconfig, cwd, typescript, cache, idleTimeoutMs]);
+  let driver = drivers.get(key);
+  if (!driver) drivers.set(key, (driver = new Driver({ tsconfig, typescript, cache, cwd, idleTimeoutMs, pollChanges: true })));
+  return driver;
 }
 
 function toRegExps(value: TypedMcpBabelOptions["include"], fallback: RegExp): RegExp[] {
@@ -184,10 +153,11 @@ const hasDecoratorSyntax = (plugins: readonly unknown[] = []) =>
   });
 
 /**
- * Applies a splice plan (the one `@typed-mcp/unplugin` applies to text) to the program: removes
- * the decorators, inserts each class's static block as its first member, appends the quick-path
- * arguments and puts the imports first, then re-crawls the scope so later plugins (the
- * TypeScript preset's import elision) see the new bindings and references.
+ * Applies a splice plan (`@typed-mcp/transform`'s `planSplice`, which `@typed-mcp/unplugin`
+ * applies to text) to the program: removes the decorators, inserts each class's static block as
+ * its first member, appends the quick-path arguments and puts the imports first, then re-crawls
+ * the scope so later plugins (the TypeScript preset's import elision) see the new bindings and
+ * references.
  *
  * @throws Error when a planned position matches no node (an internal mismatch; never silent).
  */
@@ -247,9 +217,12 @@ function applyPlan(api: BabelApi, program: NodePath, plan: SplicePlan, filename:
  * prefixes it with the file name), with `code` set to the first diagnostic's code and `loc`
  * (`{ line, column }`, column 0-based as in Babel) at its position (spec §10).
  *
- * Sidecar lifetime: one TypeScript sidecar per `tsconfig` option, shared by every plugin
- * instance in the process, ended `idleTimeoutMs` after the last transform and when the process
- * exits; it never keeps the process alive.
+ * Sidecar lifetime: one TypeScript sidecar per Babel `cwd` and set of `tsconfig`,
+ * `typescript`, `cache` and `idleTimeoutMs` options, shared by every plugin instance in the
+ * process, started only for files the cache cannot answer, ended `idleTimeoutMs` after the last
+ * transform and when the process exits; it never keeps the process alive. Before each file, the
+ * files earlier extractions consulted are checked on disk (Babel reports no changes), so a
+ * long-lived process (babel-loader in watch mode) never reads a stale imported type.
  */
 export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptions = {}): BabelPluginObject {
   api.assertVersion(7);
@@ -269,14 +242,7 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
     pre(file) {
       const filename = file.opts.filename;
       if (!wanted(filename) || !mayDeclareTools(file.code)) return;
-      const cwd = file.opts.cwd ?? process.cwd();
-      const tsconfig = options.tsconfig === undefined ? undefined : resolve(cwd, options.tsconfig);
-      const model: ModuleModel = withExtractor(`${tsconfig ?? ""}\0${cwd}`, tsconfig, cwd, idleMs, (extractor) => {
-        const m = extractor.extract(filename, file.code);
-        const s = shared.get(`${tsconfig ?? ""}\0${cwd}`)!;
-        for (const consulted of m.consultedFiles) if (!s.mtimes.has(consulted)) s.mtimes.set(consulted, mtime(consulted));
-        return m;
-      });
+      const model = driverFor(file.opts.cwd ?? process.cwd(), options, idleMs).model(filename, file.code);
       if (model.diagnostics.length > 0) {
         const first = model.diagnostics[0]!;
         const loc = { line: first.line, column: first.column - 1 };

@@ -3,23 +3,22 @@
  * Each bundler has a thin entry (`@typed-mcp/unplugin/vite`, …) whose default export is the
  * plugin factory.
  *
- * Pipeline per module (spec §1, §10): a cheap text filter → site finding and type extraction
- * (`@typed-mcp/extract`, one warm TypeScript checker per build) → code generation
- * (`@typed-mcp/codegen`) → splice with a source map. Diagnostics fail the build with file,
- * line, column and code.
+ * Pipeline per module (spec §1, §10): a cheap text filter → the model, from the cache or from
+ * site finding and type extraction (one warm TypeScript checker per build) → code generation →
+ * splice with a source map. All of that is `@typed-mcp/transform`'s {@link Driver} and
+ * `spliceTools`, shared with `@typed-mcp/babel`; this package maps the bundlers' hooks onto
+ * it. Diagnostics fail the build with file, line, column and code.
  *
  * @packageDocumentation
  */
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { createUnplugin, type UnpluginFactory, type UnpluginInstance } from "unplugin";
-import { createExtractor, mayDeclareTools, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
-import type { Diagnostic, ModuleModel } from "@typed-mcp/model";
-import { spliceTools } from "./splice.js";
+import { join } from "node:path";
+import { createUnplugin, type UnpluginBuildContext, type UnpluginContext, type UnpluginFactory, type UnpluginInstance } from "unplugin";
+import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, spliceTools, type DriverEvent } from "@typed-mcp/transform";
 import { errorLocation } from "./frame.js";
-import { FileHashes, ModelCache, tsconfigFor } from "./cache.js";
 
-export { spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "./splice.js";
+export { formatDiagnostic, spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "@typed-mcp/transform";
 
 /** Options of the typed-mcp plugin. */
 export interface TypedMcpOptions {
@@ -58,7 +57,8 @@ export interface TypedMcpOptions {
 }
 
 /**
- * What the plugin reports through {@link TypedMcpOptions.onEvent}:
+ * What the plugin reports through {@link TypedMcpOptions.onEvent} (`@typed-mcp/transform`'s
+ * `DriverEvent`):
  * - `sidecar-start` / `sidecar-close`: a TypeScript sidecar process started (first module
  *   extracted) or was ended; `sidecar-close` names the backend that ran (`"7.0"`, `"7.1"`, `"6"`)
  *   and its TypeScript version when a module was checked;
@@ -67,21 +67,7 @@ export interface TypedMcpOptions {
  * - `invalidate`: a change event from the bundler's watcher was passed on to the sidecar
  *   (`deleted` for a removed file).
  */
-export type TypedMcpEvent =
-  | { type: "sidecar-start" }
-  | { type: "sidecar-close"; backend?: string; typescriptVersion?: string }
-  | { type: "cache-hit" | "cache-miss" | "extract"; file: string }
-  | { type: "invalidate"; file: string; deleted: boolean };
-
-const DEFAULT_INCLUDE = /\.[cm]?tsx?$/;
-const DEFAULT_EXCLUDE = /[\\/]node_modules[\\/]/;
-
-/**
- * Formats a diagnostic as one line: `file:line:column - OMCG0005: message` (spec §10).
- */
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column} - ${d.code}: ${d.message}`;
-}
+export type TypedMcpEvent = DriverEvent;
 
 /** Strips a query (`?v=…`) or hash from a bundler module id, leaving the file name. */
 function fileOf(id: string): string {
@@ -102,15 +88,59 @@ interface CompilerLike {
   };
 }
 
-/** Files whose change can alter what the sidecar sees (not directories or assets). */
-const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|json)$/;
-const TSCONFIG = /(?:^|\/)tsconfig[^/]*\.json$/;
+/**
+ * The `transform` hook's handler: the module's model from the {@link Driver}, then either its
+ * diagnostics as a build error (spec §10: webpack and Rspack get a thrown `Error`, since they
+ * report a failed loader as a module error and go on bundling; the others `this.error` with a
+ * location and code frame, see {@link errorLocation}) or the splice with its source map.
+ *
+ * Reports with `addWatchFile` what the module consulted, what it consulted before that is gone
+ * now (a deleted declaration file fails the module — nothing consults it any more — and its
+ * return must trigger a rebuild: webpack only watches the dependencies of the last run), and
+ * its tsconfig (the compiler options decide the model too, e.g. `strictNullChecks`).
+ */
+function transformModule(driver: Driver, framework: string) {
+  const throwsErrors = framework === "webpack" || framework === "rspack";
+  /** Per module: the files reported with `addWatchFile` on its last transform. */
+  const watchedBy = new Map<string, string[]>();
+  return function handler(this: UnpluginBuildContext & UnpluginContext, code: string, id: string) {
+    if (!mayDeclareTools(code)) return undefined;
+    const file = fileOf(id);
+    const model = driver.model(file, code);
+    const previous = watchedBy.get(file) ?? [];
+    const watched = [...model.consultedFiles, ...previous.filter((f) => !model.consultedFiles.includes(f) && !existsSync(f))];
+    watchedBy.set(file, watched);
+    for (const consulted of watched) {
+      if (consulted !== file) this.addWatchFile(consulted);
+    }
+    const config = driver.tsconfigOf(file);
+    if (config) this.addWatchFile(config);
+    if (model.diagnostics.length > 0) {
+      const first = model.diagnostics[0]!;
+      const message = model.diagnostics.map(formatDiagnostic).join("\n");
+      if (throwsErrors) {
+        const error = new Error(message) as Error & { hideStack?: boolean };
+        error.hideStack = true; // webpack prints the message without the plugin's stack
+        throw error;
+      }
+      this.error({
+        message,
+        code: first.code,
+        id: file,
+        ...errorLocation(first.file === file ? code : undefined, first.file, first.line, first.column, framework === "esbuild"),
+      });
+      return undefined;
+    }
+    return spliceTools(code, id, model.tools, model);
+  };
+}
 
 /**
  * The unplugin factory behind every bundler entry.
  *
- * One extractor (and so one TypeScript sidecar process) is created lazily on the first module
- * that is not answered from the cache, and closed when the build ends; in watch mode it stays
+ * One {@link Driver} per plugin instance: its extractor (and so one TypeScript sidecar process)
+ * is created lazily on the first module that is not answered from the cache, and closed when
+ * the build ends; in watch mode it stays
  * warm across rebuilds, is updated incrementally from the bundler's change events
  * (`watchChange`: Rollup, Rolldown and Vite's watchers, webpack's/Rspack's modified and removed
  * files), and is closed when the watcher closes (or the process exits). A change to a tsconfig
@@ -130,84 +160,30 @@ const TSCONFIG = /(?:^|\/)tsconfig[^/]*\.json$/;
  * imports are gone from the bundler's graph), whether the model was extracted or cached.
  */
 export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false> = (options = {}, meta) => {
-  let extractor: MeasuredExtractor | undefined;
-  let sidecarReported = false;
   let watching = false;
   let compiler: CompilerLike | undefined;
   /** Vite only: the command and whether `build.watch` is set. */
   let vite: { command: "build" | "serve"; watch: boolean; root: string; cacheDir: string } | undefined;
-  const hashes = new FileHashes();
-  /** The tsconfig files reported with `addWatchFile`, with their content hash when first seen. */
-  const configSeen = new Map<string, string>();
-  /** Per module: the files reported with `addWatchFile` on its last transform. */
-  const watchedBy = new Map<string, string[]>();
-  let modelCache: ModelCache | undefined | null;
-  const emit = (event: TypedMcpEvent) => {
-    try {
-      options.onEvent?.(event);
-    } catch {
-      /* a reporter's failure must not fail the build */
-    }
-  };
-  const onExit = () => close();
-  const close = () => {
-    if (!extractor) return;
-    const { backend, typescriptVersion } = extractor.stats();
-    extractor.close();
-    extractor = undefined;
-    process.off("exit", onExit);
-    if (sidecarReported) emit({ type: "sidecar-close", backend, typescriptVersion });
-    sidecarReported = false;
-  };
-  const open = (): MeasuredExtractor => {
-    if (!extractor) {
-      extractor = createExtractor({ tsconfig: options.tsconfig, typescript: options.typescript });
-      // A build that dies without its end hooks must not leave the sidecar behind.
-      process.once("exit", onExit);
-    }
-    return extractor;
-  };
   /** esbuild's `absWorkingDir` or Rolldown's `cwd`, when given. */
   let workingDir: string | undefined;
-  /**
-   * The project root: Vite's root, the webpack/Rspack context, esbuild's `absWorkingDir`,
-   * Rolldown's `cwd`, else the working directory.
-   */
-  const root = () => vite?.root ?? compiler?.context ?? workingDir ?? process.cwd();
-  /** The cache, created on first use (after the bundler's config hooks ran); `null` when off. */
-  const cache = (): ModelCache | null => {
-    if (modelCache !== undefined) return modelCache;
-    if (options.cache === false) return (modelCache = null);
-    const dir = typeof options.cache === "object" && options.cache.dir ? resolve(root(), options.cache.dir) : defaultCacheDir();
-    modelCache = new ModelCache({ dir, root: root(), tsconfig: options.tsconfig, typescript: options.typescript, hashes });
-    return modelCache;
-  };
-  const defaultCacheDir = (): string => {
-    if (vite) return join(vite.cacheDir, "typed-mcp");
-    const wpCache = compiler?.options?.cache as { type?: string; cacheDirectory?: string } | undefined;
-    if (wpCache && typeof wpCache === "object" && wpCache.type === "filesystem" && wpCache.cacheDirectory) {
-      return join(wpCache.cacheDirectory, "typed-mcp");
-    }
-    return join(root(), "node_modules/.cache/typed-mcp");
-  };
-  const modelOf = (file: string, code: string): ModuleModel => {
-    const c = cache();
-    const hit = c?.lookup(file, code);
-    if (hit) {
-      emit({ type: "cache-hit", file });
-      return hit.model;
-    }
-    if (c) emit({ type: "cache-miss", file });
-    emit({ type: "extract", file });
-    const x = open();
-    const model = x.extract(file, code);
-    if (!sidecarReported && x.stats().coldStartMs > 0) {
-      sidecarReported = true;
-      emit({ type: "sidecar-start" });
-    }
-    c?.store(file, code, model);
-    return model;
-  };
+  const driver = new Driver({
+    tsconfig: options.tsconfig,
+    typescript: options.typescript,
+    cache: options.cache,
+    onEvent: options.onEvent,
+    // Vite's root, the webpack/Rspack context, esbuild's `absWorkingDir`, Rolldown's `cwd`, else the working directory.
+    root: () => vite?.root ?? compiler?.context ?? workingDir ?? process.cwd(),
+    // Vite's cacheDir, else beside webpack's filesystem cache, else the default (under the root).
+    cacheDir: () => {
+      if (vite) return join(vite.cacheDir, "typed-mcp");
+      const wpCache = compiler?.options?.cache as { type?: string; cacheDirectory?: string } | undefined;
+      if (wpCache && typeof wpCache === "object" && wpCache.type === "filesystem" && wpCache.cacheDirectory) {
+        return join(wpCache.cacheDirectory, "typed-mcp");
+      }
+      return undefined;
+    },
+  });
+  const close = () => driver.close();
   const include = options.include ?? DEFAULT_INCLUDE;
   const isWatchMode = (ctx: unknown) =>
     watching || compiler?.watchMode === true || (ctx as { meta?: { watchMode?: boolean } } | undefined)?.meta?.watchMode === true;
@@ -221,9 +197,6 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
     c.hooks.watchClose.tap(name, close);
     c.hooks.shutdown?.tap(name, close);
   };
-  // webpack and Rspack report a failed loader as a module error and go on bundling: throw so
-  // the module fails as a whole and no untransformed code reaches the output.
-  const throwsErrors = meta.framework === "webpack" || meta.framework === "rspack";
 
   return {
     name: "typed-mcp",
@@ -232,66 +205,14 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       filter: {
         id: { include, exclude: options.exclude ?? DEFAULT_EXCLUDE },
       },
-      handler(code, id) {
-        if (!mayDeclareTools(code)) return undefined;
-        const file = fileOf(id);
-        const model = modelOf(file, code);
-        // Watch what the module consulted, and what it consulted before that is gone now: a
-        // deleted declaration file fails the module (nothing consults it any more), and its
-        // return must trigger a rebuild (webpack only watches the dependencies of the last run).
-        const previous = watchedBy.get(file) ?? [];
-        const watched = [...model.consultedFiles, ...previous.filter((f) => !model.consultedFiles.includes(f) && !existsSync(f))];
-        watchedBy.set(file, watched);
-        for (const consulted of watched) {
-          if (consulted !== file) this.addWatchFile(consulted);
-        }
-        // The compiler options decide the model too (e.g. strictNullChecks): a tsconfig edit
-        // reaches watchChange, which starts a fresh project.
-        const config = tsconfigFor(file, options.tsconfig);
-        if (config) {
-          if (!configSeen.has(config)) configSeen.set(config, hashes.hash(config));
-          this.addWatchFile(config);
-        }
-        if (model.diagnostics.length > 0) {
-          const first = model.diagnostics[0]!;
-          const message = model.diagnostics.map(formatDiagnostic).join("\n");
-          if (throwsErrors) {
-            const error = new Error(message) as Error & { hideStack?: boolean };
-            error.hideStack = true; // webpack prints the message without the plugin's stack
-            throw error;
-          }
-          this.error({
-            message,
-            code: first.code,
-            id: file,
-            ...errorLocation(first.file === file ? code : undefined, first.file, first.line, first.column, meta.framework === "esbuild"),
-          });
-          return undefined;
-        }
-        return spliceTools(code, id, model.tools, model);
-      },
+      handler: transformModule(driver, meta.framework),
     },
     buildStart() {
       if ((this as { meta?: { watchMode?: boolean } }).meta?.watchMode === true) watching = true;
     },
     watchChange(id, change) {
       watching = true;
-      const file = fileOf(id);
-      hashes.forget(file);
-      if (TSCONFIG.test(file)) {
-        // New compiler options: the next module opens a fresh project. Only on a real change
-        // (webpack and Rspack also report files whose timestamps moved).
-        const now = hashes.hash(file);
-        if (configSeen.get(file) !== now) {
-          configSeen.clear();
-          close();
-        }
-        return;
-      }
-      if (!extractor || !SOURCE_FILE.test(file)) return;
-      const deleted = change.event === "delete";
-      extractor.invalidate(file, deleted);
-      emit({ type: "invalidate", file, deleted });
+      driver.changed(fileOf(id), change.event === "delete");
     },
     buildEnd() {
       // Vite: a one-off `vite build` (also on failure); the dev server and build.watch end it in

@@ -4,9 +4,10 @@
  * An entry is the plain {@link ModuleModel} of one module — never generated code: code
  * generation is cheap and runs on every build, so a codegen change can never be served stale
  * from the cache. An entry is valid for a module when all of these are unchanged:
- * - the module's path and text (as the bundler hands it over),
+ * - the module's path and text (as the host hands it over),
  * - the content hash of every file whose declarations were consulted (recorded in the entry),
- * - the tsconfig the module is checked with (its text, and the text of the configs it extends),
+ * - the tsconfig the module is checked with (its text, and the text of the configs it extends:
+ *   {@link tsconfigChain}),
  * - the extractor (its version and the hash of its own code and of the model package's), the
  *   TypeScript package the project's backend runs on (resolved from the tsconfig's directory,
  *   as the extractor picks it), and the project's lock file (declarations under
@@ -22,6 +23,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
 import type { ModuleModel } from "@typed-mcp/model";
 import { findTypeScript } from "@typed-mcp/extract";
 
@@ -129,6 +131,7 @@ export interface ModelCacheOptions {
 
 /** A cached model and the files it consulted. */
 export interface CacheHit {
+  /** The model as stored (its `consultedFiles` all still have the recorded content). */
   model: ModuleModel;
 }
 
@@ -145,11 +148,13 @@ interface Entry {
  * written only costs the work it would have saved.
  */
 export class ModelCache {
+  /** The content hashes the cache checks entries with (`options.hashes`, or its own). */
   readonly hashes: FileHashes;
   private readonly salt: string;
   /** Per tsconfig: the TypeScript package its project runs on (resolved once per process). */
   private readonly typescripts = new Map<string, string>();
 
+  /** A cache in `options.dir`; the lock file above `options.root` is hashed once, here. */
   constructor(private readonly options: ModelCacheOptions) {
     this.hashes = options.hashes ?? new FileHashes();
     const h = createHash("sha256").update(saltOfExtractor());
@@ -172,39 +177,15 @@ export class ModelCache {
   }
 
   /**
-   * The hash of the tsconfig used for `file`, of every config it `extends` (relative or
-   * absolute paths), and of the TypeScript package the extractor picks for it (its directory
-   * and version, resolved from the tsconfig's directory).
+   * The hash of the tsconfig used for `file` and of every config it extends (see
+   * {@link tsconfigChain}), and of the TypeScript package the extractor picks for it (its
+   * directory and version, resolved from the tsconfig's directory).
    */
   private configHash(file: string): string {
     const config = tsconfigFor(file, this.options.tsconfig);
     if (!config) return "no tsconfig";
     const h = createHash("sha256");
-    const seen = new Set<string>();
-    const visit = (path: string) => {
-      if (seen.has(path) || seen.size > 16) return;
-      seen.add(path);
-      const hash = this.hashes.hash(path);
-      h.update(path).update("\0").update(hash);
-      if (hash === "missing") return;
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch {
-        return;
-      }
-      // `extends` may be a string or an array; only file paths are followed (package names
-      // resolve under node_modules, covered by the lock file).
-      const m = /"extends"\s*:\s*(\[[^\]]*\]|"[^"]*")/.exec(text);
-      if (!m) return;
-      const targets = [...m[1]!.matchAll(/"([^"]*)"/g)].map((x) => x[1]!);
-      for (const t of targets) {
-        if (!t.startsWith(".") && !isAbsolute(t)) continue;
-        const p = resolve(dirname(path), t);
-        visit(p.endsWith(".json") || existsSync(p) ? p : `${p}.json`);
-      }
-    };
-    visit(config.replace(/\\/g, "/"));
+    for (const path of tsconfigChain(config)) h.update(path).update("\0").update(this.hashes.hash(path));
     let ts = this.typescripts.get(config);
     if (ts === undefined) {
       try {
@@ -295,6 +276,56 @@ export class ModelCache {
 export function tsconfigFor(file: string, fixed?: string): string | undefined {
   if (fixed) return resolve(fixed).replace(/\\/g, "/");
   return findUp(dirname(file), ["tsconfig.json"]);
+}
+
+/**
+ * The tsconfig files `config` (an absolute path) consists of: itself, then, depth first, every
+ * config its `extends` names — a string or an array, read as JSONC (comments and trailing commas
+ * allowed, so a commented-out `extends` is no `extends`). A relative or absolute path resolves
+ * as TypeScript resolves it (`.json` appended when the file does not exist as named); a package
+ * specifier resolves with Node's resolution from the config's directory (the first of `<spec>`,
+ * `<spec>.json`, `<spec>/tsconfig.json` that is a `.json` file) and is left out when it does not resolve (the lock file
+ * covers `node_modules`). A missing or unparsable config is listed but not followed. Cycles are
+ * broken; at most 17 files. Forward slashes.
+ */
+export function tsconfigChain(config: string): string[] {
+  const seen: string[] = [];
+  const visit = (path: string) => {
+    if (seen.includes(path) || seen.length > 16) return;
+    seen.push(path);
+    let json: unknown;
+    try {
+      json = parseJsonc(readFileSync(path, "utf8"), [], { allowTrailingComma: true, allowEmptyContent: true });
+    } catch {
+      return;
+    }
+    const ext = (json as { extends?: unknown } | null)?.extends;
+    const targets = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((t): t is string => typeof t === "string") : [];
+    for (const target of targets) {
+      const next = resolveExtends(path, target);
+      if (next) visit(next.replace(/\\/g, "/"));
+    }
+  };
+  visit(config.replace(/\\/g, "/"));
+  return seen;
+}
+
+/** Where `extends: target` of the config at `from` points (see {@link tsconfigChain}), if anywhere. */
+function resolveExtends(from: string, target: string): string | undefined {
+  if (target.startsWith(".") || isAbsolute(target)) {
+    const p = resolve(dirname(from), target);
+    return p.endsWith(".json") || existsSync(p) ? p : `${p}.json`;
+  }
+  const require = createRequire(from);
+  for (const candidate of target.endsWith(".json") ? [target] : [target, `${target}.json`, `${target}/tsconfig.json`]) {
+    try {
+      const found = require.resolve(candidate);
+      if (found.endsWith(".json")) return found; // not a package's JavaScript main
+    } catch {
+      /* try the next form */
+    }
+  }
+  return undefined;
 }
 
 /** The first of `names` found in `dir` or a directory above it. */

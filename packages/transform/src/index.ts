@@ -1,0 +1,18 @@
+/**
+ * `@typed-mcp/transform`: what the build plugins share between a module's text and its
+ * transformed output, whatever the host (spec §1, §10; docs/bundlers.md):
+ * - the {@link Driver}: one session's extractor (one warm TypeScript sidecar), the content-hash
+ *   {@link ModelCache} and the invalidation lifecycle (watch events, polled changes, idle close);
+ * - the splice plan ({@link planSplice}) and its text application with a source map
+ *   ({@link spliceTools}); `@typed-mcp/babel` applies the same plan to Babel's AST;
+ * - the diagnostic format ({@link formatDiagnostic}) and the default module filters.
+ *
+ * `@typed-mcp/unplugin` (bundler hooks) and `@typed-mcp/babel` (Babel visitor) are thin adapters
+ * over it.
+ *
+ * @packageDocumentation
+ */
+export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
+export { FileHashes, ModelCache, tsconfigChain, tsconfigFor, type CacheHit, type ModelCacheOptions } from "./cache.js";
+export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult } from "./splice.js";
+export { formatDiagnostic, DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";
