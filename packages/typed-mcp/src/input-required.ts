@@ -43,12 +43,11 @@ import type {
   Server,
   ServerContext,
 } from "@modelcontextprotocol/server";
-
-/** The first revision with `input_required` results (SEP-2322). */
-export const INPUT_REQUIRED_REVISION = "2026-07-28";
+import { inputRequiredFlow } from "./revisions.js";
+import { wrapRequestHandlers } from "./sdk-patches.js";
 
 /** The methods whose results may be `input_required` on 2026-07-28. */
-const CAPABLE_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+const CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /** Options of {@link McpServerOptions.requestState} (2026-07-28 `input_required` flow). */
 export interface RequestStateOptions {
@@ -216,35 +215,37 @@ export function requestStateCodec(options: RequestStateOptions | undefined): Req
  * this very request (method, name/URI, arguments).
  */
 export function installInputRequired(sdk: Server, codec: RequestStateCodec<StatePayload>, revisionOf: (ctx: ServerContext) => string): void {
-  const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, handler: (request: unknown, ctx: ServerContext) => unknown) => void;
-  (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: (request: unknown, ctx: ServerContext) => unknown) => {
-    if (!CAPABLE_METHODS.has(method)) return setRequestHandler(method, handler);
-    return setRequestHandler(method, async (request, ctx) => {
-      if (revisionOf(ctx) < INPUT_REQUIRED_REVISION) return handler(request, ctx);
-      const target = await targetOf(method, (request as { params?: Record<string, unknown> }).params);
-      const state = ctx.mcpReq.requestState<StatePayload | string>();
-      let previous: Record<string, unknown> = {};
-      if (state !== undefined) {
-        if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== target || typeof state.r !== "object" || state.r === null) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
-        }
-        previous = state.r;
-      }
-      const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...previous });
-      ROUNDS.set(ctx, round);
-      let outcome: { value: unknown } | { error: unknown };
-      try {
-        outcome = { value: await handler(request, ctx) };
-      } catch (error) {
-        outcome = { error };
-      } finally {
-        ROUNDS.delete(ctx);
-      }
-      if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: target, r: round.used }, ctx));
-      if ("error" in outcome) throw outcome.error;
-      return outcome.value;
-    });
-  };
+  wrapRequestHandlers(sdk, CAPABLE_METHODS, (method, handler) => async (request, ctx) => {
+    if (!inputRequiredFlow(revisionOf(ctx))) return handler(request, ctx);
+    const target = await targetOf(method, (request as { params?: Record<string, unknown> }).params);
+    const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...verifiedAnswers(ctx, target) });
+    ROUNDS.set(ctx, round);
+    let outcome: { value: unknown } | { error: unknown };
+    try {
+      outcome = { value: await handler(request, ctx) };
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      ROUNDS.delete(ctx);
+    }
+    if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: target, r: round.used }, ctx));
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
+  });
+}
+
+/**
+ * The answers carried by the request's `requestState` (already verified by the SDK's codec),
+ * `{}` without one.
+ * @throws ProtocolError `-32602` `Invalid or expired requestState` when it was minted for another target.
+ */
+function verifiedAnswers(ctx: ServerContext, target: string): Record<string, unknown> {
+  const state = ctx.mcpReq.requestState<StatePayload | string>();
+  if (state === undefined) return {};
+  if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== target || typeof state.r !== "object" || state.r === null) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+  }
+  return state.r;
 }
 
 function inputRequiredResult(round: InputRound, requestState: string): InputRequiredResult {
