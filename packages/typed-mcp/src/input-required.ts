@@ -28,23 +28,14 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode, createRequestStateCodec, inputRequired, inputResponse } from "@modelcontextprotocol/server";
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  CreateMessageResultWithTools,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-  InputRequest,
-  InputRequests,
-  InputRequiredResult,
-  ListRootsResult,
-  RequestStateCodec,
-  Server,
-  ServerContext,
-} from "@modelcontextprotocol/server";
+import type { InputRequest, InputRequests, InputRequiredResult, RequestStateCodec, Server, ServerContext } from "@modelcontextprotocol/server";
 import { inputRequiredFlow } from "./revisions.js";
 import { wrapRequestHandlers } from "./sdk-patches.js";
+import type { RequestContext } from "./types.js";
+
+/** The parameters and results of the three input requests, as `RequestContext` declares them (types.ts). */
+type ElicitParams = Parameters<RequestContext["elicit"]>[0];
+type SampleParams = Parameters<RequestContext["sample"]>[0];
 
 /** The methods whose results may be `input_required` on 2026-07-28. */
 const CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -117,6 +108,7 @@ export class InputRound {
   /** Input requests made without an answer, by key. */
   readonly pending: InputRequests = {};
 
+  /** @param answers The answers available to this run, by key: the verified `requestState`'s over the request's `inputResponses`. */
   constructor(answers: Record<string, unknown>) {
     this.#answers = answers;
   }
@@ -127,24 +119,24 @@ export class InputRound {
   }
 
   /** `elicitation/create`: the client's `ElicitResult` for the key, or the signal. */
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: InputRequestOptions): Promise<ElicitResult> {
+  elicit(params: ElicitParams, options?: InputRequestOptions): ReturnType<RequestContext["elicit"]> {
     return this.#ask("elicit", options, () => {
       if (params.mode === "url") {
         const { mode: _mode, elicitationId: _id, ...rest } = params;
         return inputRequired.elicitUrl(rest);
       }
       return inputRequired.elicit(params);
-    }) as Promise<ElicitResult>;
+    }) as ReturnType<RequestContext["elicit"]>;
   }
 
   /** `sampling/createMessage`: the client's `CreateMessageResult` for the key, or the signal. */
-  sample(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    return this.#ask("sample", options, () => inputRequired.createMessage(params)) as Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  sample(params: SampleParams, options?: InputRequestOptions): ReturnType<RequestContext["sample"]> {
+    return this.#ask("sample", options, () => inputRequired.createMessage(params)) as ReturnType<RequestContext["sample"]>;
   }
 
   /** `roots/list`: the client's `ListRootsResult` for the key, or the signal. */
-  listRoots(options?: InputRequestOptions): Promise<ListRootsResult> {
-    return this.#ask("roots", options, () => ({ method: "roots/list", params: {} }) as InputRequest) as Promise<ListRootsResult>;
+  listRoots(options?: InputRequestOptions): ReturnType<RequestContext["listRoots"]> {
+    return this.#ask("roots", options, () => ({ method: "roots/list", params: {} }) as InputRequest) as ReturnType<RequestContext["listRoots"]>;
   }
 
   #ask(kind: Kind, options: InputRequestOptions | undefined, build: () => InputRequest): Promise<unknown> {
@@ -208,11 +200,15 @@ export function requestStateCodec(options: RequestStateOptions | undefined): Req
 
 /**
  * Makes `sdk`'s `tools/call`, `prompts/get` and `resources/read` handlers (those installed after
- * this call) answer `input_required` on 2026-07-28 requests whose function left input requests
- * pending: wraps `sdk.setRequestHandler` for those methods. `revisionOf(ctx)` gives the request's
- * revision. The `requestState` itself is verified by the SDK before the handler runs (pass
- * `codec.verify` as `ServerOptions.requestState.verify`); this checks that it was minted for
- * this very request (method, name/URI, arguments).
+ * this call) answer `input_required` on requests with {@link inputRequiredFlow} whose function
+ * left input requests pending (the handlers are wrapped with `wrapRequestHandlers`,
+ * sdk-patches.ts). `revisionOf(ctx)` gives the request's revision. The `requestState` itself is
+ * verified by the SDK before the handler runs (pass `codec.verify` as
+ * `ServerOptions.requestState.verify`); this checks that it was minted for this very request
+ * (method, name/URI, arguments).
+ *
+ * @throws ProtocolError `-32602` `Invalid or expired requestState` (from the wrapped handler)
+ *   for a state minted for another request.
  */
 export function installInputRequired(sdk: Server, codec: RequestStateCodec<StatePayload>, revisionOf: (ctx: ServerContext) => string): void {
   wrapRequestHandlers(sdk, CAPABLE_METHODS, (method, handler) => async (request, ctx) => {
