@@ -16,6 +16,7 @@ import { pluginMissingMessage } from "./errors.js";
 import { GENERATED, TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool } from "./internal.js";
 import { ResourceRegistry } from "./resources.js";
+import type { PendingEntries } from "./resources.js";
 import type { ToolListing } from "@typed-mcp/model";
 
 /** One registered tool. */
@@ -145,7 +146,7 @@ export class Registry {
     }
   }
 
-  #commitResources(pending: Parameters<ResourceRegistry["commit"]>[0]): void {
+  #commitResources(pending: PendingEntries): void {
     this.resources.commit(pending);
     this.#uiChecked = false;
   }

@@ -25,6 +25,7 @@ import { installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk
 import { Subscriptions } from "./subscriptions.js";
 import { callTool, reportFailure } from "./tool-call.js";
 
+/** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
 
 /** Options of {@link McpServer} (spec §0). */
