@@ -5,8 +5,22 @@
  * @module
  */
 
+import type { RuntimeHelperName } from "@typed-mcp/model";
+
 /** The runtime namespace the generated code refers to (`import * as __tmcp from "typed-mcp/internal"`). */
 export const RUNTIME_NAMESPACE = "__tmcp";
+
+/**
+ * The code of one call of a runtime helper: `__tmcp.<name>(<args>)`. The only way codegen
+ * writes a helper call, so that `name` is checked against {@link RuntimeHelperName} (the list
+ * `typed-mcp/internal` must implement; a renamed helper fails the build on both sides).
+ *
+ * @param name The helper (`@typed-mcp/model` `RUNTIME_HELPERS`).
+ * @param args The arguments, as JavaScript expressions (code, not values).
+ */
+export function helperCall(name: RuntimeHelperName, ...args: string[]): string {
+  return `${RUNTIME_NAMESPACE}.${name}(${args.join(", ")})`;
+}
 
 /** An import the generated code needs: `import { <exportName> as <local> } from "<from>"`. */
 export interface ImportRequest {

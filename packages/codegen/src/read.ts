@@ -6,7 +6,7 @@
  * @module
  */
 import { assertNever, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
-import { CodegenError, Lines, type Path, RUNTIME_NAMESPACE as NS, Scope, literalKey, member, pathCode, pathExpr, pathText, str } from "./emit.js";
+import { CodegenError, Lines, type Path, helperCall, Scope, literalKey, member, pathCode, pathExpr, pathText, str } from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 
 /** Emission state of one reader. */
@@ -48,7 +48,7 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "bytes": {
       const helper = t.kind === "date" ? "readDateTime" : t.kind === "url" ? "readUrl" : "readBase64";
       const r = c.scope.fresh("r");
-      c.out.line(`const ${r} = ${NS}.${helper}(${x});`);
+      c.out.line(`const ${r} = ${helperCall(helper, x)};`);
       check(c, [`${r} === undefined`], path);
       return r;
     }
@@ -70,11 +70,11 @@ function readString(t: Extract<TypeModel, { kind: "string" }>, x: string, path: 
   const k = t.constraints ?? {};
   const conds = [`typeof ${x} !== "string"`];
   // Code points ≤ UTF-16 length ≤ 2 × code points: count only when the length cannot decide.
-  if (k.minLength !== undefined && k.minLength > 0) conds.push(`${x}.length < ${2 * k.minLength} && ${NS}.codePoints(${x}) < ${k.minLength}`);
-  if (k.maxLength !== undefined) conds.push(`${x}.length > ${k.maxLength} && ${NS}.codePoints(${x}) > ${k.maxLength}`);
+  if (k.minLength !== undefined && k.minLength > 0) conds.push(`${x}.length < ${2 * k.minLength} && ${helperCall("codePoints", x)} < ${k.minLength}`);
+  if (k.maxLength !== undefined) conds.push(`${x}.length > ${k.maxLength} && ${helperCall("codePoints", x)} > ${k.maxLength}`);
   if (k.pattern !== undefined) conds.push(`!${c.scope.regex(k.pattern)}.test(${x})`);
-  if (k.format === "email") conds.push(`!${NS}.isEmail(${x})`);
-  else if (k.format === "uri") conds.push(`!${NS}.isUri(${x})`);
+  if (k.format === "email") conds.push(`!${helperCall("isEmail", x)}`);
+  else if (k.format === "uri") conds.push(`!${helperCall("isUri", x)}`);
   else if (k.format !== undefined) throw new CodegenError(`Unknown format ${k.format}.`);
   check(c, conds.map((s, i) => (i === 0 ? s : `(${s})`)), path);
   return x;
@@ -147,7 +147,7 @@ function readArray(t: Extract<TypeModel, { kind: "array" }>, x: string, path: Pa
 
 /** `target[key] = value` where `key` is a runtime string: `__proto__` becomes an own data property. */
 function assignDynamic(target: string, key: string, value: string): string {
-  return `if (${key} === "__proto__") ${NS}.defineOwn(${target}, ${key}, ${value}); else ${target}[${key}] = ${value};`;
+  return `if (${key} === "__proto__") ${helperCall("defineOwn", target, key, value)}; else ${target}[${key}] = ${value};`;
 }
 
 function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: Path, c: Ctx): string {
@@ -171,7 +171,7 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
 
 /** Sets a statically known property on a fresh object. */
 function assignStatic(target: string, key: string, value: string): string {
-  return key === "__proto__" ? `${NS}.defineOwn(${target}, ${str(key)}, ${value});` : `${member(target, key)} = ${value};`;
+  return key === "__proto__" ? `${helperCall("defineOwn", target, str(key), value)};` : `${member(target, key)} = ${value};`;
 }
 
 /**

@@ -5,35 +5,12 @@
  *
  * @module
  */
-import { assertNever, type PromptModel, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
-import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, assemble, str, type ImportRequest } from "./emit.js";
+import { assertNever, type PromptListing, type PromptModel, type ResourceListing, type ResourceTemplateListing, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
+import { CodegenError, Lines, helperCall, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
 
-/** A resource's `resources/list` entry (key order of spec §8: uri, name, title, description, mimeType, _meta). */
-export interface ResourceListing {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-/** A resource template's `resources/templates/list` entry (spec §8: uriTemplate, name, title, description, mimeType). */
-export interface ResourceTemplateListing {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-/** A prompt's `prompts/list` entry (spec §8: name, title, description, arguments; an argument: name, description, required). */
-export interface PromptListing {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: { name: string; description?: string; required: boolean }[];
-}
+/** The listing entry types (spec §8), defined once in `@typed-mcp/model`. */
+export type { PromptListing, ResourceListing, ResourceTemplateListing };
 
 /**
  * The listing entry of a resource (fixed `uri`) or a template (`uriTemplate`), keys in spec §8
@@ -91,10 +68,10 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
       write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "text/plain")}, text: value }] };`);
       break;
     case "bytes":
-      write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "application/octet-stream")}, blob: ${NS}.toBase64(value) }] };`);
+      write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "application/octet-stream")}, blob: ${helperCall("toBase64", "value")} }] };`);
       break;
     case "passthrough":
-      write.line(`return ${NS}.resourceResult(value, uri);`);
+      write.line(`return ${helperCall("resourceResult", "value", "uri")};`);
       break;
     default:
       return assertNever(r.result);
@@ -197,7 +174,7 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
     if (inner.kind === "integer" && inner.bigint) {
       // A bigint read from a string keeps every digit: no detour through a number (spec §8).
       const n = scope.fresh("n");
-      out.line(`const ${n} = ${NS}.bigintFromString(${s});`);
+      out.line(`const ${n} = ${helperCall("bigintFromString", s)};`);
       const k = inner.constraints ?? {};
       const conds = [`${n} === undefined`];
       if (k.minimum !== undefined) conds.push(`${n} < ${k.minimum}`);
@@ -233,7 +210,7 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     case "number":
     case "integer": {
       const n = c.scope.fresh("n");
-      c.out.line(`const ${n} = ${NS}.${t.kind === "number" ? "numberFromString" : "integerFromString"}(${s});`);
+      c.out.line(`const ${n} = ${helperCall(t.kind === "number" ? "numberFromString" : "integerFromString", s)};`);
       c.out.line(`if (${n} === undefined) return ${str(name)};`);
       return n;
     }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { assertNever, type Constraints, type ObjectModel, type ParamModel, type ToolModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
+import { assertNever, type Constraints, type ObjectModel, type ParamModel, type ToolListing, type ToolModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
 import { CodegenError } from "./emit.js";
 
 /** The only schema keywords written, in the only order they are written (spec §2). */
@@ -42,15 +42,8 @@ function ordered(s: Partial<Record<Keyword, unknown>>): Schema {
   return out;
 }
 
-/** The listing entry of one tool (spec §1): keys in the order name, description, inputSchema, outputSchema, annotations, _meta. */
-export interface ToolListing {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  _meta?: { ui: { resourceUri: string; visibility?: ("model" | "app")[] } };
-}
+/** The listing entry of one tool (spec §1), defined once in `@typed-mcp/model`. */
+export type { ToolListing };
 
 const STRING_KEYS: (keyof Constraints)[] = ["minLength", "maxLength", "pattern", "format"];
 const NUMBER_KEYS: (keyof Constraints)[] = ["minimum", "maximum"];

@@ -7,7 +7,7 @@
  * @module
  */
 import { assertNever, type ObjectModel, type ResultModel, type TypeModel } from "@typed-mcp/model";
-import { CodegenError, Lines, RUNTIME_NAMESPACE as NS, Scope, literalKey, member, str } from "./emit.js";
+import { CodegenError, Lines, helperCall, Scope, literalKey, member, str } from "./emit.js";
 
 interface Ctx {
   out: Lines;
@@ -51,7 +51,7 @@ export function writeValue(t: TypeModel, x: string, c: Ctx): string {
     case "url":
       return `${x}.href`;
     case "bytes":
-      return `${NS}.toBase64(${x})`;
+      return helperCall("toBase64", x);
     case "array":
       return writeArray(t, x, c);
     case "record":
@@ -110,7 +110,7 @@ function writeArray(t: Extract<TypeModel, { kind: "array" }>, x: string, c: Ctx)
 }
 
 function assignDynamic(target: string, key: string, value: string): string {
-  return `if (${key} === "__proto__") ${NS}.defineOwn(${target}, ${key}, ${value}); else ${target}[${key}] = ${value};`;
+  return `if (${key} === "__proto__") ${helperCall("defineOwn", target, key, value)}; else ${target}[${key}] = ${value};`;
 }
 
 function writeRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, c: Ctx): string {
@@ -159,7 +159,7 @@ function writeObject(t: ObjectModel, x: string, c: Ctx): string {
     tail.line(`const ${e} = ${get};`);
     const inner = writeInner(p.type, e, { out: tail, scope: c.scope });
     const set =
-      p.name === "__proto__" ? `${NS}.defineOwn(${w}, ${str(p.name)}, ${inner.expr});` : `${member(w, p.name)} = ${inner.expr};`;
+      p.name === "__proto__" ? `${helperCall("defineOwn", w, str(p.name), inner.expr)};` : `${member(w, p.name)} = ${inner.expr};`;
     if (p.required) tail.append(inner.body).line(set);
     else tail.open(`if (${e} !== undefined) {`).append(inner.body).line(set).close();
   }
@@ -213,7 +213,7 @@ export function writeBody(result: ResultModel, scope: Scope): Lines {
       break;
     }
     case "passthrough":
-      out.line(`return ${NS}.passthrough(value);`);
+      out.line(`return ${helperCall("passthrough", "value")};`);
       break;
     default:
       return assertNever(result);

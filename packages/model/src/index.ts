@@ -11,6 +11,9 @@
  * @packageDocumentation
  */
 
+export type { ToolListing, ResourceListing, ResourceTemplateListing, ResourceListingEntry, PromptListing, PromptArgumentListing } from "./listing.js";
+export { RUNTIME_HELPERS, type RuntimeHelperName } from "./runtime-helpers.js";
+
 /** A position in a source file. `line` and `column` are 1-based; `column` counts UTF-16 code units. */
 export interface SourceLocation {
   /** Absolute file name, with forward slashes. */

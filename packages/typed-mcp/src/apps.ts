@@ -7,6 +7,9 @@
  */
 import type { GeneratedResource, ResourceListingEntry } from "./resource-internal.js";
 
+/** The MCP Apps extension id (spec §9): the key of `capabilities.extensions` on both sides. */
+export const UI_EXTENSION = "io.modelcontextprotocol/ui";
+
 /** The MIME type of an MCP Apps HTML view (spec §9; MCP Apps "UI Resource Format"). */
 export const UI_MIME_TYPE = "text/html;profile=mcp-app";
 

@@ -28,27 +28,17 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode, createRequestStateCodec, inputRequired, inputResponse } from "@modelcontextprotocol/server";
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  CreateMessageResultWithTools,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-  InputRequest,
-  InputRequests,
-  InputRequiredResult,
-  ListRootsResult,
-  RequestStateCodec,
-  Server,
-  ServerContext,
-} from "@modelcontextprotocol/server";
+import type { InputRequest, InputRequests, InputRequiredResult, RequestStateCodec, Server, ServerContext } from "@modelcontextprotocol/server";
+import { inputRequiredFlow } from "./revisions.js";
+import { wrapRequestHandlers } from "./sdk-patches.js";
+import type { RequestContext } from "./types.js";
 
-/** The first revision with `input_required` results (SEP-2322). */
-export const INPUT_REQUIRED_REVISION = "2026-07-28";
+/** The parameters and results of the three input requests, as `RequestContext` declares them (types.ts). */
+type ElicitParams = Parameters<RequestContext["elicit"]>[0];
+type SampleParams = Parameters<RequestContext["sample"]>[0];
 
 /** The methods whose results may be `input_required` on 2026-07-28. */
-const CAPABLE_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+const CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /** Options of {@link McpServerOptions.requestState} (2026-07-28 `input_required` flow). */
 export interface RequestStateOptions {
@@ -118,6 +108,7 @@ export class InputRound {
   /** Input requests made without an answer, by key. */
   readonly pending: InputRequests = {};
 
+  /** @param answers The answers available to this run, by key: the verified `requestState`'s over the request's `inputResponses`. */
   constructor(answers: Record<string, unknown>) {
     this.#answers = answers;
   }
@@ -128,24 +119,24 @@ export class InputRound {
   }
 
   /** `elicitation/create`: the client's `ElicitResult` for the key, or the signal. */
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: InputRequestOptions): Promise<ElicitResult> {
+  elicit(params: ElicitParams, options?: InputRequestOptions): ReturnType<RequestContext["elicit"]> {
     return this.#ask("elicit", options, () => {
       if (params.mode === "url") {
         const { mode: _mode, elicitationId: _id, ...rest } = params;
         return inputRequired.elicitUrl(rest);
       }
       return inputRequired.elicit(params);
-    }) as Promise<ElicitResult>;
+    }) as ReturnType<RequestContext["elicit"]>;
   }
 
   /** `sampling/createMessage`: the client's `CreateMessageResult` for the key, or the signal. */
-  sample(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    return this.#ask("sample", options, () => inputRequired.createMessage(params)) as Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  sample(params: SampleParams, options?: InputRequestOptions): ReturnType<RequestContext["sample"]> {
+    return this.#ask("sample", options, () => inputRequired.createMessage(params)) as ReturnType<RequestContext["sample"]>;
   }
 
   /** `roots/list`: the client's `ListRootsResult` for the key, or the signal. */
-  listRoots(options?: InputRequestOptions): Promise<ListRootsResult> {
-    return this.#ask("roots", options, () => ({ method: "roots/list", params: {} }) as InputRequest) as Promise<ListRootsResult>;
+  listRoots(options?: InputRequestOptions): ReturnType<RequestContext["listRoots"]> {
+    return this.#ask("roots", options, () => ({ method: "roots/list", params: {} }) as InputRequest) as ReturnType<RequestContext["listRoots"]>;
   }
 
   #ask(kind: Kind, options: InputRequestOptions | undefined, build: () => InputRequest): Promise<unknown> {
@@ -209,42 +200,48 @@ export function requestStateCodec(options: RequestStateOptions | undefined): Req
 
 /**
  * Makes `sdk`'s `tools/call`, `prompts/get` and `resources/read` handlers (those installed after
- * this call) answer `input_required` on 2026-07-28 requests whose function left input requests
- * pending: wraps `sdk.setRequestHandler` for those methods. `revisionOf(ctx)` gives the request's
- * revision. The `requestState` itself is verified by the SDK before the handler runs (pass
- * `codec.verify` as `ServerOptions.requestState.verify`); this checks that it was minted for
- * this very request (method, name/URI, arguments).
+ * this call) answer `input_required` on requests with {@link inputRequiredFlow} whose function
+ * left input requests pending (the handlers are wrapped with `wrapRequestHandlers`,
+ * sdk-patches.ts). `revisionOf(ctx)` gives the request's revision. The `requestState` itself is
+ * verified by the SDK before the handler runs (pass `codec.verify` as
+ * `ServerOptions.requestState.verify`); this checks that it was minted for this very request
+ * (method, name/URI, arguments).
+ *
+ * @throws ProtocolError `-32602` `Invalid or expired requestState` (from the wrapped handler)
+ *   for a state minted for another request.
  */
 export function installInputRequired(sdk: Server, codec: RequestStateCodec<StatePayload>, revisionOf: (ctx: ServerContext) => string): void {
-  const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, handler: (request: unknown, ctx: ServerContext) => unknown) => void;
-  (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: (request: unknown, ctx: ServerContext) => unknown) => {
-    if (!CAPABLE_METHODS.has(method)) return setRequestHandler(method, handler);
-    return setRequestHandler(method, async (request, ctx) => {
-      if (revisionOf(ctx) < INPUT_REQUIRED_REVISION) return handler(request, ctx);
-      const target = await targetOf(method, (request as { params?: Record<string, unknown> }).params);
-      const state = ctx.mcpReq.requestState<StatePayload | string>();
-      let previous: Record<string, unknown> = {};
-      if (state !== undefined) {
-        if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== target || typeof state.r !== "object" || state.r === null) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
-        }
-        previous = state.r;
-      }
-      const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...previous });
-      ROUNDS.set(ctx, round);
-      let outcome: { value: unknown } | { error: unknown };
-      try {
-        outcome = { value: await handler(request, ctx) };
-      } catch (error) {
-        outcome = { error };
-      } finally {
-        ROUNDS.delete(ctx);
-      }
-      if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: target, r: round.used }, ctx));
-      if ("error" in outcome) throw outcome.error;
-      return outcome.value;
-    });
-  };
+  wrapRequestHandlers(sdk, CAPABLE_METHODS, (method, handler) => async (request, ctx) => {
+    if (!inputRequiredFlow(revisionOf(ctx))) return handler(request, ctx);
+    const target = await targetOf(method, (request as { params?: Record<string, unknown> }).params);
+    const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...verifiedAnswers(ctx, target) });
+    ROUNDS.set(ctx, round);
+    let outcome: { value: unknown } | { error: unknown };
+    try {
+      outcome = { value: await handler(request, ctx) };
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      ROUNDS.delete(ctx);
+    }
+    if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: target, r: round.used }, ctx));
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
+  });
+}
+
+/**
+ * The answers carried by the request's `requestState` (already verified by the SDK's codec),
+ * `{}` without one.
+ * @throws ProtocolError `-32602` `Invalid or expired requestState` when it was minted for another target.
+ */
+function verifiedAnswers(ctx: ServerContext, target: string): Record<string, unknown> {
+  const state = ctx.mcpReq.requestState<StatePayload | string>();
+  if (state === undefined) return {};
+  if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== target || typeof state.r !== "object" || state.r === null) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+  }
+  return state.r;
 }
 
 function inputRequiredResult(round: InputRound, requestState: string): InputRequiredResult {

@@ -5,22 +5,17 @@
  *
  * @packageDocumentation
  */
+import type { RuntimeHelperName, ToolListing } from "@typed-mcp/model";
 import type { CallToolResult, RequestContext } from "./types.js";
+import type * as self from "./internal.js";
 
 /** Property under which generated tool descriptors are stored on a class (spec §1 generator path). */
 export const TOOLS: unique symbol = Symbol.for("typed-mcp.tools") as never;
 /** Brand of a quick-path descriptor (spec §1 quick path). */
 export const GENERATED: unique symbol = Symbol.for("typed-mcp.generated") as never;
 
-/** The listing entry of one tool, key order as spec §1: name, description, inputSchema, outputSchema, annotations, _meta. */
-export interface ToolListing {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  _meta?: { ui: { resourceUri: string; visibility?: ("model" | "app")[] } };
-}
+/** The listing entry of one tool (spec §1), defined once in `@typed-mcp/model`. */
+export type { ToolListing };
 
 /** What the plugin generates for one tool. */
 export interface GeneratedTool {
@@ -62,3 +57,15 @@ export function isGenerated(value: unknown): value is BrandedTool {
 }
 export * from "./codegen-support.js";
 export * from "./resource-internal.js";
+
+/**
+ * The compile-time contract with `@typed-mcp/codegen` and the build plugins: this module must
+ * export a function for every name in `@typed-mcp/model`'s `RUNTIME_HELPERS` (the helpers
+ * generated code calls as `__tmcp.<name>(…)`). A helper renamed or removed here, or a name
+ * added there without a helper, fails `pnpm build` with "Property '<name>' is missing".
+ * Types only: nothing of it exists at run time.
+ */
+export type RuntimeHelpers = CheckedHelpers<typeof self>;
+
+/** `T`, accepted only when it has a function for every {@link RuntimeHelperName}. */
+type CheckedHelpers<T extends { readonly [K in RuntimeHelperName]: (...args: never[]) => unknown }> = Pick<T, RuntimeHelperName>;

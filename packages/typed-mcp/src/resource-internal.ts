@@ -6,6 +6,7 @@
  * @module
  */
 import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/server";
+import type { PromptListing, ResourceListingEntry } from "@typed-mcp/model";
 import type { RequestContext } from "./types.js";
 
 /** Property under which generated resource descriptors are stored on a class. */
@@ -13,23 +14,8 @@ export const RESOURCES: unique symbol = Symbol.for("typed-mcp.resources") as nev
 /** Property under which generated prompt descriptors are stored on a class. */
 export const PROMPTS: unique symbol = Symbol.for("typed-mcp.prompts") as never;
 
-/** A resource's listing entry: `uri` (fixed) or `uriTemplate`, then name, title, description, mimeType (spec §8 key order). */
-export interface ResourceListingEntry {
-  uri?: string;
-  uriTemplate?: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-/** A prompt's listing entry: name, title, description, arguments (spec §8 key order). */
-export interface PromptListingEntry {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: { name: string; description?: string; required: boolean }[];
-}
+/** The listing entries of resources, templates and prompts (spec §8), defined once in `@typed-mcp/model`. */
+export type { ResourceListingEntry, PromptListing as PromptListingEntry };
 
 /** What the plugin generates for one resource or resource template (spec §8). */
 export interface GeneratedResource {
@@ -55,7 +41,7 @@ export interface GeneratedResource {
 
 /** What the plugin generates for one prompt (spec §8). */
 export interface GeneratedPrompt {
-  listing: PromptListingEntry;
+  listing: PromptListing;
   /** Reads `arguments` (strings). Returns the argument list or the name of the first invalid (or unknown) argument. */
   read(args: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the (awaited) return value as a `GetPromptResult`. */

@@ -9,16 +9,16 @@
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
+import { bindMember, collect } from "./class-members.js";
 import { pluginMissingMessage } from "./errors.js";
 import { installCompletion } from "./completion.js";
+import { isGenerated } from "./internal.js";
+import { resourceNotFoundIsInvalidParams } from "./revisions.js";
+import { RESOURCE_NOT_FOUND_2025, patchResourceNotFoundCode } from "./sdk-patches.js";
 import type { Subscriptions } from "./subscriptions.js";
 import { PROMPTS, RESOURCES } from "./resource-internal.js";
-import type { GeneratedPrompt, GeneratedResource, PromptListingEntry, ResourceListingEntry } from "./resource-internal.js";
+import type { GeneratedPrompt, GeneratedResource } from "./resource-internal.js";
 import type { RequestContext } from "./types.js";
-
-/** The first revision that answers an unknown resource with `-32602` instead of `-32002` (spec §8). */
-const INVALID_PARAMS_NOT_FOUND_FROM = "2026-07-28";
-const RESOURCE_NOT_FOUND_2025 = -32002;
 
 /** One registered resource, template or prompt. */
 interface Entry<D> {
@@ -146,9 +146,9 @@ export class ResourceRegistry {
   }
 
   #resourceEntry(d: GeneratedResource, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): ResourceEntry {
-    const uriTemplate = d.listing.uriTemplate;
-    if (uriTemplate !== undefined) return { key: uriTemplate, descriptor: d, fn, thisArg, origin, template: new UriTemplate(uriTemplate) };
-    return { key: d.listing.uri!, descriptor: d, fn, thisArg, origin };
+    const listing = d.listing as { uri?: string; uriTemplate?: string };
+    if (listing.uriTemplate !== undefined) return { key: listing.uriTemplate, descriptor: d, fn, thisArg, origin, template: new UriTemplate(listing.uriTemplate) };
+    return { key: listing.uri!, descriptor: d, fn, thisArg, origin };
   }
 
   #check(pending: PendingEntries): void {
@@ -169,8 +169,8 @@ export class ResourceRegistry {
   /**
    * Installs the handlers on one SDK `Server` whose capabilities include `resources` / `prompts`
    * when {@link hasResources} / {@link hasPrompts}. `info(ctx)` gives the request's revision and
-   * context. For a client before 2026-07-28, an unknown URI is answered `-32002` (the SDK itself
-   * always sends `-32602`, so the code of exactly those responses is put back on the way out).
+   * context. For a 2025-era client an unknown URI is answered `-32002` (the SDK itself always
+   * sends `-32602`, so sdk-patches.ts puts the code of exactly those responses back on the way out).
    * With {@link hasCompletions} it installs `completion/complete` (completion.ts; the server must
    * advertise `completions`); with `subscriptions` and resources, `resources/subscribe` /
    * `resources/unsubscribe` (subscriptions.ts; the server must advertise `resources.subscribe`),
@@ -179,22 +179,10 @@ export class ResourceRegistry {
   install(sdk: Server, info: (ctx: ServerContext) => RequestInfo, subscriptions?: { hub: Subscriptions; connection: boolean }): void {
     if (this.hasCompletions) installCompletion(sdk, this);
     if (this.hasResources) {
-      const notFound2025 = new Set<string | number>();
-      const connect = sdk.connect.bind(sdk);
-      sdk.connect = (transport) => {
-        const send = transport.send.bind(transport);
-        transport.send = (message, options) => {
-          const m = message as { id?: string | number; error?: { code: number } };
-          if (m.error !== undefined && m.id !== undefined && notFound2025.delete(m.id)) {
-            message = { ...message, error: { ...m.error, code: RESOURCE_NOT_FOUND_2025 } } as typeof message;
-          }
-          return send(message, options);
-        };
-        return connect(transport);
-      };
+      const markNotFound2025 = patchResourceNotFoundCode(sdk);
       const notFound = (uri: string, ctx: ServerContext): never => {
-        if (info(ctx).protocolVersion >= INVALID_PARAMS_NOT_FOUND_FROM) throw new ResourceNotFoundError(uri);
-        notFound2025.add(ctx.mcpReq.id);
+        if (resourceNotFoundIsInvalidParams(info(ctx).protocolVersion)) throw new ResourceNotFoundError(uri);
+        markNotFound2025(ctx.mcpReq.id);
         throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
       };
       subscriptions?.hub.install(sdk, subscriptions.connection, { matches: (uri) => this.matches(uri), notFound });
@@ -267,9 +255,6 @@ export class ResourceRegistry {
   }
 }
 
-/** The listing entries of a descriptor list, for tests and tooling. */
-export type { ResourceListingEntry, PromptListingEntry };
-
 function invalidArgument(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Argument '${name}' is not valid.`);
 }
@@ -278,42 +263,8 @@ function promptEntry(d: GeneratedPrompt, fn: (...args: unknown[]) => unknown, th
   return { key: d.listing.name, descriptor: d, fn, thisArg, origin };
 }
 
-function isGenerated(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[Symbol.for("typed-mcp.generated")] === true;
-}
-
 /** The method a class-stored descriptor names, bound to `target`, and its origin text. */
-function bind(target: object, d: { member?: string; static?: boolean }, kind: string): [(...args: unknown[]) => unknown, unknown, string] {
-  const owner = typeof target === "function" ? target.name || "(anonymous class)" : target.constructor?.name || "(object)";
-  const origin = `${d.static ? "static " : ""}${owner}.${d.member ?? "?"}`;
-  const fn = d.member === undefined ? undefined : (target as Record<string, unknown>)[d.member];
-  if (typeof fn !== "function") throw new Error(`typed-mcp: ${kind} ${origin} is not a function on the registered object.`);
-  return [fn as (...args: unknown[]) => unknown, target, origin];
-}
-
-/**
- * The descriptors stored under `key` on `target`'s class chain: for a class, the static ones;
- * for an instance, the instance ones; a member redeclared in a subclass is taken from the most
- * derived class.
- */
-function collect<D extends { member?: string; static?: boolean }>(target: object, key: symbol): D[] {
-  const wantStatic = typeof target === "function";
-  const out: D[] = [];
-  const members = new Set<string>();
-  let ctor: unknown = wantStatic ? target : Object.getPrototypeOf(target)?.constructor;
-  const visited = new Set<unknown>();
-  while (typeof ctor === "function" && ctor !== Function.prototype && !visited.has(ctor)) {
-    visited.add(ctor);
-    if (Object.prototype.hasOwnProperty.call(ctor, key)) {
-      for (const d of (ctor as unknown as Record<symbol, D[]>)[key] ?? []) {
-        if (!!d.static !== wantStatic) continue;
-        const member = d.member ?? "";
-        if (members.has(member)) continue;
-        members.add(member);
-        out.push(d);
-      }
-    }
-    ctor = Object.getPrototypeOf(ctor);
-  }
-  return out;
+function bind(target: object, d: GeneratedResource | GeneratedPrompt, kind: "resource" | "prompt"): [(...args: unknown[]) => unknown, unknown, string] {
+  const bound = bindMember(target, d, (origin) => `typed-mcp: ${kind} ${origin} is not a function on the registered object.`);
+  return [bound.fn, bound.thisArg, bound.origin];
 }

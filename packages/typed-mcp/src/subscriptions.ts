@@ -8,9 +8,7 @@
  * @module
  */
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
-
-/** The first revision whose clients subscribe with `subscriptions/listen` (the SDK routes the notification). */
-const LISTEN_FROM = "2026-07-28";
+import { subscribesWithListen } from "./revisions.js";
 
 /** What the subscription handlers need from the resource registry. */
 export interface SubscriptionTarget {
@@ -74,7 +72,7 @@ export class Subscriptions {
     for (const [sdk, uris] of this.#connections) {
       const version = sdk.getNegotiatedProtocolVersion();
       if (version === undefined) continue;
-      if (version < LISTEN_FROM && !uris.has(uri)) continue;
+      if (!subscribesWithListen(version) && !uris.has(uri)) continue;
       sends.push(sdk.sendResourceUpdated({ uri }).catch(() => {}));
     }
     await Promise.all(sends);

@@ -1,0 +1,157 @@
+/**
+ * Every place typed-mcp patches the official SDK (`@modelcontextprotocol/server`, pinned to
+ * {@link PINNED_SDK_VERSION}) or relies on how it behaves beyond its documented API. Nothing else
+ * in typed-mcp wraps SDK methods or reads SDK internals.
+ *
+ * What each patch assumes about the SDK is asserted by `test/runtime/sdk-patches.test.ts`, which
+ * fails naming the pinned version and the changed assumption when the SDK changes under it:
+ *
+ * 1. {@link wrapRequestHandlers}: `Server#setRequestHandler` is an ordinary (overridable) method,
+ *    and the handlers it registers are the ones the SDK dispatches to.
+ * 2. {@link patchResourceNotFoundCode}: `Server#connect(transport)` sends every response through
+ *    `transport.send`, looked up at send time; the SDK sends a handler-thrown `-32002` as `-32602`.
+ * 3. {@link installSessionHook}: the stateless legacy HTTP fallback of `createMcpHandler` calls the
+ *    factory with `{ era: "legacy", requestInfo: Request }`, connects the instance to a fresh
+ *    per-request transport with `handleRequest`, `send` and `onmessage` (set by `connect`), then
+ *    calls `transport.handleRequest(request)`, and answers `initialize` before that promise's
+ *    response is used. stdio (`serveStdio`) calls the factory without `requestInfo`.
+ *
+ * @module
+ */
+import type { ClientCapabilities, Implementation, McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
+import { encodeSession } from "./session.js";
+
+/** The `@modelcontextprotocol/server` version these patches were written and tested against. */
+export const PINNED_SDK_VERSION = "2.4.0";
+
+/** The JSON-RPC error code of an unknown resource before MCP 2026-07-28 (spec §8). */
+export const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/** A request handler as typed-mcp installs it (request and SDK context in, result out). */
+export type AnyRequestHandler = (request: unknown, ctx: ServerContext) => unknown;
+
+/**
+ * Makes the handlers for `methods` that are installed on `sdk` **after** this call go through
+ * `wrap(method, handler)` (the returned function is what the SDK dispatches to). Other methods
+ * are installed unchanged. Used by the 2026-07-28 `input_required` flow (input-required.ts).
+ *
+ * @param sdk One SDK `Server` instance (only that instance is patched).
+ * @param methods The request methods to wrap, e.g. `tools/call`.
+ * @param wrap Builds the dispatched handler from the one being installed.
+ */
+export function wrapRequestHandlers(sdk: Server, methods: ReadonlySet<string>, wrap: (method: string, handler: AnyRequestHandler) => AnyRequestHandler): void {
+  const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, handler: AnyRequestHandler) => void;
+  (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: AnyRequestHandler) =>
+    setRequestHandler(method, methods.has(method) ? wrap(method, handler) : handler);
+}
+
+/**
+ * Puts the 2025-era resource-not-found code back on the wire (spec §8: `-32002` before
+ * 2026-07-28). The SDK 2.4.0 maps a handler-thrown `-32002` to `-32602` when it encodes the
+ * response, so `sdk.connect` is wrapped to rewrite, in `transport.send`, the error response of
+ * exactly the requests passed to the returned `mark(requestId)` (each once).
+ *
+ * @param sdk One SDK `Server` instance, before it is connected.
+ * @returns `mark(requestId)`: call it before throwing the not-found error for that request.
+ */
+export function patchResourceNotFoundCode(sdk: Server): (requestId: string | number) => void {
+  const marked = new Set<string | number>();
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = (transport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const m = message as { id?: string | number; error?: { code: number } };
+      if (m.error !== undefined && m.id !== undefined && marked.delete(m.id)) {
+        message = { ...message, error: { ...m.error, code: RESOURCE_NOT_FOUND_2025 } } as typeof message;
+      }
+      return send(message, options);
+    };
+    return connect(transport);
+  };
+  return (requestId) => marked.add(requestId);
+}
+
+/** Whether the factory builds an instance for one stateless 2025-era HTTP request (the SDK's legacy fallback). */
+export function isLegacyHttpRequest(ctx: McpRequestContext | undefined): boolean {
+  return ctx?.era === "legacy" && ctx.requestInfo instanceof Request;
+}
+
+/** Whether the factory builds an instance for a lasting connection (stdio: no HTTP request). */
+export function servesConnection(ctx: McpRequestContext | undefined): boolean {
+  return ctx?.requestInfo === undefined;
+}
+
+/** A transport as the legacy fallback hands it to `Server.connect`: the parts typed-mcp wraps. */
+interface LegacyTransport {
+  handleRequest(request: Request, options?: unknown): Promise<Response>;
+  send(message: unknown, options?: unknown): Promise<void>;
+  onmessage?: ((message: unknown, extra?: unknown) => void) | undefined;
+}
+
+/** What the session hook needs from the SDK `Server` of one legacy request. */
+interface NegotiatedSource {
+  connect(transport: never): Promise<void>;
+  getNegotiatedProtocolVersion(): string | undefined;
+  getClientVersion(): Implementation | undefined;
+  getClientCapabilities(): ClientCapabilities | undefined;
+}
+
+/** Longest wait for the `initialize` answer after `handleRequest` resolved, in milliseconds. */
+const INITIALIZE_ANSWER_TIMEOUT_MS = 5000;
+
+/**
+ * Installs the session hook on the SDK `Server` built for one stateless 2025-era HTTP request
+ * ({@link isLegacyHttpRequest}; docs/apps.md "Stateless HTTP"). When that request is
+ * `initialize` and is answered with a result, the response gets
+ * `Mcp-Session-Id: <encodeSession(...)>` (session.ts) built from what the SDK's `Server` itself
+ * negotiated (`getNegotiatedProtocolVersion`, `getClientCapabilities`, `getClientVersion`).
+ * Every other request passes through untouched.
+ *
+ * @param sdk The instance, before the fallback connects it.
+ * @param uiExtension The MCP Apps extension id kept when capabilities are reduced (session.ts).
+ */
+export function installSessionHook(sdk: NegotiatedSource, uiExtension: string): void {
+  const connect = sdk.connect.bind(sdk) as unknown as (transport: LegacyTransport) => Promise<void>;
+  (sdk as unknown as { connect: (transport: LegacyTransport) => Promise<void> }).connect = async (transport) => {
+    await connect(transport);
+    let initId: unknown;
+    let answered: (() => void) | undefined;
+    const initAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { method?: unknown; id?: unknown };
+      if (m.method === "initialize" && m.id !== undefined) initId = m.id;
+      onmessage?.(message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (initId !== undefined && (message as { id?: unknown }).id === initId) answered?.();
+      return send(message, options);
+    };
+    const handleRequest = transport.handleRequest.bind(transport);
+    transport.handleRequest = async (request, options) => {
+      const response = await handleRequest(request, options);
+      if (initId === undefined) return response;
+      // The SDK answers `initialize` synchronously; the timeout only guards against a handler that never answers.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([initAnswered, new Promise<void>((resolve) => (timer = setTimeout(resolve, INITIALIZE_ANSWER_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      const protocolVersion = sdk.getNegotiatedProtocolVersion();
+      if (protocolVersion === undefined || !response.ok) return response;
+      const token = encodeSession({ protocolVersion, clientInfo: sdk.getClientVersion(), clientCapabilities: sdk.getClientCapabilities() }, uiExtension);
+      return withHeader(response, "mcp-session-id", token);
+    };
+  };
+}
+
+/** `response` with header `name` set: in place, or on a copy when its headers are immutable. */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The `tools/call` pipeline (spec §5–§7; docs/runtime.md "Rules decided here"): read the
+ * arguments with the generated reader, run the function (bounded by `requestTimeoutMs`, aborted
+ * on cancellation), write the value with the generated writer, and map every failure to the
+ * answer the contract gives it.
+ *
+ * @module
+ */
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { shapeResult } from "./client-view.js";
+import type { ClientView } from "./client-view.js";
+import { publishToolError } from "./diagnostics.js";
+import { TOOL_ERROR_BRAND, ToolError } from "./errors.js";
+import { isInputRequiredSignal } from "./input-required.js";
+import type { ToolEntry } from "./registry.js";
+import { isMissingCapabilityAnswer, requestContext } from "./request-context.js";
+import type { CallToolResult } from "./types.js";
+
+/** Called with every exception reported as a failure (`McpServerOptions.onToolError`). */
+export type FailureListener = (error: unknown, info: { tool: string }) => void;
+
+/** The server options the pipeline follows. */
+export interface CallPolicy {
+  /** `McpServerOptions.requestTimeoutMs`: the longest run, in milliseconds; `undefined`: no limit. */
+  readonly timeoutMs: number | undefined;
+  /** `McpServerOptions.onToolError`. */
+  readonly onToolError: FailureListener | undefined;
+}
+
+/** The answer of a call whose run timed out (spec §7). */
+const TIMED_OUT_TEXT = "The tool timed out.";
+/** The answer of a call that failed (spec §7): nothing about the exception is sent. */
+const FAILED_TEXT = "The tool failed.";
+
+const TIMED_OUT: unique symbol = Symbol("timed out");
+
+/**
+ * Answers one `tools/call` (spec §5–§7):
+ *
+ * - unknown tool: throws `ProtocolError` `-32602` `Tool <name> not found`;
+ * - reader returns a path: `isError` `Argument '<path>' is not valid.`;
+ * - {@link ToolError} (also from another copy of typed-mcp): `isError` with its message;
+ * - timeout: `isError` `The tool timed out.` at once, the tool's signal aborted with a
+ *   `TimeoutError` `DOMException`, its later outcome ignored;
+ * - cancelled by the client: `The tool failed.` (the SDK sends nothing for an aborted request);
+ * - a 2026-07-28 pending input request or missing client capability: rethrown, for the
+ *   `input_required` wrapper (input-required.ts) and the SDK (`-32021`) to answer;
+ * - any other exception from reader, function or writer: {@link reportFailure}, then `isError`
+ *   `The tool failed.`.
+ *
+ * The result is shaped for the client's revision ({@link shapeResult}).
+ *
+ * @param entry The registered tool, or `undefined` when `name` is unknown.
+ * @throws ProtocolError for an unknown tool; the signals above.
+ */
+export async function callTool(
+  sdk: Server,
+  entry: ToolEntry | undefined,
+  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  ctx: ServerContext,
+  view: ClientView,
+  policy: CallPolicy,
+): Promise<CallToolResult> {
+  if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+  const upstream = ctx.mcpReq.signal;
+  const controller = new AbortController();
+  const onUpstreamAbort = (): void => controller.abort(upstream.reason);
+  if (upstream.aborted) onUpstreamAbort();
+  else upstream.addEventListener("abort", onUpstreamAbort, { once: true });
+  const failed = (error: unknown): CallToolResult => {
+    reportFailure(entry.name, error, policy.onToolError);
+    return errorResult(FAILED_TEXT);
+  };
+  try {
+    let args: unknown[] | string;
+    try {
+      args = entry.descriptor.read(params.arguments, requestContext(sdk, ctx, view, controller.signal));
+    } catch (error) {
+      return failed(error);
+    }
+    if (typeof args === "string") return errorResult(`Argument '${args}' is not valid.`);
+
+    let value: unknown;
+    try {
+      value = await runBounded(() => entry.fn.apply(entry.thisArg, args), policy.timeoutMs);
+    } catch (error) {
+      if (isInputRequiredSignal(error) || isMissingCapabilityAnswer(error, view.protocolVersion)) throw error;
+      if (isToolError(error)) return errorResult(error.message);
+      if (upstream.aborted) return errorResult(FAILED_TEXT);
+      return failed(error);
+    }
+    if (value === TIMED_OUT) {
+      controller.abort(new DOMException(TIMED_OUT_TEXT, "TimeoutError"));
+      return errorResult(TIMED_OUT_TEXT);
+    }
+
+    try {
+      return shapeResult(entry.descriptor.write(value), view);
+    } catch (error) {
+      return failed(error);
+    }
+  } finally {
+    upstream.removeEventListener("abort", onUpstreamAbort);
+  }
+}
+
+/**
+ * Runs `run` (a synchronous throw becomes a rejection) and resolves with its awaited value, or
+ * with {@link TIMED_OUT} once `timeoutMs` elapsed first (its later outcome is then ignored).
+ */
+async function runBounded(run: () => unknown, timeoutMs: number | undefined): Promise<unknown> {
+  let pending: Promise<unknown>;
+  try {
+    pending = Promise.resolve(run());
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  if (timeoutMs === undefined) return pending;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const value = await Promise.race([pending, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)))]);
+    if (value === TIMED_OUT) pending.catch(() => {});
+    return value;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Reports a failure of `tool` (spec §7): publishes `{ tool, error }` on the diagnostics channel
+ * and calls `onToolError(error, { tool })`. Whatever the listener throws is ignored.
+ * 2026-07-28 input-required signals are not failures and are not reported.
+ */
+export function reportFailure(tool: string, error: unknown, onToolError: FailureListener | undefined): void {
+  if (isInputRequiredSignal(error)) return;
+  publishToolError(tool, error);
+  if (onToolError === undefined) return;
+  try {
+    onToolError(error, { tool });
+  } catch {
+    // The answer stays the same whatever the callback does.
+  }
+}
+
+/** Whether `error` is a {@link ToolError}: by `instanceof`, or by the brand a second copy of typed-mcp in the process also sets. */
+function isToolError(error: unknown): error is ToolError {
+  return error instanceof ToolError || (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true);
+}
+
+/** A `CallToolResult` with one text block and `isError: true` (spec §7 key order). */
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
