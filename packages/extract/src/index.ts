@@ -16,9 +16,9 @@ import { resolve } from "node:path";
 import { createBackend } from "./backend/select.js";
 import type { TypeScriptChoice } from "./backend/select.js";
 import type { Backend, BackendStats } from "./backend/host.js";
-import { findSites, mayDeclareTools, parseModule } from "./sites.js";
+import { mayDeclareTools, parseModule, scanModule, type Site } from "./sites.js";
 import { buildTool, sortDiagnostics } from "./tools.js";
-import { findResourceSites } from "./resource-sites.js";
+import type { ResourceSite } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
 
 export { mayDeclareTools };
@@ -121,14 +121,13 @@ function extractModule(
   };
   const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
   if (!mayDeclareTools(code)) return model;
-  // One oxc parse serves both site finders.
-  const parsed = parseModule(file, code);
-  const scan = findSites(file, code, parsed);
-  const resourceSites = findResourceSites(file, code, parsed);
+  // One oxc parse, one walk: every kind of site.
+  const scan = scanModule(code, parseModule(file, code));
   // A syntax error is reported even when no site was found: oxc may have recovered nothing.
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
-  if (scan.parseErrors.length) return model;
-  if (scan.sites.length === 0 && resourceSites.length === 0) return model;
+  if (scan.parseErrors.length || scan.sites.length === 0) return model;
+  const toolSites = scan.sites.filter((s): s is Site<"tool"> => s.what === "tool");
+  const resourceSites = scan.sites.filter((s): s is ResourceSite => s.what !== "tool");
 
   let session;
   try {
@@ -141,14 +140,14 @@ function extractModule(
   const hit = memo.get(file);
   if (hit && hit.code === code && hit.generation === backend.generation) return structuredClone(hit.model);
   if (session.configProblem) {
-    sink.add("OMCG0000", at((scan.sites[0] ?? resourceSites[0])!.offset), session.configProblem);
+    sink.add("OMCG0000", at((toolSites[0] ?? resourceSites[0])!.offset), session.configProblem);
     return model;
   }
   try {
-    const quick = scan.sites.filter((s) => s.kind === "quick");
+    const quick = toolSites.filter((s) => s.kind === "quick");
     const resolutions = session.quickSites(quick);
     const seen = new Map<string, ToolModel | true>();
-    for (const site of scan.sites) {
+    for (const site of toolSites) {
       let sig;
       if (site.kind === "quick") {
         const res = resolutions[quick.indexOf(site)]!;
@@ -173,7 +172,7 @@ function extractModule(
         if (seen.has(name)) {
           sink.add(
             "OMCG0002",
-            site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]),
+            site.kind === "method" ? at(site.memberSpan[0]) : at(site.offset),
             `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`,
           );
           continue;

@@ -36,7 +36,7 @@ export function buildResource(
   sink: DiagnosticSink,
 ): ResourceModel | undefined {
   let ok = true;
-  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]);
+  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.offset);
   const report = (code: DiagnosticCode, loc: SourceLocation, message: string) => {
     ok = false;
     sink.add(code, loc.file === file ? loc : siteLoc, message);
@@ -116,7 +116,7 @@ export function buildPrompt(
   sink: DiagnosticSink,
 ): PromptModel | undefined {
   let ok = true;
-  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]);
+  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.offset);
   const report = (code: DiagnosticCode, loc: SourceLocation, message: string) => {
     ok = false;
     sink.add(code, loc.file === file ? loc : siteLoc, message);
@@ -345,7 +345,7 @@ export function extractResourcesAndPrompts(
         continue;
       }
     }
-    const where = site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]);
+    const where = site.kind === "method" ? at(site.memberSpan[0]) : at(site.offset);
     if (site.what === "resource") {
       const r = buildResource(session.host, file, site, sig, at, sink);
       if (!r) continue;

@@ -8,7 +8,7 @@ import type { DefaultInfo, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNo
 import { applyConstraints, convertResult, convertTop, convertType, docConstraints, isObjectShaped } from "./convert.js";
 import type { ConvertContext } from "./convert.js";
 import { docMainText, docParamText, docTagText, parseDocComment } from "./jsdoc.js";
-import type { SiteInfo } from "./sites.js";
+import type { Site } from "./sites.js";
 
 /** Collects diagnostics for one module. */
 export interface DiagnosticSink {
@@ -29,13 +29,13 @@ export interface DiagnosticSink {
 export function buildTool(
   host: TypeHost,
   file: string,
-  site: SiteInfo,
+  site: Site<"tool">,
   sig: SignatureInfo,
   at: (offset: number) => SourceLocation,
   sink: DiagnosticSink,
 ): ToolModel | undefined {
   let ok = true;
-  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]);
+  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.offset);
   const inFile = (loc: SourceLocation) => (loc.file === file ? loc : siteLoc);
   const report = (code: DiagnosticCode, loc: SourceLocation, message: string) => {
     ok = false;
@@ -47,7 +47,7 @@ export function buildTool(
   if (!isValidToolName(name)) {
     report(
       "OMCG0001",
-      site.kind === "method" ? at(site.offset) : at(site.callSpan[0]),
+      site.kind === "method" ? at(site.offset) : at(site.offset),
       `The tool name '${name}' is not valid: use 1 to 128 characters from A–Z a–z 0–9 _ - . (set it with @tool("name") or the options' name).`,
     );
   }
