@@ -11,13 +11,13 @@
  *
  * @packageDocumentation
  */
-import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation, ToolModel } from "@typed-mcp/model";
+import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation } from "@typed-mcp/model";
 import { resolve } from "node:path";
 import { createBackend } from "./backend/select.js";
 import type { TypeScriptChoice } from "./backend/select.js";
 import type { Backend, BackendStats } from "./backend/host.js";
 import { mayDeclareTools, parseModule, scanModule, type Site } from "./sites.js";
-import { buildTool, sortDiagnostics } from "./tools.js";
+import { extractTools, sortDiagnostics } from "./tools.js";
 import type { ResourceSite } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
 
@@ -144,43 +144,7 @@ function extractModule(
     return model;
   }
   try {
-    const quick = toolSites.filter((s) => s.kind === "quick");
-    const resolutions = session.quickSites(quick);
-    const seen = new Map<string, ToolModel | true>();
-    for (const site of toolSites) {
-      let sig;
-      if (site.kind === "quick") {
-        const res = resolutions[quick.indexOf(site)]!;
-        if (!res.isServer) continue;
-        for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
-        if (res.problem) sink.add("OMCG0004", at(site.fn.span[0]), res.problem);
-        if (site.problems.length || res.problem || !res.signature) continue;
-        sig = res.signature;
-      } else {
-        for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
-        if (site.problems.some((p) => p.code === "OMCG0008")) continue;
-        sig = session.methodSignature(site.memberSpan);
-        if (!sig) {
-          sink.add("OMCG0008", at(site.memberSpan[0]), `@tool on '${site.member}': the method's signature could not be read.`);
-          continue;
-        }
-        if (site.problems.length) continue;
-      }
-      const tool = buildTool(session.host, file, site, sig, at, sink);
-      const name = tool?.name ?? site.options.name;
-      if (name !== undefined) {
-        if (seen.has(name)) {
-          sink.add(
-            "OMCG0002",
-            site.kind === "method" ? at(site.memberSpan[0]) : at(site.offset),
-            `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`,
-          );
-          continue;
-        }
-        seen.set(name, tool ?? true);
-      }
-      if (tool) model.tools.push(tool);
-    }
+    for (const tool of extractTools(session, file, toolSites, at, sink)) model.tools.push(tool);
     if (resourceSites.length) {
       const found = extractResourcesAndPrompts(session, file, resourceSites, at, sink);
       if (found.resources.length) model.resources = found.resources;

@@ -25,8 +25,6 @@ import {
   type SiteProblem,
 } from "./site-options.js";
 
-export type { SiteKind, SiteProblem } from "./site-options.js";
-
 /** The parts every site has. */
 interface SiteBase<K extends SiteKind> {
   what: K;
@@ -44,9 +42,11 @@ export interface MethodSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
   kind: "method";
   /** Offset just after the `{` of the class body. */
   classBodyStart: number;
+  /** The member's written name: an identifier, a string-literal key, `#name`; `""` when computed. */
   member: string;
   /** `[start, end)` of the member name. */
   memberSpan: [number, number];
+  /** A `static` method (registered by `addTools(Class)`, spec §1). */
   static: boolean;
   /** `[start, end)` of the decorator (removed by the splice). */
   decorator: [number, number];
@@ -55,13 +55,13 @@ export interface MethodSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
 /** A `x.tool(...)` / `x.resource(...)` / `x.prompt(...)` call candidate. */
 export interface QuickSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
   kind: "quick";
-  /** Offset of the closing `)`. */
+  /** The function argument (the backend reads its signature). */
+  fn: QuickFn;
+  /** `[start, end)` of the receiver expression `x` (the backend decides whether it is an `McpServer`). */
+  receiver: [number, number];
+  /** Offset of the closing `)`, and whether a comma precedes it after the last argument (the splice writes there). */
   callEnd: number;
   trailingComma: boolean;
-  /** `[start, end)` of the receiver expression `x`. */
-  receiver: [number, number];
-  /** The function argument. */
-  fn: QuickFn;
 }
 
 /** A declaration site of kind `K` (distributes, so `what` narrows `options`). */
