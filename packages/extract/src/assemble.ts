@@ -7,7 +7,7 @@
  */
 import { toolNameFromMember } from "@typed-mcp/model";
 import type { DeclarationSite, DiagnosticCode, SourceLocation, TypeModel } from "@typed-mcp/model";
-import type { ModuleSession, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import type { ModuleSession, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { applyConstraints, convertTop, docConstraints, type ConvertContext } from "./convert.js";
 import { docMainText, docParamText, docTagText, parseDocComment, type DocComment } from "./jsdoc.js";
 import { typeParametersRule, type Site } from "./sites.js";
@@ -224,4 +224,16 @@ export function awaited(host: TypeHost, sig: SignatureInfo): { t: TypeRef; node:
     if (o.named?.builtin && o.named.name === "Promise" && o.typeArguments[0]) return { t: o.typeArguments[0], node: host.childNode(sig.returnTypeNode, 0) };
   }
   return { t, node: sig.returnTypeNode };
+}
+
+/** Whether a declaration is one of `names` and declared by typed-mcp or in a built-in / package `.d.ts` (the SDK's types; spec §6, §8). */
+export function isKnownNamed(n: NamedInfo | undefined, names: string[]): boolean {
+  return !!n && names.includes(n.name) && (n.typedMcp || n.builtin);
+}
+
+/** Whether `t` names one of `names` ({@link isKnownNamed}): through its annotation `node`'s reference, its type alias, or its object type's symbol. */
+export function namesOneOf(host: TypeHost, t: TypeRef, node: TypeNodeRef | undefined, names: string[]): boolean {
+  if (node && isKnownNamed(host.referenceNamed(node), names)) return true;
+  if (isKnownNamed(host.aliasNamed(t), names)) return true;
+  return host.shape(t).kind === "object" && isKnownNamed(host.object(t).named, names);
 }

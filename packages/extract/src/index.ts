@@ -79,6 +79,7 @@ export function createExtractor(options: ExtractorOptions = {}): MeasuredExtract
   };
 }
 
+/** Offsets at which each line starts (`\n`, `\r\n` and `\r` end a line), for 1-based line:column locations. */
 function lineStarts(code: string): number[] {
   const starts = [0];
   for (let i = 0; i < code.length; i++) {
@@ -92,6 +93,12 @@ function lineStarts(code: string): number[] {
   return starts;
 }
 
+/**
+ * Extracts one module (spec §1, §8, §10): one oxc parse and one walk find its sites, the
+ * backend session reads their types, and the tools, resources and prompts are built with
+ * diagnostics sorted by position. Memoised per file while the text and the backend's
+ * generation stay the same. Never throws: checker and internal failures are OMCG0000.
+ */
 function extractModule(
   backend: Backend,
   rawFile: string,

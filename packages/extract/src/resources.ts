@@ -5,8 +5,8 @@
  * kinds share are `assemble.ts`.
  */
 import type { PromptModel, PromptResultModel, ResourceModel, ResourceResultModel, SourceLocation, StringParam, StringParamModel, TypeModel } from "@typed-mcp/model";
-import type { NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
-import { Assembly, assembleParams, awaited, convertParam, resolveSites, type DiagnosticSink, type SiteSession } from "./assemble.js";
+import type { ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import { Assembly, assembleParams, awaited, convertParam, namesOneOf, resolveSites, type DiagnosticSink, type SiteSession } from "./assemble.js";
 import type { ResourceSite } from "./resource-sites.js";
 import type { Site } from "./sites.js";
 import { checkTemplate, isTemplate } from "./uri-template.js";
@@ -193,16 +193,12 @@ function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | 
   return sp;
 }
 
-/** Whether `t` (or its annotation `node`) names one of `names`, declared by typed-mcp or the SDK. */
+/** Whether `t` (or its annotation `node`) names one of `names`, declared by typed-mcp or the SDK; a union when all its members do. */
 function isNamed(host: TypeHost, t: TypeRef, node: TypeNodeRef | undefined, names: string[]): boolean {
-  const fits = (n: NamedInfo | undefined) => !!n && names.includes(n.name) && (n.typedMcp || n.builtin);
-  if (node && fits(host.referenceNamed(node))) return true;
-  if (fits(host.aliasNamed(t))) return true;
-  if (host.shape(t).kind === "object" && fits(host.object(t).named)) return true;
+  if (namesOneOf(host, t, node, names)) return true;
   const s = host.shape(t);
   // A union alias such as `ResourceContents = TextResourceContents | BlobResourceContents` expanded by the checker.
-  if (s.kind === "union") return s.members.every((m) => isNamed(host, m, undefined, names));
-  return false;
+  return s.kind === "union" && s.members.every((m) => isNamed(host, m, undefined, names));
 }
 
 /** The element type of an array type `t`, with the annotation's element node. */

@@ -21,9 +21,13 @@ export type SiteKind = "tool" | "resource" | "prompt";
 
 /** Tool options read from a literal (spec §1, §9). Only the keys the source assigns are present. */
 export interface ToolOptions {
+  /** `@tool("name")`, the `name` option, or the quick path's first argument. */
   name?: string;
+  /** The `description` option (wins over the doc comment). */
   description?: string;
+  /** `title`, `readOnly`, `destructive`, `idempotent`, `openWorld` as MCP annotations, in that order (spec §1). */
   annotations?: AnnotationsModel;
+  /** `uiResource` and `uiVisibility` (spec §9). */
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
 }
 
@@ -31,10 +35,13 @@ export interface ToolOptions {
 export interface ResourceOptions {
   /** Resource only: the URI or URI template. */
   uri?: string;
+  /** Prompt: `@prompt("name")` or the quick path's first argument; both: the `name` option. */
   name?: string;
+  /** The `title` option. */
   title?: string;
+  /** The `description` option (wins over the doc comment). */
   description?: string;
-  /** Resource only. */
+  /** Resource only: the `mimeType` option. */
   mimeType?: string;
 }
 

@@ -73,7 +73,7 @@ export type QuickFn =
   | { kind: "identifier"; name: string; span: [number, number] }
   | { kind: "other"; span: [number, number] };
 
-/** Result of {@link findSites}. `parseErrors` are oxc's syntax errors (first offset and message). */
+/** Result of {@link scanModule} (every kind) and {@link findSites} (tools): the sites in source order, and oxc's syntax errors (OMCG0000, first offset and message). */
 export interface SiteScan<K extends SiteKind = "tool"> {
   sites: Site<K>[];
   parseErrors: SiteProblem[];
@@ -90,7 +90,7 @@ export function mayDeclareTools(code: string): boolean {
 }
 
 /** Cheap filter: could the module declare resources or prompts? Without the words, no resource or prompt site is kept. */
-export function mayDeclareResources(code: string): boolean {
+function mayDeclareResources(code: string): boolean {
   return /\b(?:resource|prompt)\b/.test(code);
 }
 

@@ -5,9 +5,9 @@
  */
 import { assertNever, isValidToolName } from "@typed-mcp/model";
 import type { DefaultValue, Diagnostic, ParamModel, ResultModel, SourceLocation, ToolModel, TypeModel, ValueParam } from "@typed-mcp/model";
-import type { DefaultInfo, NamedInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import type { DefaultInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { convertResult, convertTop, isObjectShaped, type ConvertContext } from "./convert.js";
-import { Assembly, assembleParams, awaited, convertParam, resolveSites, runtimeRole, type DiagnosticSink, type SiteSession } from "./assemble.js";
+import { Assembly, assembleParams, awaited, convertParam, isKnownNamed, namesOneOf, resolveSites, runtimeRole, type DiagnosticSink, type SiteSession } from "./assemble.js";
 import type { Site } from "./sites.js";
 
 /**
@@ -199,25 +199,15 @@ function buildResult(a: Assembly, name: string): ResultModel | undefined {
   return { kind: "json", type: model };
 }
 
+const PASSTHROUGH = ["CallToolResult", "ContentBlock"];
+
 /** `CallToolResult`, a `ContentBlock` or an array of them, as exported by typed-mcp (spec §6). */
 function isPassthrough(host: TypeHost, t: TypeRef, node: TypeNodeRef | undefined): boolean {
-  const namedOk = (n: NamedInfo | undefined) => !!n && (n.name === "CallToolResult" || n.name === "ContentBlock") && (n.typedMcp || n.builtin);
-  if (node && (namedOk(host.referenceNamed(node)) || namedOk(host.referenceNamed(host.childNode(node, "element"))))) return true;
-  const isBlockOrResult = (x: TypeRef): boolean => {
-    const alias = host.aliasNamed(x);
-    if (alias && (alias.name === "CallToolResult" || alias.name === "ContentBlock") && (alias.typedMcp || alias.builtin)) return true;
-    if (host.shape(x).kind === "object") {
-      const n = host.object(x).named;
-      if (n && (n.name === "CallToolResult" || n.name === "ContentBlock") && (n.typedMcp || n.builtin)) return true;
-    }
-    return false;
-  };
-  if (isBlockOrResult(t)) return true;
-  if (host.shape(t).kind === "object") {
-    const el = host.object(t).arrayElement;
-    if (el && isBlockOrResult(el)) return true;
-  }
-  return false;
+  const written = (n: TypeNodeRef | undefined) => isKnownNamed(host.referenceNamed(n), PASSTHROUGH);
+  if (node && (written(node) || written(host.childNode(node, "element")))) return true;
+  if (namesOneOf(host, t, undefined, PASSTHROUGH)) return true;
+  const el = host.shape(t).kind === "object" ? host.object(t).arrayElement : undefined;
+  return !!el && namesOneOf(host, el, undefined, PASSTHROUGH);
 }
 
 /** Sorts diagnostics by file position. */
