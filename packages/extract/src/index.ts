@@ -11,14 +11,14 @@
  *
  * @packageDocumentation
  */
-import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation, ToolModel } from "@typed-mcp/model";
+import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation } from "@typed-mcp/model";
 import { resolve } from "node:path";
 import { createBackend } from "./backend/select.js";
 import type { TypeScriptChoice } from "./backend/select.js";
 import type { Backend, BackendStats } from "./backend/host.js";
-import { findSites, mayDeclareTools, parseModule } from "./sites.js";
-import { buildTool, sortDiagnostics } from "./tools.js";
-import { findResourceSites } from "./resource-sites.js";
+import { mayDeclareTools, parseModule, scanModule, type Site } from "./sites.js";
+import { extractTools, sortDiagnostics } from "./tools.js";
+import type { ResourceSite } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
 
 export { mayDeclareTools };
@@ -79,6 +79,7 @@ export function createExtractor(options: ExtractorOptions = {}): MeasuredExtract
   };
 }
 
+/** Offsets at which each line starts (`\n`, `\r\n` and `\r` end a line), for 1-based line:column locations. */
 function lineStarts(code: string): number[] {
   const starts = [0];
   for (let i = 0; i < code.length; i++) {
@@ -92,6 +93,12 @@ function lineStarts(code: string): number[] {
   return starts;
 }
 
+/**
+ * Extracts one module (spec §1, §8, §10): one oxc parse and one walk find its sites, the
+ * backend session reads their types, and the tools, resources and prompts are built with
+ * diagnostics sorted by position. Memoised per file while the text and the backend's
+ * generation stay the same. Never throws: checker and internal failures are OMCG0000.
+ */
 function extractModule(
   backend: Backend,
   rawFile: string,
@@ -121,14 +128,13 @@ function extractModule(
   };
   const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
   if (!mayDeclareTools(code)) return model;
-  // One oxc parse serves both site finders.
-  const parsed = parseModule(file, code);
-  const scan = findSites(file, code, parsed);
-  const resourceSites = findResourceSites(file, code, parsed);
+  // One oxc parse, one walk: every kind of site.
+  const scan = scanModule(code, parseModule(file, code));
   // A syntax error is reported even when no site was found: oxc may have recovered nothing.
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
-  if (scan.parseErrors.length) return model;
-  if (scan.sites.length === 0 && resourceSites.length === 0) return model;
+  if (scan.parseErrors.length || scan.sites.length === 0) return model;
+  const toolSites = scan.sites.filter((s): s is Site<"tool"> => s.what === "tool");
+  const resourceSites = scan.sites.filter((s): s is ResourceSite => s.what !== "tool");
 
   let session;
   try {
@@ -141,47 +147,11 @@ function extractModule(
   const hit = memo.get(file);
   if (hit && hit.code === code && hit.generation === backend.generation) return structuredClone(hit.model);
   if (session.configProblem) {
-    sink.add("OMCG0000", at((scan.sites[0] ?? resourceSites[0])!.offset), session.configProblem);
+    sink.add("OMCG0000", at((toolSites[0] ?? resourceSites[0])!.offset), session.configProblem);
     return model;
   }
   try {
-    const quick = scan.sites.filter((s) => s.kind === "quick");
-    const resolutions = session.quickSites(quick);
-    const seen = new Map<string, ToolModel | true>();
-    for (const site of scan.sites) {
-      let sig;
-      if (site.kind === "quick") {
-        const res = resolutions[quick.indexOf(site)]!;
-        if (!res.isServer) continue;
-        for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
-        if (res.problem) sink.add("OMCG0004", at(site.fn.span[0]), res.problem);
-        if (site.problems.length || res.problem || !res.signature) continue;
-        sig = res.signature;
-      } else {
-        for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
-        if (site.problems.some((p) => p.code === "OMCG0008")) continue;
-        sig = session.methodSignature(site.memberSpan);
-        if (!sig) {
-          sink.add("OMCG0008", at(site.memberSpan[0]), `@tool on '${site.member}': the method's signature could not be read.`);
-          continue;
-        }
-        if (site.problems.length) continue;
-      }
-      const tool = buildTool(session.host, file, site, sig, at, sink);
-      const name = tool?.name ?? site.options.name;
-      if (name !== undefined) {
-        if (seen.has(name)) {
-          sink.add(
-            "OMCG0002",
-            site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]),
-            `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`,
-          );
-          continue;
-        }
-        seen.set(name, tool ?? true);
-      }
-      if (tool) model.tools.push(tool);
-    }
+    for (const tool of extractTools(session, file, toolSites, at, sink)) model.tools.push(tool);
     if (resourceSites.length) {
       const found = extractResourcesAndPrompts(session, file, resourceSites, at, sink);
       if (found.resources.length) model.resources = found.resources;

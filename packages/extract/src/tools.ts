@@ -1,169 +1,107 @@
 /**
- * Tool assembly (spec §1, §3, §6): from a declaration site and its signature to a
- * {@link ToolModel}, plus diagnostics placed at the parameter (or return type) in the tool's file.
+ * Tool assembly (spec §1, §3, §6): from the tool sites of a module and their signatures to
+ * {@link ToolModel}s, plus diagnostics placed at the site, the parameter or the return type in
+ * the tool's file. The steps all kinds share are `assemble.ts`.
  */
-import { assertNever, isValidToolName, toolNameFromMember } from "@typed-mcp/model";
-import type { Diagnostic, DiagnosticCode, ParamModel, ResultModel, SourceLocation, ToolModel, ToolSite, TypeModel, ValueParam, DefaultValue } from "@typed-mcp/model";
-import type { DefaultInfo, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
-import { applyConstraints, convertResult, convertTop, convertType, docConstraints, isObjectShaped } from "./convert.js";
-import type { ConvertContext } from "./convert.js";
-import { docMainText, docParamText, docTagText, parseDocComment } from "./jsdoc.js";
-import type { SiteInfo } from "./sites.js";
-
-/** Collects diagnostics for one module. */
-export interface DiagnosticSink {
-  /** Adds a diagnostic at `loc`. */
-  add(code: DiagnosticCode, loc: SourceLocation, message: string): void;
-  /**
-   * The project root (the extractor's `cwd`): files named inside messages ("declared at …")
-   * are written relative to it, as the CLI writes diagnostic locations. Absolute when absent.
-   */
-  readonly root?: string;
-}
+import { assertNever, isValidToolName } from "@typed-mcp/model";
+import type { DefaultValue, Diagnostic, ParamModel, ResultModel, SourceLocation, ToolModel, TypeModel, ValueParam } from "@typed-mcp/model";
+import type { DefaultInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import { convertResult, convertTop, isObjectShaped, type ConvertContext } from "./convert.js";
+import { Assembly, assembleParams, awaited, convertParam, isKnownNamed, namesOneOf, resolveSites, runtimeRole, type DiagnosticSink, type SiteSession } from "./assemble.js";
+import type { Site } from "./sites.js";
 
 /**
- * Builds one tool. `at(offset)` maps an offset of the module to a location; `fnElsewhere` is set
- * when the function lives in another file (its diagnostics are then reported at the call).
- * Returns `undefined` when a diagnostic makes the tool unusable.
+ * Resolves and builds every tool site of a module, in order (spec §1), yielding each tool as it
+ * is built and reporting diagnostics to `sink`. A second tool with the same name in the file
+ * (even one that failed to build) is OMCG0002 at its site and left out.
  */
-export function buildTool(
-  host: TypeHost,
-  file: string,
-  site: SiteInfo,
-  sig: SignatureInfo,
-  at: (offset: number) => SourceLocation,
-  sink: DiagnosticSink,
-): ToolModel | undefined {
-  let ok = true;
-  const siteLoc = site.kind === "method" ? at(site.memberSpan[0]) : at(site.callSpan[0]);
-  const inFile = (loc: SourceLocation) => (loc.file === file ? loc : siteLoc);
-  const report = (code: DiagnosticCode, loc: SourceLocation, message: string) => {
-    ok = false;
-    sink.add(code, inFile(loc), message);
-  };
+export function* extractTools(session: SiteSession, file: string, sites: Site<"tool">[], at: (offset: number) => SourceLocation, sink: DiagnosticSink): Generator<ToolModel> {
+  const seen = new Set<string>();
+  for (const { site, sig } of resolveSites(session, sites, at, sink)) {
+    const a = new Assembly(session.host, file, site, sig, at, sink);
+    const tool = buildTool(a, site);
+    const name = tool?.name ?? site.options.name;
+    if (name !== undefined) {
+      if (seen.has(name)) {
+        sink.add("OMCG0002", a.siteLoc, `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`);
+        continue;
+      }
+      seen.add(name);
+    }
+    if (tool) yield tool;
+  }
+}
 
+/** Builds one tool (spec §1, §3, §6); `undefined` when a diagnostic makes it unusable. */
+function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
+  const { host, sig } = a;
   // Name (spec §1).
-  const name = site.options.name ?? (site.kind === "method" ? toolNameFromMember(site.member) : "");
+  const name = site.options.name ?? a.defaultName() ?? "";
   if (!isValidToolName(name)) {
-    report(
+    a.report(
       "OMCG0001",
-      site.kind === "method" ? at(site.offset) : at(site.callSpan[0]),
+      a.at(site.offset),
       `The tool name '${name}' is not valid: use 1 to 128 characters from A–Z a–z 0–9 _ - . (set it with @tool("name") or the options' name).`,
     );
   }
-  if (site.kind === "method" && sig.hasTypeParameters) {
-    report("OMCG0008", at(site.memberSpan[0]), `@tool on '${site.member}': a method with its own type parameters cannot be a tool; remove the type parameters.`);
-  }
-
-  const doc = sig.doc ? parseDocComment(sig.doc) : undefined;
-  const description = site.options.description ?? docTagText(doc, "description") ?? docMainText(doc);
+  const description = a.description();
 
   // Parameters (spec §3).
-  const params: ParamModel[] = [];
-  let contexts = 0;
-  let signals = 0;
-  const listed = sig.params.filter((p) => !isRuntimeParam(host, p));
-  for (const p of sig.params) {
-    const label = p.name ?? (p.pattern === "object" ? "{…}" : "[…]");
-    const subject = `Parameter '${label}' of tool '${name}'`;
-    if (p.rest) {
-      report("OMCG0004", p.loc, `${subject}: a rest parameter cannot be a tool parameter; take an array instead.`);
-      continue;
-    }
-    if (p.pattern === "array") {
-      report("OMCG0004", p.loc, `${subject}: an array destructuring pattern cannot be a tool parameter; name the parameter.`);
-      continue;
-    }
-    const role = runtimeRole(host, p);
-    if (role === "context") {
-      if (++contexts > 1) report("OMCG0003", p.loc, `${subject}: a tool takes at most one RequestContext parameter; remove this one.`);
-      params.push({ role: "context", name: p.name ?? "ctx" });
-      continue;
-    }
-    if (role === "signal") {
-      if (++signals > 1) report("OMCG0003", p.loc, `${subject}: a tool takes at most one AbortSignal parameter; remove this one.`);
-      params.push({ role: "signal", name: p.name ?? "signal" });
-      continue;
-    }
-    const ctx: ConvertContext = { host, mode: "input", subject, file, root: sink.root, problems: [], stack: [] };
-    if (p.pattern === "object") {
-      if (listed.length > 1) {
-        report("OMCG0004", p.loc, `${subject}: a destructured object parameter must be the only listed parameter; name it, or merge the other parameters into its type.`);
-        continue;
-      }
-      const d = destructured(host, ctx, p);
-      for (const prob of ctx.problems) report(prob.code, p.loc, prob.message);
-      if (ctx.problems.length === 0 && d) {
-        params.push(d.param);
-        for (const prob of d.bindingProblems) report("OMCG0004", prob.loc, prob.message);
-      }
-      continue;
-    }
-    const r = convertTop(ctx, p.type, p.typeNode, p.name!);
-    const pdoc = p.doc ? parseDocComment(p.doc) : undefined;
-    let model: TypeModel | undefined = r?.model;
-    if (model) model = applyConstraints(ctx, p.name!, model, docConstraints(ctx, p.name!, pdoc), "JSDoc tag");
-    for (const prob of ctx.problems) report(prob.code, p.loc, prob.message);
-    if (!r || !model || ctx.problems.length) continue;
-    const vp: ValueParam = { role: "value", name: p.name!, type: model, required: !(p.optional || r.includesUndefined || p.default) };
-    const pd = docParamText(doc, p.name!) ?? docTagText(pdoc, "description") ?? docMainText(pdoc);
-    if (pd !== undefined) vp.description = pd;
-    const def = defaultValue(host, p.default, model);
-    if (def !== undefined) vp.default = def;
-    params.push(vp);
-  }
+  const listed = sig.params.filter((p) => runtimeRole(host, p) === undefined);
+  const { params } = assembleParams<ParamModel>(a, {
+    subject: (label) => `Parameter '${label}' of tool '${name}'`,
+    form: (p, subject) =>
+      p.rest
+        ? { code: "OMCG0004", message: `${subject}: a rest parameter cannot be a tool parameter; take an array instead.` }
+        : p.pattern === "array"
+          ? { code: "OMCG0004", message: `${subject}: an array destructuring pattern cannot be a tool parameter; name the parameter.` }
+          : undefined,
+    tooMany: (role, subject) => `${subject}: a tool takes at most one ${role === "context" ? "RequestContext" : "AbortSignal"} parameter; remove this one.`,
+    value: (p, subject) => (p.pattern === "object" ? destructuredParam(a, p, subject, listed.length) : valueParam(a, p, subject)),
+  });
 
   // Result (spec §6).
-  const result = buildResult(host, file, sig, name, (code, message) => report(code, sig.returnLoc, message), sink.root);
-
-  if (!ok || !result) return undefined;
-  const siteModel: ToolSite =
-    site.kind === "method"
-      ? { kind: "method", member: site.member, static: site.static, classBodyStart: site.classBodyStart, decorator: site.decorator }
-      : { kind: "quick", callEnd: site.callEnd, trailingComma: site.trailingComma };
-  const tool: ToolModel = { name, params, result, site: siteModel, location: siteLoc };
-  if (description !== undefined) tool.description = description;
-  if (site.options.annotations) tool.annotations = site.options.annotations;
-  if (site.options.ui) tool.ui = site.options.ui;
+  const result = buildResult(a, name);
+  if (a.errors || !result) return undefined;
   // Key order as in the model's docs.
   return {
-    name: tool.name,
-    ...(tool.description !== undefined ? { description: tool.description } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    ...(tool.ui ? { ui: tool.ui } : {}),
-    params: tool.params,
-    result: tool.result,
-    site: tool.site,
-    location: tool.location,
+    name,
+    ...(description !== undefined ? { description } : {}),
+    ...(site.options.annotations ? { annotations: site.options.annotations } : {}),
+    ...(site.options.ui ? { ui: site.options.ui } : {}),
+    params,
+    result,
+    site: a.siteModel(),
+    location: a.siteLoc,
   };
 }
 
-function stripUndefined(host: TypeHost, t: TypeRef): TypeRef[] {
-  const s = host.shape(t);
-  const members = s.kind === "union" ? s.members : [t];
-  return members.filter((m) => {
-    const k = host.shape(m).kind;
-    return k !== "undefined" && k !== "null";
-  });
+/** A named value parameter (spec §3): its type, requiredness, description and default. */
+function valueParam(a: Assembly, p: ParamInfo, subject: string): ValueParam | undefined {
+  const c = convertParam(a, p, subject);
+  for (const prob of c.ctx.problems) a.report(prob.code, p.loc, prob.message);
+  if (!c.model || c.ctx.problems.length) return undefined;
+  const vp: ValueParam = { role: "value", name: p.name!, type: c.model, required: !c.optional };
+  if (c.description !== undefined) vp.description = c.description;
+  const def = defaultValue(a.host, p.default, c.model);
+  if (def !== undefined) vp.default = def;
+  return vp;
 }
 
-function runtimeRole(host: TypeHost, p: ParamInfo): "context" | "signal" | undefined {
-  if (p.pattern) return undefined;
-  const members = stripUndefined(host, p.type);
-  if (members.length !== 1) return undefined;
-  const m = members[0]!;
-  if (host.shape(m).kind !== "object") return undefined;
-  const named = host.object(m).named;
-  if (named?.name === "RequestContext" && named.typedMcp) return "context";
-  if (named?.name === "AbortSignal" && named.builtin) return "signal";
-  return undefined;
+/** A destructured object parameter (spec §3): allowed only as the only listed parameter. */
+function destructuredParam(a: Assembly, p: ParamInfo, subject: string, listed: number): ParamModel | undefined {
+  if (listed > 1) {
+    a.report("OMCG0004", p.loc, `${subject}: a destructured object parameter must be the only listed parameter; name it, or merge the other parameters into its type.`);
+    return undefined;
+  }
+  const ctx = a.context("input", subject);
+  const d = destructured(a.host, ctx, p);
+  for (const prob of ctx.problems) a.report(prob.code, p.loc, prob.message);
+  if (ctx.problems.length || !d) return undefined;
+  for (const prob of d.bindingProblems) a.report("OMCG0004", prob.loc, prob.message);
+  return d.param;
 }
 
-function isRuntimeParam(host: TypeHost, p: ParamInfo): boolean {
-  return runtimeRole(host, p) !== undefined;
-}
-
-/** A destructured parameter: its type's properties become the tool's properties (spec §3). */
 function destructured(
   host: TypeHost,
   ctx: ConvertContext,
@@ -242,58 +180,34 @@ function defaultValue(host: TypeHost, d: DefaultInfo | undefined, model: TypeMod
   }
 }
 
-function buildResult(
-  host: TypeHost,
-  file: string,
-  sig: SignatureInfo,
-  name: string,
-  report: (code: DiagnosticCode, message: string) => void,
-  root: string | undefined,
-): ResultModel | undefined {
-  let t = sig.returnType;
-  let node = sig.returnTypeNode;
-  // Promise<T> is unwrapped.
-  if (host.shape(t).kind === "object") {
-    const o = host.object(t);
-    if (o.named?.builtin && o.named.name === "Promise" && o.typeArguments[0]) {
-      t = o.typeArguments[0];
-      node = host.childNode(node, 0);
-    }
-  }
+/** The result of a tool (spec §6): void, passthrough, text, structured or JSON. Problems are reported at the return type. */
+function buildResult(a: Assembly, name: string): ResultModel | undefined {
+  const { host } = a;
+  const { t, node } = awaited(host, a.sig);
   const s = host.shape(t);
   if (s.kind === "void" || s.kind === "undefined") return { kind: "void" };
   if (isPassthrough(host, t, node)) return { kind: "passthrough" };
   const members = s.kind === "union" ? s.members : [t];
   const kinds = members.map((m) => host.shape(m).kind);
   if (kinds.includes("string") && kinds.every((k) => k === "string" || k === "null")) return { kind: "text" };
-  const ctx: ConvertContext = { host, mode: "output", subject: `The return type of tool '${name}'`, file, root, problems: [], stack: [] };
+  const ctx = a.context("output", `The return type of tool '${name}'`);
   const model = convertResult(ctx, t, node, "return");
-  for (const p of ctx.problems) report(p.code, p.message);
+  for (const p of ctx.problems) a.report(p.code, a.sig.returnLoc, p.message);
   if (!model || ctx.problems.length) return undefined;
   if (isObjectShaped(model)) return { kind: "structured", type: model, nullable: false };
   if (model.kind === "nullable" && isObjectShaped(model.inner)) return { kind: "structured", type: model.inner, nullable: true };
   return { kind: "json", type: model };
 }
 
+const PASSTHROUGH = ["CallToolResult", "ContentBlock"];
+
 /** `CallToolResult`, a `ContentBlock` or an array of them, as exported by typed-mcp (spec §6). */
 function isPassthrough(host: TypeHost, t: TypeRef, node: TypeNodeRef | undefined): boolean {
-  const namedOk = (n: NamedInfo | undefined) => !!n && (n.name === "CallToolResult" || n.name === "ContentBlock") && (n.typedMcp || n.builtin);
-  if (node && (namedOk(host.referenceNamed(node)) || namedOk(host.referenceNamed(host.childNode(node, "element"))))) return true;
-  const isBlockOrResult = (x: TypeRef): boolean => {
-    const alias = host.aliasNamed(x);
-    if (alias && (alias.name === "CallToolResult" || alias.name === "ContentBlock") && (alias.typedMcp || alias.builtin)) return true;
-    if (host.shape(x).kind === "object") {
-      const n = host.object(x).named;
-      if (n && (n.name === "CallToolResult" || n.name === "ContentBlock") && (n.typedMcp || n.builtin)) return true;
-    }
-    return false;
-  };
-  if (isBlockOrResult(t)) return true;
-  if (host.shape(t).kind === "object") {
-    const el = host.object(t).arrayElement;
-    if (el && isBlockOrResult(el)) return true;
-  }
-  return false;
+  const written = (n: TypeNodeRef | undefined) => isKnownNamed(host.referenceNamed(n), PASSTHROUGH);
+  if (node && (written(node) || written(host.childNode(node, "element")))) return true;
+  if (namesOneOf(host, t, undefined, PASSTHROUGH)) return true;
+  const el = host.shape(t).kind === "object" ? host.object(t).arrayElement : undefined;
+  return !!el && namesOneOf(host, el, undefined, PASSTHROUGH);
 }
 
 /** Sorts diagnostics by file position. */
