@@ -12,7 +12,7 @@ import { readBody } from "./read.js";
 import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
 
-export { RUNTIME_NAMESPACE, CodegenError, type ImportRequest } from "./emit.js";
+export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from "./emit.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
 export {
   generateResource,

@@ -14,7 +14,7 @@
  */
 import MagicString from "magic-string";
 import type { PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
-import { generatePrompt, generateResource, generateTool, RUNTIME_NAMESPACE, type ImportRequest } from "@typed-mcp/codegen";
+import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest } from "@typed-mcp/codegen";
 
 /** The module specifier generated code imports its runtime helpers from. */
 export const RUNTIME_MODULE = "typed-mcp/internal";
@@ -72,7 +72,7 @@ export function planSplice(
       if (!lists) classes.set(site.classBodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [] }));
       lists[define].push(generated.code);
     } else {
-      plan.quickArgs.push({ callEnd: site.callEnd, trailingComma: site.trailingComma, code: `${RUNTIME_NAMESPACE}.generated(${generated.code})` });
+      plan.quickArgs.push({ callEnd: site.callEnd, trailingComma: site.trailingComma, code: helperCall("generated", generated.code) });
     }
   };
   for (const tool of tools) place(tool.site, generateTool(tool), "defineTools");
@@ -81,7 +81,7 @@ export function planSplice(
   for (const [bodyStart, lists] of classes) {
     const calls = (["defineTools", "defineResources", "definePrompts"] as const)
       .filter((k) => lists[k].length > 0)
-      .map((k) => `${RUNTIME_NAMESPACE}.${k}(this, [${lists[k].join(", ")}]);`);
+      .map((k) => `${helperCall(k, "this", `[${lists[k].join(", ")}]`)};`);
     plan.classBlocks.push({ bodyStart, code: ` static { ${calls.join(" ")} }` });
   }
 
