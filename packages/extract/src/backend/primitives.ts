@@ -77,6 +77,9 @@ export abstract class ApiPrimitives {
     if (f !== this.file && fileOrigin(f) === "project") this.consultedFiles.add(f);
   }
 
+  // The primitives below are a list of one-line abstract declarations, not repeated logic:
+  // `duplicates` pairs its runs with each other by shape alone (a deliberate exception).
+
   // ---- syntax ---------------------------------------------------------------------------------
 
   /** The module's source file node. */

@@ -19,7 +19,7 @@ import type * as sync70 from "typescript/unstable/sync";
 import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
 import type * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
-import type { Backend, BackendStats, ModuleSession } from "./host.js";
+import type { Backend, BackendStats } from "./host.js";
 import { norm } from "./library.js";
 import { Caches, type IndexSignature } from "./primitives.js";
 import { BackendBase, couldNotLoadMessage, type LoadedProject, type ProjectOptions } from "./project.js";
