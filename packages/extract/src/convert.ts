@@ -420,4 +420,5 @@ export function isObjectShaped(m: TypeModel): m is ObjectModel | Extract<TypeMod
   return m.kind === "object" || m.kind === "record";
 }
 
+/** Re-exported for callers of the conversion (kept: part of this module's exports). */
 export type { SourceLocation };

@@ -8,9 +8,10 @@
  * The TypeScript module is passed in (loaded by `select.ts` from the project), so this file only
  * imports its *types*.
  *
- * It answers the same {@link TypeHost} questions as the 7.0 backend and normalises where the
- * classic API differs (symbol parents and alias symbols are properties, declarations are nodes
- * rather than handles, modifier flags are computed), so the model is byte-identical.
+ * Its session supplies the classic API's primitives to the shared algorithm (`session.ts`, the
+ * same code as for the 7.0 backend) and normalises where the classic API differs (symbol parents
+ * and alias symbols are properties, declarations are nodes rather than handles, modifier flags
+ * are computed, unlinked mapped-type properties are sorted), so the model is byte-identical.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
