@@ -68,19 +68,19 @@ export function ts70Lib(dir?: string): IpcLib {
   const ast = req("typescript/unstable/ast") as typeof ast70;
   const version = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
   return {
-  family: "7.0",
-  version,
-  sync,
-  ast,
-  createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
-  firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
-  nextSnapshot: (api, _old, open, changed, deleted, created = []) =>
-    api.updateSnapshot({
-      ...(open.length ? { openProjects: open } : {}),
-      ...(changed.length || deleted.length || created.length ? { fileChanges: { changed, deleted, created } } : {}),
-    }),
-  project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
-  compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
+    family: "7.0",
+    version,
+    sync,
+    ast,
+    createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
+    firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
+    nextSnapshot: (api, _old, open, changed, deleted, created = []) =>
+      api.updateSnapshot({
+        ...(open.length ? { openProjects: open } : {}),
+        ...(changed.length || deleted.length || created.length ? { fileChanges: { changed, deleted, created } } : {}),
+      }),
+    project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
+    compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
   };
 }
 
