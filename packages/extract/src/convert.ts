@@ -4,12 +4,15 @@
  * {@link TypeModel} data. The first unsupported type met under a parameter (or the return
  * type) is reported once, naming the path into the type, the type, and where it is declared.
  */
-import { isAbsolute, relative } from "node:path";
 import { assertNever, toCamelCase } from "@typed-mcp/model";
 import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel } from "@typed-mcp/model";
-import type { NamedInfo, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import type { ConstructorInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
-import type { DocComment } from "./jsdoc.js";
+import { addConstraint, applyConstraints, docConstraints } from "./convert-constraints.js";
+import { displayPath, fail, tagProblem } from "./convert-problems.js";
+import { checkWireNames, ctorParamRequired, ctorRequired, keepProperty, mappedKeyOrder, parseNaming } from "./convert-properties.js";
+
+export { applyConstraints, displayPath, docConstraints, tagProblem };
 
 /** A problem found while converting, reported by the caller at the parameter / return type. */
 export interface ConvertProblem {
@@ -38,37 +41,6 @@ export interface Converted {
   model: TypeModel;
   /** The type included `undefined` (or `void`). */
   includesUndefined: boolean;
-}
-
-const fail = (ctx: ConvertContext, path: string, t: TypeRef | undefined, why: string, fix: string): undefined => {
-  if (ctx.problems.some((p) => p.code === "OMCG0005" || p.code === "OMCG0009")) return undefined;
-  let where = "";
-  if (t) {
-    const at = ctx.host.declaredAt(t);
-    if (at) where = at.line > 0 ? ` (declared at ${displayPath(at.file, ctx.root)}:${at.line}:${at.column})` : ` (declared in ${at.file.split("/").pop()})`;
-  }
-  const typeText = t ? ctx.host.text(t) : "?";
-  ctx.problems.push({
-    code: ctx.mode === "input" ? "OMCG0005" : "OMCG0009",
-    message: `${ctx.subject}: '${path}' has type '${typeText}'${where}, which typed-mcp cannot ${ctx.mode === "input" ? "read" : "write"}: ${why}. ${fix}`,
-  });
-  return undefined;
-};
-
-/**
- * A file as messages name it (spec §4: a diagnostic "names … where that type is declared"):
- * relative to `root` with forward slashes, as the CLI writes locations (`src/types.ts`,
- * `../shared/types.ts`); absolute when there is no root or the file is the root itself.
- */
-export function displayPath(file: string, root: string | undefined): string {
-  if (root === undefined) return file;
-  const rel = relative(root, file);
-  return (rel === "" || isAbsolute(rel) ? file : rel).replace(/\\/g, "/");
-}
-
-/** Reports a tag problem (OMCG0007). */
-export function tagProblem(ctx: ConvertContext, path: string, message: string): void {
-  ctx.problems.push({ code: "OMCG0007", message: `${ctx.subject}: '${path}': ${message}` });
 }
 
 /**
@@ -234,52 +206,6 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
 /** The fix of an unfillable constructor parameter (OMCG0005). */
 const CTOR_FIX = "Make the parameter a public property (or give it a default).";
 
-/** Code-unit order of strings (JavaScript's `<`), the order of computed unions (spec §4). */
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * Property order of an object type that the standard library's keyed mapped types build from a
- * union of keys (spec §4, "Order of `enum` values" and "`Record<"a" | "b", T>`"): `Record<K, T>`
- * and `Pick<T, K>` list their properties in the order the key union is written in the source
- * (the type argument itself, or a type alias of a written union: `Record<"b" | "a", T>` → `b`,
- * `a`), also behind a type alias of the `Record`/`Pick` (`type Opts = Record<"b" | "a", T>`,
- * read from the alias declaration); computed keys (`keyof X`, `Exclude<…>`, a mapped type, and
- * `Omit<T, K>`, whose keys are `Exclude<keyof T, K>`) are sorted by UTF-16 code unit. Never the
- * checker's union order, which differs between TypeScript versions. Other mapped types whose
- * properties no declaration writes (`{ [K in "b" | "a"]: T }`) are sorted by code unit too. Any
- * other object type (interfaces, classes, object literals, homomorphic mapped types such as
- * `Partial<T>`, which keep `T`'s property order) is returned as given. `node` is the annotation
- * the type was written as, if any.
- */
-function mappedKeyOrder(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, props: PropertyInfo[]): PropertyInfo[] {
-  const isKeyed = (a: NamedInfo | undefined) => !!a?.builtin && (a.name === "Record" || a.name === "Pick" || a.name === "Omit");
-  let alias = ctx.host.aliasNamed(t);
-  let keyed = isKeyed(alias);
-  if (!keyed && alias && !alias.builtin) {
-    // A type alias of a `Record`/`Pick` (`type Opts = Record<"b" | "a", T>`, or an alias of such an
-    // alias): the keys are written in the alias declaration.
-    const declared = ctx.host.aliasTypeNode(t);
-    const named = ctx.host.referenceNamed(declared);
-    if (isKeyed(named)) [alias, keyed, node] = [named, true, declared];
-  }
-  // Properties that no declaration writes (a mapped type over a union of keys, such as
-  // `{ [K in "b" | "a"]: T }`) come in the checker's union order: sort them.
-  const synthesized = props.length > 0 && props.every((p) => p.declaredAt === undefined);
-  if (!keyed && !synthesized) return props;
-  const names = props.map((p) => p.name);
-  let order: string[] | undefined;
-  if (keyed && alias!.name !== "Omit") {
-    const keyNode = ctx.host.childNode(node, alias!.name === "Record" ? 0 : 1);
-    const written = keyNode ? ctx.host.literalOrder(t, keyNode) : undefined;
-    if (written && names.every((n) => written.includes(n))) order = written.filter((v): v is string => typeof v === "string");
-  }
-  order ??= [...names].sort(byCodeUnit);
-  const rank = new Map(order.map((n, i) => [n, i] as const));
-  return [...props].sort((a, b) => rank.get(a.name)! - rank.get(b.name)!);
-}
-
 /** `number & Minimum<1>`, `Int`, `string & MaxLength<20>`, or an intersection of object types. */
 function convertIntersection(ctx: ConvertContext, t: TypeRef, members: TypeRef[], node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
   const { host } = ctx;
@@ -320,149 +246,14 @@ function convertIntersection(ctx: ConvertContext, t: TypeRef, members: TypeRef[]
   return applyConstraints(ctx, path, base, constraints, "type tag");
 }
 
-const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
-const UNSUPPORTED_KEYWORDS = new Set([
-  "min",
-  "max",
-  "minitems",
-  "maxitems",
-  "exclusiveminimum",
-  "exclusivemaximum",
-  "multipleof",
-  "uniqueitems",
-  "minproperties",
-  "maxproperties",
-  "regex",
-  "regexp",
-  "minlen",
-  "maxlen",
-]);
-
-/**
- * Reads validation tags from a doc comment (spec §4): exact names `@minimum @maximum @minLength
- * @maxLength @pattern @format`; a differently-cased one or another JSON Schema keyword
- * (`@min`, `@maxItems`, `@exclusiveMinimum`, …) is OMCG0007.
- */
-export function docConstraints(ctx: ConvertContext, path: string, doc: DocComment | undefined): Constraints {
-  const c: Constraints = {};
-  if (!doc) return c;
-  for (const tag of doc.tags) {
-    const canonical = VALIDATION_TAGS.find((v) => v.toLowerCase() === tag.name.toLowerCase());
-    if (canonical && canonical !== tag.name) {
-      tagProblem(ctx, path, `unknown tag @${tag.name}; write @${canonical}.`);
-      continue;
-    }
-    if (!canonical) {
-      if (UNSUPPORTED_KEYWORDS.has(tag.name.toLowerCase()))
-        tagProblem(ctx, path, `unknown validation tag @${tag.name}; the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format.`);
-      continue;
-    }
-    const text = tag.text.trim();
-    if (canonical === "pattern") {
-      addConstraint(ctx, path, c, canonical, text, "JSDoc tag");
-    } else if (canonical === "format") {
-      addConstraint(ctx, path, c, canonical, text.split(/\s+/)[0] ?? "", "JSDoc tag");
-    } else {
-      const word = text.split(/\s+/)[0] ?? "";
-      const n = word === "" ? NaN : Number(word);
-      if (!Number.isFinite(n)) {
-        tagProblem(ctx, path, `@${canonical} needs a number, got '${text}'.`);
-        continue;
-      }
-      addConstraint(ctx, path, c, canonical, n, "JSDoc tag");
-    }
-  }
-  return c;
-}
-
-function addConstraint(ctx: ConvertContext, path: string, c: Constraints, name: string, value: unknown, source: string): void {
-  const set = (k: keyof Constraints, v: unknown) => {
-    if (c[k] !== undefined && c[k] !== v) {
-      tagProblem(ctx, path, `${k} is given twice with different values (${String(c[k])} and ${String(v)}).`);
-      return;
-    }
-    (c as Record<string, unknown>)[k] = v;
-  };
-  switch (name) {
-    case "minimum":
-    case "maximum":
-      if (typeof value !== "number" || !Number.isFinite(value)) return tagProblem(ctx, path, `${name} needs a number literal (${source}).`);
-      return set(name, value);
-    case "minLength":
-    case "maxLength":
-      if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
-        return tagProblem(ctx, path, `${name} needs a non-negative integer (${source}).`);
-      return set(name, value);
-    case "pattern":
-      if (typeof value !== "string" || value === "") return tagProblem(ctx, path, `pattern needs a regular expression (${source}).`);
-      try {
-        new RegExp(value, "u");
-      } catch (e) {
-        return tagProblem(ctx, path, `pattern /${value}/ does not compile with the u flag: ${(e as Error).message}.`);
-      }
-      return set("pattern", value);
-    case "format":
-      if (value !== "email" && value !== "uri") return tagProblem(ctx, path, `format must be "email" or "uri", got '${String(value)}'.`);
-      return set("format", value);
-    default:
-      return tagProblem(ctx, path, `unknown type tag '${name}'.`);
-  }
-}
-
-/**
- * Attaches constraints to a model (through `nullable`), checking that each fits the type
- * (spec §4): minimum/maximum on numbers; minLength/maxLength on strings and arrays/sets;
- * pattern/format on strings. Also checks `minimum <= maximum` and `minLength <= maxLength`.
- */
-export function applyConstraints(ctx: ConvertContext, path: string, model: TypeModel, add: Constraints, source: string): TypeModel {
-  const keys = Object.keys(add) as (keyof Constraints)[];
-  if (keys.length === 0) return model;
-  if (model.kind === "nullable") return { kind: "nullable", inner: applyConstraints(ctx, path, model.inner, add, source) };
-  const fits = (k: keyof Constraints): boolean => {
-    switch (model.kind) {
-      case "number":
-      case "integer":
-        return k === "minimum" || k === "maximum";
-      case "string":
-        return k !== "minimum" && k !== "maximum";
-      case "array":
-        return k === "minLength" || k === "maxLength";
-      case "boolean":
-      case "enum":
-      case "date":
-      case "url":
-      case "bytes":
-      case "record":
-      case "object":
-        return false;
-      default:
-        return assertNever(model);
-    }
-  };
-  const bad = keys.filter((k) => !fits(k));
-  if (bad.length) {
-    const hint = model.kind === "array" ? " (put the type tag on the item type instead, e.g. `(string & MaxLength<20>)[]`)" : "";
-    tagProblem(ctx, path, `${bad.map((k) => "@" + k).join(", ")} does not fit ${/^[aeiou]/.test(model.kind) ? "an" : "a"} ${model.kind} (${source})${hint}.`);
-    return model;
-  }
-  if (model.kind !== "number" && model.kind !== "integer" && model.kind !== "string" && model.kind !== "array") return model;
-  const merged: Constraints = { ...(model.constraints ?? {}) };
-  for (const k of keys) {
-    const v = add[k];
-    if (merged[k] !== undefined && merged[k] !== v) {
-      tagProblem(ctx, path, `${k} is given twice with different values (${String(merged[k])} and ${String(v)}).`);
-      continue;
-    }
-    (merged as Record<string, unknown>)[k] = v;
-  }
-  if (merged.minimum !== undefined && merged.maximum !== undefined && merged.minimum > merged.maximum)
-    tagProblem(ctx, path, `minimum ${merged.minimum} is greater than maximum ${merged.maximum}.`);
-  if (merged.minLength !== undefined && merged.maxLength !== undefined && merged.minLength > merged.maxLength)
-    tagProblem(ctx, path, `minLength ${merged.minLength} is greater than maxLength ${merged.maxLength}.`);
-  return { ...model, constraints: merged } as TypeModel;
-}
-
 const BUILTIN_UNSUPPORTED_FIX = "Use a plain data type (string, number, an interface, …).";
+
+/** The built-ins with a model of their own kind (spec §4 "Built-ins"). */
+const BUILTIN_KINDS = new Map<string, "date" | "url" | "bytes">([
+  ["Date", "date"],
+  ["URL", "url"],
+  ["Uint8Array", "bytes"],
+]);
 
 /** Object types: arrays, built-ins (Date, URL, Uint8Array, Set, Map), records, interfaces, classes. */
 function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
@@ -475,36 +266,8 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
   }
   const named = o.named;
   if (named?.builtin) {
-    switch (named.name) {
-      case "Date":
-        return { kind: "date" };
-      case "URL":
-        return { kind: "url" };
-      case "Uint8Array":
-        return { kind: "bytes" };
-      case "Set":
-      case "ReadonlySet": {
-        const el = o.typeArguments[0];
-        if (!el) return fail(ctx, path, t, "a Set without an item type", "Write `Set<T>`.");
-        const items = convertType(ctx, el, host.childNode(node, "element"), path + "[]");
-        return items ? { kind: "array", items, set: true } : undefined;
-      }
-      case "Map":
-      case "ReadonlyMap": {
-        const [k, v] = o.typeArguments;
-        if (!k || !v || host.shape(k).kind !== "string") return fail(ctx, path, t, "maps are supported only with `string` keys", "Use `Map<string, T>`.");
-        const values = convertType(ctx, v, host.childNode(node, 1), path + "{}");
-        return values ? { kind: "record", values, map: true } : undefined;
-      }
-      case "Promise":
-        return fail(ctx, path, t, "a Promise is not a value that can be sent", "Take the awaited value instead.");
-      case "Array":
-      case "ReadonlyArray":
-        break;
-      default:
-        if (named.name !== "Object" && named.name !== "__type")
-          return fail(ctx, path, t, `the built-in '${named.name}' has no JSON form`, BUILTIN_UNSUPPORTED_FIX);
-    }
+    const builtin = convertBuiltin(ctx, t, o, node, path);
+    if (builtin !== "object") return builtin;
   }
   if (named?.typedMcp) return fail(ctx, path, t, `'${named.name}' from typed-mcp cannot be ${ctx.mode === "input" ? "an argument" : "part of a value"}`, "Use a plain data type.");
   if (o.callable) return fail(ctx, path, t, "functions and classes' constructors are not data", "Pass data and call the function inside the tool.");
@@ -524,115 +287,132 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
   }
   ctx.stack.push(id);
   try {
-    let additional: TypeModel | undefined;
-    if (o.stringIndex) {
-      additional = convertType(ctx, o.stringIndex, host.childNode(node, 1), path + "{}");
-      if (!additional) return undefined;
-      if (listed.length === 0) return { kind: "record", values: additional };
-    }
-    const typeDoc = host.typeDoc(t);
-    const naming = parseNaming(ctx, path, typeDoc ? parseDocComment(typeDoc) : undefined);
-    const properties: PropertyModel[] = [];
-    const ctor = named?.isClass ? host.classConstructor(t, ctx.file) : undefined;
-    for (const p of listed) {
-      const doc = p.doc ? parseDocComment(p.doc) : undefined;
-      if (hasDocTag(doc, "ignore")) {
-        const required = !p.optional && !ctorRequired(ctor, p.name) && !p.hasInitializer;
-        if (required && ctx.mode === "input") {
-          const r = convertTop(ctx, p.type, p.typeNode, `${path}.${p.name}`);
-          if (r && !r.includesUndefined) {
-            ctx.problems.push({
-              code: "OMCG0006",
-              message: `${ctx.subject}: '${path}.${p.name}' has @ignore but is required; make it optional (\`${p.name}?:\`) or remove @ignore.`,
-            });
-          }
-        }
-        continue;
-      }
-      const ppath = `${path}.${p.name}`;
-      const r = convertTop(ctx, p.type, p.typeNode, ppath);
-      if (!r) return undefined;
-      const wire = docTagText(doc, "jsonName") ?? (naming === "camelCase" ? toCamelCase(p.name) : p.name);
-      let model = applyConstraints(ctx, ppath, r.model, docConstraints(ctx, ppath, doc), "JSDoc tag");
-      let required = !p.optional && !r.includesUndefined;
-      if (named?.isClass) {
-        if (p.hasInitializer) required = false;
-        const cr = ctorParamRequired(ctor, p.name);
-        if (cr !== undefined) required = cr;
-      }
-      const pm: PropertyModel = { name: wire, key: p.name, type: model, required };
-      const description = docTagText(doc, "description") ?? docMainText(doc) ?? (p.parameterProperty && ctor?.doc ? docParamText(parseDocComment(ctor.doc), p.name) : undefined);
-      if (description !== undefined) pm.description = description;
-      if (p.kind === "getter") pm.readOnly = true;
-      properties.push(pm);
-      model = pm.type;
-    }
-    const seen = new Map<string, string>();
-    for (const p of properties) {
-      const other = seen.get(p.name);
-      if (other !== undefined) {
-        ctx.problems.push({
-          code: "OMCG0006",
-          message: `${ctx.subject}: '${path}': properties '${other}' and '${p.key}' have the same wire name '${p.name}'; rename one (or use @jsonName).`,
-        });
-      }
-      seen.set(p.name, p.key);
-    }
-    const result: ObjectModel = { kind: "object", properties };
-    if (additional) result.additionalProperties = additional;
-    if (ctor && ctor.exportName && ctor.params.length > 0) {
-      const args: string[] = [];
-      for (const cp of ctor.params) {
-        const prop = properties.find((p) => p.key === cp.name);
-        if (!prop || cp.rest) {
-          if (!cp.optional && !cp.hasDefault && ctx.mode === "input") {
-            return fail(ctx, path, t, `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`, CTOR_FIX);
-          }
-          break;
-        }
-        args.push(prop.name);
-      }
-      result.construct = { from: ctor.from!, exportName: ctor.exportName, args };
-    } else if (ctor && ctor.exportName) {
-      result.construct = { from: ctor.from!, exportName: ctor.exportName, args: [] };
-    } else if (ctor && ctx.mode === "input" && ctor.params.some((cp) => !cp.optional && !cp.hasDefault)) {
-      return fail(ctx, path, t, "the class is not exported, so the reader cannot construct it", "Export the class.");
-    }
-    const at = named && !named.builtin ? host.declaredAt(t) : undefined;
-    if (at && at.line > 0) result.declaredAt = at;
-    return result;
+    return convertObjectBody(ctx, t, o, node, path, listed);
   } finally {
     ctx.stack.pop();
   }
 }
 
-function ctorRequired(ctor: ReturnType<TypeHost["classConstructor"]>, name: string): boolean {
-  return ctorParamRequired(ctor, name) === true;
-}
-function ctorParamRequired(ctor: ReturnType<TypeHost["classConstructor"]>, name: string): boolean | undefined {
-  const p = ctor?.params.find((cp) => cp.name === name);
-  return p ? !p.optional && !p.hasDefault : undefined;
+/**
+ * A built-in object type (`o.named.builtin`): its model, a problem (`undefined`), or `"object"`
+ * for the built-ins read as plain objects (`Array`/`ReadonlyArray` references, `Object`, `__type`).
+ */
+function convertBuiltin(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node: TypeNodeRef | undefined, path: string): TypeModel | undefined | "object" {
+  const { host } = ctx;
+  const name = o.named!.name;
+  const kind = BUILTIN_KINDS.get(name);
+  if (kind) return { kind };
+  switch (name) {
+    case "Set":
+    case "ReadonlySet": {
+      const el = o.typeArguments[0];
+      if (!el) return fail(ctx, path, t, "a Set without an item type", "Write `Set<T>`.");
+      const items = convertType(ctx, el, host.childNode(node, "element"), path + "[]");
+      return items ? { kind: "array", items, set: true } : undefined;
+    }
+    case "Map":
+    case "ReadonlyMap": {
+      const [k, v] = o.typeArguments;
+      if (!k || !v || host.shape(k).kind !== "string") return fail(ctx, path, t, "maps are supported only with `string` keys", "Use `Map<string, T>`.");
+      const values = convertType(ctx, v, host.childNode(node, 1), path + "{}");
+      return values ? { kind: "record", values, map: true } : undefined;
+    }
+    case "Promise":
+      return fail(ctx, path, t, "a Promise is not a value that can be sent", "Take the awaited value instead.");
+    case "Array":
+    case "ReadonlyArray":
+    case "Object":
+    case "__type":
+      return "object";
+    default:
+      return fail(ctx, path, t, `the built-in '${name}' has no JSON form`, BUILTIN_UNSUPPORTED_FIX);
+  }
 }
 
-function keepProperty(ctx: ConvertContext, p: PropertyInfo, isClass: boolean): boolean {
-  if (p.visibility !== "public" || p.isStatic) return false;
-  if (p.name.startsWith("typed-mcp:")) return false;
-  if (isClass && (p.kind === "method" || p.kind === "setter" || p.kind === "other")) return false;
-  if (p.kind === "getter" && ctx.mode === "input") return false;
-  return true;
+/** The object model of a type with listed properties (or a string index signature); `t` is on the stack. */
+function convertObjectBody(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node: TypeNodeRef | undefined, path: string, listed: PropertyInfo[]): TypeModel | undefined {
+  const { host } = ctx;
+  const named = o.named;
+  let additional: TypeModel | undefined;
+  if (o.stringIndex) {
+    additional = convertType(ctx, o.stringIndex, host.childNode(node, 1), path + "{}");
+    if (!additional) return undefined;
+    if (listed.length === 0) return { kind: "record", values: additional };
+  }
+  const typeDoc = host.typeDoc(t);
+  const naming = parseNaming(ctx, path, typeDoc ? parseDocComment(typeDoc) : undefined);
+  const ctor = named?.isClass ? host.classConstructor(t, ctx.file) : undefined;
+  const properties = convertProperties(ctx, path, listed, naming, !!named?.isClass, ctor);
+  if (!properties) return undefined;
+  checkWireNames(ctx, path, properties);
+  const result: ObjectModel = { kind: "object", properties };
+  if (additional) result.additionalProperties = additional;
+  if (ctor && ctor.exportName && ctor.params.length > 0) {
+    const args: string[] = [];
+    for (const cp of ctor.params) {
+      const prop = properties.find((p) => p.key === cp.name);
+      if (!prop || cp.rest) {
+        if (!cp.optional && !cp.hasDefault && ctx.mode === "input") {
+          return fail(ctx, path, t, `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`, CTOR_FIX);
+        }
+        break;
+      }
+      args.push(prop.name);
+    }
+    result.construct = { from: ctor.from!, exportName: ctor.exportName, args };
+  } else if (ctor && ctor.exportName) {
+    result.construct = { from: ctor.from!, exportName: ctor.exportName, args: [] };
+  } else if (ctor && ctx.mode === "input" && ctor.params.some((cp) => !cp.optional && !cp.hasDefault)) {
+    return fail(ctx, path, t, "the class is not exported, so the reader cannot construct it", "Export the class.");
+  }
+  const at = named && !named.builtin ? host.declaredAt(t) : undefined;
+  if (at && at.line > 0) result.declaredAt = at;
+  return result;
 }
 
-/** `@naming camelCase` on the type's declaration (spec §4); another policy is OMCG0006. */
-function parseNaming(ctx: ConvertContext, path: string, doc: DocComment | undefined): "camelCase" | undefined {
-  const tag = doc?.tags.find((x) => x.name === "naming");
-  if (!tag) return undefined;
-  const policy = tag.text.trim().split(/\s+/)[0] ?? "";
-  if (policy === "camelCase") return "camelCase";
-  ctx.problems.push({
-    code: "OMCG0006",
-    message: `${ctx.subject}: '${path}': @naming '${policy}' is not supported; the only policy is camelCase (or leave the tag out).`,
-  });
-  return undefined;
+/** The models of the listed properties (`@ignore`d ones left out), or `undefined` after a problem. */
+function convertProperties(
+  ctx: ConvertContext,
+  path: string,
+  listed: PropertyInfo[],
+  naming: "camelCase" | undefined,
+  isClass: boolean,
+  ctor: ConstructorInfo | undefined,
+): PropertyModel[] | undefined {
+  const properties: PropertyModel[] = [];
+  for (const p of listed) {
+    const doc = p.doc ? parseDocComment(p.doc) : undefined;
+    if (hasDocTag(doc, "ignore")) {
+      const required = !p.optional && !ctorRequired(ctor, p.name) && !p.hasInitializer;
+      if (required && ctx.mode === "input") {
+        const r = convertTop(ctx, p.type, p.typeNode, `${path}.${p.name}`);
+        if (r && !r.includesUndefined) {
+          ctx.problems.push({
+            code: "OMCG0006",
+            message: `${ctx.subject}: '${path}.${p.name}' has @ignore but is required; make it optional (\`${p.name}?:\`) or remove @ignore.`,
+          });
+        }
+      }
+      continue;
+    }
+    const ppath = `${path}.${p.name}`;
+    const r = convertTop(ctx, p.type, p.typeNode, ppath);
+    if (!r) return undefined;
+    const wire = docTagText(doc, "jsonName") ?? (naming === "camelCase" ? toCamelCase(p.name) : p.name);
+    const model = applyConstraints(ctx, ppath, r.model, docConstraints(ctx, ppath, doc), "JSDoc tag");
+    let required = !p.optional && !r.includesUndefined;
+    if (isClass) {
+      if (p.hasInitializer) required = false;
+      const cr = ctorParamRequired(ctor, p.name);
+      if (cr !== undefined) required = cr;
+    }
+    const pm: PropertyModel = { name: wire, key: p.name, type: model, required };
+    const description = docTagText(doc, "description") ?? docMainText(doc) ?? (p.parameterProperty && ctor?.doc ? docParamText(parseDocComment(ctor.doc), p.name) : undefined);
+    if (description !== undefined) pm.description = description;
+    if (p.kind === "getter") pm.readOnly = true;
+    properties.push(pm);
+  }
+  return properties;
 }
 
 /** Whether a converted model is object-shaped for results (spec §6). */
@@ -640,4 +420,5 @@ export function isObjectShaped(m: TypeModel): m is ObjectModel | Extract<TypeMod
   return m.kind === "object" || m.kind === "record";
 }
 
+/** Re-exported for callers of the conversion (kept: part of this module's exports). */
 export type { SourceLocation };

@@ -8,42 +8,25 @@
  * The TypeScript module is passed in (loaded by `select.ts` from the project), so this file only
  * imports its *types*.
  *
- * It answers the same {@link TypeHost} questions as the 7.0 backend and normalises where the
- * classic API differs (symbol parents and alias symbols are properties, declarations are nodes
- * rather than handles, modifier flags are computed), so the model is byte-identical.
+ * Its session supplies the classic API's primitives to the shared algorithm (`session.ts`, the
+ * same code as for the 7.0 backend) and normalises where the classic API differs (symbol parents
+ * and alias symbols are properties, declarations are nodes rather than handles, modifier flags
+ * are computed, unlinked mapped-type properties are sorted), so the model is byte-identical.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type * as TS from "@typescript/typescript6";
-import type {
-  Backend,
-  BackendStats,
-  DefaultInfo,
-  ModuleSession,
-  ObjectShape,
-  ParamInfo,
-  PropertyInfo,
-  QuickResolution,
-  SignatureInfo,
-  TypeHost,
-  TypeRef,
-} from "./host.js";
-import { Caches, SessionBase, failedSession, findTsconfig, norm, notStrictMessage, setOverlay } from "./common.js";
+import type { BackendStats } from "./host.js";
+import { norm } from "./library.js";
+import { Caches, type IndexSignature } from "./primitives.js";
+import { BackendBase, couldNotLoadMessage, type LoadedProject, type ProjectOptions } from "./project.js";
+import { SessionBase } from "./session.js";
 
 /** The classic `typescript` module (5.x or 6.x), as `require("typescript")` returns it. */
 export type ClassicTs = typeof TS;
 
 /** Options of {@link ClassicBackend}. */
-export interface ClassicBackendOptions {
-  /** A fixed tsconfig.json; default: the nearest `tsconfig.json` above each file. */
-  tsconfig?: string;
-  /** Working directory (resolves a relative `tsconfig`); default `process.cwd()`. */
-  cwd?: string;
-}
-
-function isLibFile(path: string): boolean {
-  return /\/node_modules\/typescript\/|\/lib\.[\w.]*\.d\.ts$|\/node_modules\/@types\/|\/node_modules\/@typescript\//.test(path);
-}
+export type ClassicBackendOptions = ProjectOptions;
 
 type AnyNode = TS.Node & { [k: string]: any };
 type AnyType = TS.Type & { [k: string]: any };
@@ -64,26 +47,19 @@ interface ClassicProject {
  * The classic TS 5.x/6.x backend. `ts` is the project's TypeScript module (CommonJS `typescript`
  * or `@typescript/typescript6`); errors reading the tsconfig become a `configProblem` (OMCG0000).
  */
-export class ClassicBackend implements Backend {
+export class ClassicBackend extends BackendBase<TS.SourceFile> {
   private readonly projects = new Map<string, ClassicProject>();
-  private readonly overlays = new Map<string, string>();
   private readonly versions = new Map<string, number>();
   private readonly registry: TS.DocumentRegistry;
   private coldStartMs = 0;
-  generation = 0;
-  private closed = false;
   private readonly caches = new Map<string, { program: TS.Program; caches: Caches }>();
 
   constructor(
     private readonly ts: ClassicTs,
-    private readonly options: ClassicBackendOptions = {},
+    options: ClassicBackendOptions = {},
   ) {
+    super(options);
     this.registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, this.options.cwd ?? process.cwd());
-  }
-
-  /** Finds the tsconfig for `file`: the fixed one, else the nearest `tsconfig.json` above it. */
-  configFor(file: string): string | undefined {
-    return findTsconfig(this.options, file);
   }
 
   private bump(file: string): void {
@@ -91,18 +67,20 @@ export class ClassicBackend implements Backend {
     this.generation++;
   }
 
-  private open(config: string): ClassicProject | string {
+  protected overlayChanged(file: string): void {
+    this.bump(file);
+  }
+
+  /** The LanguageService host of `project`: overlays over the disk, script versions, re-resolution. */
+  private serviceHost(project: ClassicProject): TS.LanguageServiceHost {
     const ts = this.ts;
-    const read = ts.readConfigFile(config, ts.sys.readFile);
-    if (read.error) return `TypeScript could not read ${config}: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`;
-    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
-    const project: ClassicProject = { config, parsed, roots: new Set(parsed.fileNames.map(norm)), reresolve: false, service: undefined as never };
+    const config = project.config;
     const snapshotOf = (name: string): TS.IScriptSnapshot | undefined => {
       const f = norm(name);
       const text = this.overlays.get(f) ?? (existsSync(f) ? readFileSync(f, "utf8") : undefined);
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
     };
-    const host: TS.LanguageServiceHost = {
+    return {
       getCompilationSettings: () => project.parsed.options,
       getProjectReferences: () => project.parsed.projectReferences,
       getScriptFileNames: () => [...project.roots],
@@ -126,7 +104,15 @@ export class ClassicBackend implements Backend {
       getParsedCommandLine: (name: string) =>
         ts.getParsedCommandLineOfConfigFile(name, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} }),
     } as TS.LanguageServiceHost;
-    project.service = ts.createLanguageService(host, this.registry);
+  }
+
+  private open(config: string): ClassicProject | string {
+    const ts = this.ts;
+    const read = ts.readConfigFile(config, ts.sys.readFile);
+    if (read.error) return `TypeScript could not read ${config}: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`;
+    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
+    const project: ClassicProject = { config, parsed, roots: new Set(parsed.fileNames.map(norm)), reresolve: false, service: undefined as never };
+    project.service = ts.createLanguageService(this.serviceHost(project), this.registry);
     this.projects.set(config, project);
     return project;
   }
@@ -138,25 +124,19 @@ export class ClassicBackend implements Backend {
     return read.error ? undefined : ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
   }
 
-  /** Opens (or refreshes) the project for `file` with `code` as its text and returns a session. */
-  session(file: string, code: string): ModuleSession {
-    if (this.closed) throw new Error("The extractor was closed.");
-    file = norm(file);
-    const config = this.configFor(file);
-    if (!config) return failedSession(`No tsconfig.json found above ${file}; typed-mcp needs one (with "strict": true).`);
-    if (setOverlay(this.overlays, file, code)) this.bump(file);
+  protected load(config: string, file: string): LoadedProject<TS.SourceFile> | string {
     const t0 = performance.now();
     const first = this.projects.size === 0;
     let project = this.projects.get(config);
     if (!project) {
       const opened = this.open(config);
-      if (typeof opened === "string") return failedSession(opened);
+      if (typeof opened === "string") return opened;
       project = opened;
     }
     let program = project.service.getProgram();
-    if (!program) return failedSession(`TypeScript could not load the project ${config}.`);
+    if (!program) return couldNotLoadMessage(config);
     project.reresolve = false;
-    if (!program.getSourceFile(file) && !project.roots.has(file) && (this.overlays.has(file) || existsSync(file))) {
+    if (!program.getSourceFile(file) && !project.roots.has(file) && this.exists(file)) {
       // A module created since the project was opened (watch mode): read the config's file list again.
       const fresh = this.parse(config);
       if (fresh && fresh.fileNames.some((f) => norm(f) === file)) {
@@ -166,27 +146,27 @@ export class ClassicBackend implements Backend {
         project.reresolve = true;
         program = project.service.getProgram();
         project.reresolve = false;
-        if (!program) return failedSession(`TypeScript could not load the project ${config}.`);
+        if (!program) return couldNotLoadMessage(config);
       }
     }
     const checker = program.getTypeChecker();
     if (first) this.coldStartMs = performance.now() - t0;
-    const opts = program.getCompilerOptions();
-    const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
-    if (!strictNull) {
-      return failedSession(notStrictMessage(config));
-    }
-    const sf = program.getSourceFile(file);
-    // Like the 7.0 backend: the module must be in the program (a root or imported from one).
-    if (!sf) {
-      return failedSession(`${file} is not part of the TypeScript project ${config}; include it there (tsconfig "include"/"files").`);
-    }
+    const found = program;
+    return {
+      compilerOptions: () => found.getCompilerOptions(),
+      // Like the 7.0 backend: the module must be in the program (a root or imported from one).
+      sourceFile: () => found.getSourceFile(file),
+      session: (sf) => new ClassicSession(this.ts, checker, sf, file, this.cachesOf(config, found)),
+    };
+  }
+
+  private cachesOf(config: string, program: TS.Program): Caches {
     let entry = this.caches.get(config);
     if (!entry || entry.program !== program) {
       entry = { program, caches: new Caches() };
       this.caches.set(config, entry);
     }
-    return new ClassicSession(this.ts, program, checker, sf, file, entry.caches);
+    return entry.caches;
   }
 
   /** Records a change on disk (watch mode); applied with the next `session`. */
@@ -214,26 +194,38 @@ export class ClassicBackend implements Backend {
   }
 }
 
-class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
-  readonly host: TypeHost = this;
-  protected declare readonly K: typeof TS.SyntaxKind;
-  protected declare readonly TF: typeof TS.TypeFlags;
-  protected declare readonly SF: typeof TS.SymbolFlags;
-  private readonly OF: typeof TS.ObjectFlags;
-
+/** The classic API's primitives; the algorithm is {@link SessionBase}. Nothing is batched (no IPC). */
+class ClassicSession extends SessionBase {
   constructor(
     private readonly ts: ClassicTs,
-    private readonly program: TS.Program,
     private readonly checker: TS.TypeChecker,
     protected readonly sf: TS.SourceFile,
     file: string,
     c: Caches,
   ) {
-    super(file, c, ts, isLibFile);
-    this.OF = ts.ObjectFlags;
+    super(file, c, ts);
   }
 
-  // ---- primitives of the shared algorithm (common.ts) -------------------------------------
+  // ---- syntax ---------------------------------------------------------------------------------
+
+  protected forEachChild(node: AnyNode, cb: (child: AnyNode) => unknown): void {
+    this.ts.forEachChild(node, cb as (c: TS.Node) => unknown);
+  }
+
+  protected modifierFlags(node: AnyNode | undefined): number {
+    if (!node) return 0;
+    try {
+      return this.ts.getCombinedModifierFlags(node as TS.Declaration);
+    } catch {
+      return 0;
+    }
+  }
+
+  // ---- symbols and declarations ---------------------------------------------------------------
+
+  protected declarations(sym: AnySymbol | undefined): AnyNode[] {
+    return (sym?.declarations ?? []) as AnyNode[];
+  }
 
   /** The declaration node (marks its file consulted, like resolving a 7.0 node handle). */
   protected resolve(decl: TS.Node | undefined): AnyNode | undefined {
@@ -246,6 +238,15 @@ class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
     return norm(decl.getSourceFile().fileName);
   }
 
+  protected parentOf(sym: AnySymbol): AnySymbol | undefined {
+    return sym.parent as AnySymbol | undefined;
+  }
+
+  protected symbolKey(sym: AnySymbol): unknown {
+    return sym;
+  }
+
+  /** The adapter's own id of a symbol (the classic checker assigns ids lazily). */
   private symbolId(sym: AnySymbol): number {
     let id = this.c.symbolIds.get(sym);
     if (id === undefined) {
@@ -255,18 +256,21 @@ class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
     return id;
   }
 
-  protected modifierFlags(node: AnyNode | undefined): number {
-    if (!node) return 0;
-    try {
-      return this.ts.getCombinedModifierFlags(node as TS.Declaration);
-    } catch {
-      return 0;
-    }
-  }
-  protected declarations(sym: AnySymbol | undefined): AnyNode[] {
-    return (sym?.declarations ?? []) as AnyNode[];
+  protected symbolAt(node: AnyNode): AnySymbol | undefined {
+    return this.checker.getSymbolAtLocation(node) as AnySymbol | undefined;
   }
 
+  /** The classic checker has no `getSymbolAtPosition`: find the identifier, then ask for its symbol. */
+  protected symbolAtPosition(span: [number, number]): AnySymbol | undefined {
+    const id = this.findNode(span[0], span[1], (n) => n.kind === this.K.Identifier && this.start(n) === span[0]);
+    return id ? this.symbolAt(id) : undefined;
+  }
+
+  protected aliasedSymbol(sym: AnySymbol): AnySymbol {
+    return this.checker.getAliasedSymbol(sym) as AnySymbol;
+  }
+
+  // ---- types ----------------------------------------------------------------------------------
 
   protected typeToString(type: AnyType): string {
     return this.checker.typeToString(type);
@@ -294,195 +298,88 @@ class ClassicSession extends SessionBase implements ModuleSession, TypeHost {
     return (type.aliasTypeArguments ?? []).length;
   }
 
-  protected parentOf(sym: AnySymbol): AnySymbol | undefined {
-    return sym.parent as AnySymbol | undefined;
+  protected referenceTarget(type: AnyType): AnyType {
+    return (type.target as AnyType) ?? type;
   }
 
-  protected symbolKey(sym: AnySymbol): unknown {
-    return sym;
-  }
-
-  protected symbolAt(node: AnyNode): AnySymbol | undefined {
-    return this.checker.getSymbolAtLocation(node) as AnySymbol | undefined;
-  }
-
-  protected aliasedSymbol(sym: AnySymbol): AnySymbol {
-    return this.checker.getAliasedSymbol(sym) as AnySymbol;
+  protected baseTypes(type: AnyType): readonly AnyType[] {
+    return this.checker.getBaseTypes(type as TS.InterfaceType) as AnyType[];
   }
 
   protected typeFromTypeNode(node: AnyNode): AnyType {
     return this.checker.getTypeFromTypeNode(node as TS.TypeNode) as AnyType;
   }
 
-  protected typesAt(nodes: AnyNode[]): AnyType[] {
-    return nodes.map((m) => this.checker.getTypeAtLocation(m) as AnyType);
+  protected anyType(): AnyType {
+    return this.checker.getAnyType() as AnyType;
+  }
+
+  // ---- object types ---------------------------------------------------------------------------
+
+  private get internalChecker(): TS.TypeChecker & { isTupleType(t: TS.Type): boolean; isArrayType(t: TS.Type): boolean } {
+    return this.checker as never;
+  }
+
+  protected isTupleType(type: AnyType): boolean {
+    return this.internalChecker.isTupleType(type);
+  }
+
+  protected isArrayType(type: AnyType): boolean {
+    return this.internalChecker.isArrayType(type);
+  }
+
+  protected typeArguments(type: AnyType): readonly AnyType[] {
+    return this.checker.getTypeArguments(type as TS.TypeReference) as AnyType[];
+  }
+
+  protected signaturesOfType(type: AnyType, kind: "call" | "construct"): readonly TS.Signature[] {
+    return this.checker.getSignaturesOfType(type, kind === "call" ? this.ts.SignatureKind.Call : this.ts.SignatureKind.Construct);
+  }
+
+  protected indexSignatures(type: AnyType): IndexSignature[] {
+    return this.checker.getIndexInfosOfType(type).map((info) => ({ keyType: info.keyType, valueType: info.type }));
   }
 
   protected propertiesOf(type: AnyType): readonly AnySymbol[] {
     return this.checker.getPropertiesOfType(type) as AnySymbol[];
   }
 
-  protected typesOfSymbols(syms: AnySymbol[]): AnyType[] {
+  /**
+   * A mapped type whose properties are not linked to declarations (`Record<"b" | "a", T>`,
+   * `Pick` over a non-keyof key, an `as` remapping): the classic checker lists them in the key
+   * union's type-id order (creation order); TypeScript 7 lists them sorted by name (UTF-16 code
+   * units), and so does this. Linked ones (`Partial<I>`, `Pick<I, K>`) keep declaration order in both.
+   */
+  protected listedProperties(type: AnyType): AnySymbol[] {
+    const symbols = [...this.checker.getPropertiesOfType(type)] as AnySymbol[];
+    const mapped = ((type as { objectFlags?: number }).objectFlags ?? 0) & this.OF.Mapped;
+    if (!mapped || !symbols.every((s) => !s.declarations?.length)) return symbols;
+    return symbols.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  // ---- signatures (nothing to batch in process) -----------------------------------------------
+
+  protected signatureOfDeclaration(node: AnyNode): TS.Signature | undefined {
+    return this.checker.getSignatureFromDeclaration(node as TS.SignatureDeclaration);
+  }
+
+  protected signatureParameters(sig: TS.Signature): readonly TS.Symbol[] {
+    return sig.getParameters();
+  }
+
+  protected returnTypeOf(sig: TS.Signature): AnyType {
+    return this.checker.getReturnTypeOfSignature(sig) as AnyType;
+  }
+
+  protected typesAt(nodes: AnyNode[]): AnyType[] {
+    return nodes.map((m) => this.checker.getTypeAtLocation(m) as AnyType);
+  }
+
+  protected typesAtEach(nodes: (AnyNode | undefined)[]): (index: number) => AnyType | undefined {
+    return (i) => (nodes[i] ? (this.checker.getTypeAtLocation(nodes[i]) as AnyType) : undefined);
+  }
+
+  protected typesOfSymbols(syms: readonly AnySymbol[]): AnyType[] {
     return syms.map((p) => this.checker.getTypeOfSymbol(p) as AnyType);
   }
-
-  // ---- finding nodes in the module -------------------------------------------------------
-
-  protected forEachChild(node: AnyNode, cb: (child: AnyNode) => unknown): void {
-    this.ts.forEachChild(node, cb as (c: TS.Node) => unknown);
-  }
-
-  methodSignature(nameSpan: [number, number]): SignatureInfo | undefined {
-    const K = this.K;
-    const node = this.findNode(nameSpan[0], nameSpan[1], (n) => n.kind === K.MethodDeclaration && n.name.getStart(this.sf) === nameSpan[0]);
-    return node ? this.signatureOf(node) : undefined;
-  }
-
-  quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[] {
-    const K = this.K;
-    const SF = this.SF;
-    if (sites.length === 0) return [];
-    return sites.map((s) => {
-      const r = this.findNode(s.receiver[0], s.receiver[1], (n) => n.getStart(this.sf) === s.receiver[0] && n.end === s.receiver[1]);
-      const t = r ? this.checker.getTypeAtLocation(r) : undefined;
-      const named = t ? this.namedOf(t as AnyType) : undefined;
-      const isServer = !!named && named.name === "McpServer" && named.typedMcp;
-      if (!isServer) return { isServer };
-      let fnNode: AnyNode | undefined;
-      if (s.fn.kind === "inline") {
-        fnNode = this.findNode(s.fn.span[0], s.fn.span[1], (n) =>
-          (n.kind === K.ArrowFunction || n.kind === K.FunctionExpression) && n.getStart(this.sf) === s.fn.span[0],
-        );
-      } else if (s.fn.kind === "identifier") {
-        const id = this.findNode(s.fn.span[0], s.fn.span[1], (n) => n.kind === K.Identifier && n.getStart(this.sf) === s.fn.span[0]);
-        let sym = id ? (this.checker.getSymbolAtLocation(id) as AnySymbol | undefined) : undefined;
-        if (sym && sym.flags & SF.Alias) sym = this.checker.getAliasedSymbol(sym) as AnySymbol;
-        const decl = this.resolve(sym?.valueDeclaration);
-        if (decl?.kind === K.FunctionDeclaration) fnNode = decl;
-        else if (
-          decl?.kind === K.VariableDeclaration &&
-          decl.parent.flags & this.ts.NodeFlags.Const &&
-          decl.initializer &&
-          (this.unparen(decl.initializer).kind === K.ArrowFunction || this.unparen(decl.initializer).kind === K.FunctionExpression)
-        ) {
-          fnNode = this.unparen(decl.initializer);
-        } else {
-          return {
-            isServer,
-            problem: `server.tool: '${this.sf.text.slice(s.fn.span[0], s.fn.span[1])}' must be bound to a function declaration or a const arrow function (or pass the function inline).`,
-          };
-        }
-      }
-      if (!fnNode) return { isServer, problem: "server.tool: the function argument could not be read." };
-      return { isServer, signature: this.signatureOf(fnNode) };
-    });
-  }
-
-  private signatureOf(node: AnyNode): SignatureInfo | undefined {
-    const K = this.K;
-    const sig = this.checker.getSignatureFromDeclaration(node as TS.SignatureDeclaration);
-    if (!sig) return undefined;
-    const paramNodes = (node.parameters as AnyNode[]).filter((p) => !(p.name.kind === K.Identifier && p.name.text === "this"));
-    const types = sig.getParameters().map((s) => this.checker.getTypeOfSymbol(s));
-    const returnType = this.checker.getReturnTypeOfSignature(sig);
-    const defaultOf = (init: AnyNode | undefined): DefaultInfo | undefined => {
-      if (!init) return undefined;
-      const d = this.syntacticDefault(init);
-      if (d) return d;
-      const e = this.unparen(init);
-      if (e.kind === K.Identifier || e.kind === K.PropertyAccessExpression) {
-        const t = this.checker.getTypeAtLocation(e);
-        return t ? { kind: "type", type: t as never } : { kind: "other" };
-      }
-      return { kind: "other" };
-    };
-    const params: ParamInfo[] = paramNodes.map((p, i) => this.paramInfo(p, types[i] ?? this.checker.getAnyType(), defaultOf));
-    return {
-      params,
-      returnType: returnType as never,
-      returnTypeNode: node.type as never,
-      returnLoc: this.loc(node.type ?? node.name ?? node),
-      doc: this.docOfFunction(node),
-      hasTypeParameters: !!node.typeParameters?.length,
-    };
-  }
-
-
-  // ---- TypeHost (the rest is in common.ts) ------------------------------------------------
-
-  object(t: TypeRef): ObjectShape {
-    const type = t as unknown as AnyType;
-    const cached = this.c.object.get(type.id);
-    if (cached) return cached;
-    const shape: ObjectShape = { tuple: false, typeArguments: [], callable: false, otherIndex: false };
-    const of = oflags(type);
-    const checker = this.checker as TS.TypeChecker & { isTupleType(t: TS.Type): boolean; isArrayType(t: TS.Type): boolean };
-    if (of & this.OF.Reference) {
-      if (checker.isTupleType(type)) shape.tuple = true;
-      else shape.typeArguments = [...this.checker.getTypeArguments(type as TS.TypeReference)] as unknown as TypeRef[];
-      if (!shape.tuple && checker.isArrayType(type)) shape.arrayElement = shape.typeArguments[0] as never;
-    }
-    shape.named = this.namedOf(type);
-    if (!shape.arrayElement && !shape.tuple) {
-      const calls = this.checker.getSignaturesOfType(type, this.ts.SignatureKind.Call);
-      const ctors = calls.length ? [] : this.checker.getSignaturesOfType(type, this.ts.SignatureKind.Construct);
-      shape.callable = calls.length + ctors.length > 0;
-      for (const info of this.checker.getIndexInfosOfType(type)) {
-        if (info.keyType.flags & this.TF.String) shape.stringIndex = info.type as never;
-        else shape.otherIndex = true;
-      }
-    }
-    this.c.object.set(type.id, shape);
-    return shape;
-  }
-
-  properties(t: TypeRef): PropertyInfo[] {
-    const type = t as unknown as AnyType;
-    const cached = this.c.props.get(type.id);
-    if (cached) return cached;
-    const symbols = [...this.checker.getPropertiesOfType(type)] as AnySymbol[];
-    let ordered = this.baseFirst(type, symbols);
-    // A mapped type whose properties are not linked to declarations (`Record<"b" | "a", T>`,
-    // `Pick` over a non-keyof key, an `as` remapping): the classic checker lists them in the key
-    // union's type-id order (creation order); TypeScript 7 lists them sorted by name (UTF-16
-    // code units). Linked ones (`Partial<I>`, `Pick<I, K>`) keep declaration order in both.
-    if (oflags(type) & this.OF.Mapped && ordered.every((s) => !s.declarations?.length)) {
-      ordered = [...ordered].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-    const props = ordered.map((sym) => this.propertyInfo(sym, this.checker.getTypeOfSymbol(sym) as AnyType));
-    this.c.props.set(type.id, props);
-    return props;
-  }
-
-  /** Orders properties base (`extends`) first, then declaration order. */
-  private baseFirst(type: AnyType, symbols: AnySymbol[]): AnySymbol[] {
-    const OF = this.OF;
-    let target: AnyType = type;
-    if (oflags(type) & OF.Reference && !(oflags(type) & OF.ClassOrInterface)) target = (type.target as AnyType) ?? type;
-    if (!(oflags(target) & OF.ClassOrInterface)) return symbols;
-    const baseNames: string[] = [];
-    const collect = (t: AnyType, depth: number): void => {
-      if (depth > 20) return;
-      for (const base of this.checker.getBaseTypes(t as TS.InterfaceType) as AnyType[]) {
-        let bt: AnyType = base;
-        if (oflags(bt) & OF.Reference && !(oflags(bt) & OF.ClassOrInterface)) bt = bt.target as AnyType;
-        collect(bt, depth + 1);
-        for (const p of this.checker.getPropertiesOfType(base)) if (!baseNames.includes(p.name)) baseNames.push(p.name);
-      }
-    };
-    collect(target, 0);
-    if (baseNames.length === 0) return symbols;
-    const byName = new Map(symbols.map((s) => [s.name, s]));
-    const out: AnySymbol[] = [];
-    for (const n of baseNames) {
-      const s = byName.get(n);
-      if (s) out.push(s);
-    }
-    for (const s of symbols) if (!baseNames.includes(s.name)) out.push(s);
-    return out;
-  }
-}
-
-function oflags(t: AnyType): number {
-  return (t as { objectFlags?: number }).objectFlags ?? 0;
 }

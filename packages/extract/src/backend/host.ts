@@ -1,7 +1,8 @@
 /**
  * The neutral interface between the type → model conversion and a type-extraction backend
- * (TypeScript 7.0 IPC now; 7.1 and the classic TS 5/6 API later). Nothing here refers to a
- * TypeScript version: handles are opaque, everything else is plain data.
+ * (TypeScript 7.0 and 7.1 over IPC, the classic TS 5/6 API in process). Nothing here refers to a
+ * TypeScript version: handles are opaque, everything else is plain data. The facts follow the
+ * mapping contract of docs/mapping.md (§3 defaults, §4 types).
  */
 import type { SourceLocation } from "@typed-mcp/model";
 
@@ -219,8 +220,9 @@ export interface BackendStats {
 }
 
 /**
- * A type-extraction backend: TypeScript 7.0's IPC API (`ts7.ts`) or the classic TS 5.x/6.x
- * compiler API (`classic.ts`). `index.ts` only talks to this interface.
+ * A type-extraction backend: TypeScript 7.0's / 7.1's IPC API (`ts7.ts`, `ts71.ts`) or the
+ * classic TS 5.x/6.x compiler API (`classic.ts`), all over `project.ts`'s `BackendBase`.
+ * `index.ts` only talks to this interface.
  */
 export interface Backend {
   /**

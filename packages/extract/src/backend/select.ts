@@ -23,6 +23,7 @@ import type { Backend, BackendStats, ModuleSession } from "./host.js";
 import { ClassicBackend, type ClassicTs } from "./classic.js";
 import { ts70Backend } from "./ts7.js";
 import { ts71Backend } from "./ts71.js";
+import { findTsconfig } from "./project.js";
 
 /** Which backend to run: a version family, or a path to a TypeScript package directory. */
 export type TypeScriptChoice = "7.0" | "7.1" | "6" | (string & {});
@@ -175,21 +176,8 @@ export function createBackend(options: BackendOptions = {}): Backend {
   const get = (file: string): Backend => {
     if (!backend) {
       if (closed) throw new Error("The extractor was closed.");
-      let projectDir = cwd;
-      if (options.tsconfig) projectDir = dirname(resolve(cwd, options.tsconfig));
-      else {
-        let dir = dirname(file);
-        for (;;) {
-          if (existsSync(join(dir, "tsconfig.json"))) {
-            projectDir = dir;
-            break;
-          }
-          const up = dirname(dir);
-          if (up === dir) break;
-          dir = up;
-        }
-      }
-      backend = pickBackend(projectDir, options);
+      const config = findTsconfig({ tsconfig: options.tsconfig, cwd }, file);
+      backend = pickBackend(config ? dirname(config) : cwd, options);
       for (const p of pending) backend.invalidate(p.file, p.deleted);
       pending = [];
     }

@@ -12,42 +12,21 @@
  * and the few calls whose shape changed in 7.1 (snapshot creation and update, project lookup,
  * compiler options, file-system callbacks) go through {@link IpcLib}.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import type * as sync70 from "typescript/unstable/sync";
 import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
 import type * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
-import type {
-  Backend,
-  BackendStats,
-  DefaultInfo,
-  ModuleSession,
-  ObjectShape,
-  ParamInfo,
-  PropertyInfo,
-  QuickResolution,
-  SignatureInfo,
-  TypeHost,
-  TypeRef,
-} from "./host.js";
-import { Caches, SessionBase, failedSession, findTsconfig, norm, notStrictMessage, setOverlay } from "./common.js";
+import type { Backend, BackendStats } from "./host.js";
+import { norm } from "./library.js";
+import { Caches, type IndexSignature } from "./primitives.js";
+import { BackendBase, couldNotLoadMessage, type LoadedProject, type ProjectOptions } from "./project.js";
+import { SessionBase } from "./session.js";
 
-/** Options of {@link Ts7Backend}. */
-export interface Ts7BackendOptions {
-  /** A fixed tsconfig.json; default: the nearest `tsconfig.json` above each file. */
-  tsconfig?: string;
-  /** Working directory of the sidecar; default `process.cwd()`. */
-  cwd?: string;
-}
-
-export type { QuickResolution, ModuleSession, BackendStats } from "./host.js";
-
-function isLibFile(path: string): boolean {
-  return /\/node_modules\/typescript\/|\/lib\.[\w.]*\.d\.ts$|\/node_modules\/@types\/|\/node_modules\/@typescript\//.test(path) || /^\/?bundled:/.test(path);
-}
-export { isTypedMcpFile } from "./common.js";
+/** Options of the IPC backends. */
+export type Ts7BackendOptions = ProjectOptions;
 
 /**
  * What differs between the TypeScript 7.0 and 7.1 IPC APIs. The rest of the API (checker,
@@ -66,7 +45,6 @@ export interface IpcLib {
   createApi(cwd: string, overlay: (file: string) => string | undefined): API;
   /** The first snapshot, with the tsconfig `config` opened. */
   firstSnapshot(api: API, config: string): Snapshot;
-  /** A new snapshot after `old`: more projects opened, files changed/deleted on disk or in overlays. */
   /** A new snapshot after `old`: more projects opened; files changed, deleted or created on disk or in overlays. */
   nextSnapshot(api: API, old: Snapshot, open: string[], changed: string[], deleted: string[], created?: string[]): Snapshot;
   /** The project of the tsconfig `config` in `snapshot`. */
@@ -90,19 +68,19 @@ export function ts70Lib(dir?: string): IpcLib {
   const ast = req("typescript/unstable/ast") as typeof ast70;
   const version = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
   return {
-  family: "7.0",
-  version,
-  sync,
-  ast,
-  createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
-  firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
-  nextSnapshot: (api, _old, open, changed, deleted, created = []) =>
-    api.updateSnapshot({
-      ...(open.length ? { openProjects: open } : {}),
-      ...(changed.length || deleted.length || created.length ? { fileChanges: { changed, deleted, created } } : {}),
-    }),
-  project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
-  compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
+    family: "7.0",
+    version,
+    sync,
+    ast,
+    createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
+    firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
+    nextSnapshot: (api, _old, open, changed, deleted, created = []) =>
+      api.updateSnapshot({
+        ...(open.length ? { openProjects: open } : {}),
+        ...(changed.length || deleted.length || created.length ? { fileChanges: { changed, deleted, created } } : {}),
+      }),
+    project: (snapshot, config) => snapshot.getProject(config) ?? snapshot.getProjects()[0],
+    compilerOptions: (project) => project.compilerOptions as { strict?: boolean; strictNullChecks?: boolean },
   };
 }
 
@@ -114,42 +92,40 @@ export type IpcBackendClass = new (options?: Ts7BackendOptions) => Backend & {
 
 /** Builds the IPC backend class for `lib` (TypeScript 7.0 or 7.1). */
 export function ipcBackend(lib: IpcLib): IpcBackendClass {
-const { ModifierFlags, SignatureKind, SymbolFlags, TypeFlags, ObjectFlags } = lib.sync;
-const { SyntaxKind, NodeFlags } = lib.ast;
+  return class extends IpcBackend {
+    constructor(options?: Ts7BackendOptions) {
+      super(lib, options);
+    }
+  };
+}
 
-/** The TypeScript 7.x IPC backend. */
-class Ts7Backend implements Backend {
+/** The TypeScript 7.x IPC backend over the API `lib`. */
+class IpcBackend extends BackendBase<SourceFile> {
   private api: API | undefined;
   private snapshot: Snapshot | undefined;
-  private readonly overlays = new Map<string, string>();
   private readonly openConfigs = new Set<string>();
   private readonly pendingChanged = new Set<string>();
   private readonly pendingDeleted = new Set<string>();
   /** Modules not in their program that were already reported to the sidecar as created. */
   private readonly createdTried = new Set<string>();
   private coldStartMs = 0;
-  /** Incremented on every new snapshot: models computed under an older generation may be stale. */
-  generation = 0;
-  private closed = false;
   /** Per-snapshot caches, keyed by project. */
-  private caches = new Map<string, Caches>();
+  private readonly caches = new Map<string, Caches>();
 
-  constructor(private readonly options: Ts7BackendOptions = {}) {}
-
-  /** Finds the tsconfig for `file`: the fixed one, else the nearest `tsconfig.json` above it. */
-  configFor(file: string): string | undefined {
-    return findTsconfig(this.options, file);
+  constructor(
+    private readonly lib: IpcLib,
+    options?: Ts7BackendOptions,
+  ) {
+    super(options);
   }
 
-  /** Opens (or refreshes) the project for `file` with `code` as its text and returns a session. */
-  session(file: string, code: string): ModuleSession {
-    if (this.closed) throw new Error("The extractor was closed.");
-    file = norm(file);
-    const config = this.configFor(file);
-    if (!config) return failedSession(`No tsconfig.json found above ${file}; typed-mcp needs one (with "strict": true).`);
-    if (setOverlay(this.overlays, file, code)) {
-      if (this.snapshot) this.pendingChanged.add(file);
-    }
+  protected overlayChanged(file: string): void {
+    if (this.snapshot) this.pendingChanged.add(file);
+  }
+
+  /** Starts the sidecar, or moves to a new snapshot with the pending changes and configs. */
+  private update(config: string): void {
+    const lib = this.lib;
     const newConfig = !this.openConfigs.has(config);
     if (!this.api) {
       const t0 = performance.now();
@@ -159,44 +135,51 @@ class Ts7Backend implements Backend {
       this.pendingChanged.clear();
       this.coldStartMs = performance.now() - t0;
     } else if (newConfig || this.pendingChanged.size > 0 || this.pendingDeleted.size > 0) {
-      const old = this.snapshot;
       if (newConfig) this.openConfigs.add(config);
       const changed = [...this.pendingChanged];
       const deleted = [...this.pendingDeleted];
       this.pendingChanged.clear();
       this.pendingDeleted.clear();
-      this.snapshot = lib.nextSnapshot(this.api, old!, newConfig ? [config] : [], changed, deleted);
-      this.caches.clear();
-      this.generation++;
-      old?.dispose();
+      this.replaceSnapshot((old) => lib.nextSnapshot(this.api!, old, newConfig ? [config] : [], changed, deleted));
     }
-    let project = lib.project(this.snapshot!, config);
-    if (!project) return failedSession(`TypeScript could not load the project ${config}.`);
-    if (!project.program.getSourceFile(file) && !this.createdTried.has(file) && (this.overlays.has(file) || existsSync(file))) {
+  }
+
+  /** A new snapshot from the current one (whose caches become stale and which is disposed). */
+  private replaceSnapshot(next: (old: Snapshot) => Snapshot): void {
+    const old = this.snapshot!;
+    this.snapshot = next(old);
+    this.caches.clear();
+    this.generation++;
+    old.dispose();
+  }
+
+  protected load(config: string, file: string): LoadedProject<SourceFile> | string {
+    this.update(config);
+    let project = this.lib.project(this.snapshot!, config);
+    if (!project) return couldNotLoadMessage(config);
+    if (!project.program.getSourceFile(file) && !this.createdTried.has(file) && this.exists(file)) {
       // A module created since the project was loaded (watch mode): report it as created once,
       // so the config's include globs are matched again.
       this.createdTried.add(file);
-      const old = this.snapshot!;
-      this.snapshot = lib.nextSnapshot(this.api!, old, [], [], [], [file]);
-      this.caches.clear();
-      this.generation++;
-      old.dispose();
-      project = lib.project(this.snapshot, config);
-      if (!project) return failedSession(`TypeScript could not load the project ${config}.`);
+      this.replaceSnapshot((old) => this.lib.nextSnapshot(this.api!, old, [], [], [], [file]));
+      project = this.lib.project(this.snapshot!, config);
+      if (!project) return couldNotLoadMessage(config);
     }
-    const opts = lib.compilerOptions(project);
-    const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
-    if (!strictNull) {
-      return failedSession(notStrictMessage(config));
-    }
-    const sf = project.program.getSourceFile(file);
-    if (!sf) return failedSession(`${file} is not part of the TypeScript project ${config}; include it there (tsconfig "include"/"files").`);
+    const found = project;
+    return {
+      compilerOptions: () => this.lib.compilerOptions(found),
+      sourceFile: () => found.program.getSourceFile(file),
+      session: (sf) => new Ts7Session(this.lib, found, sf, file, this.cachesOf(found)),
+    };
+  }
+
+  private cachesOf(project: Project): Caches {
     let caches = this.caches.get(project.id);
     if (!caches) {
       caches = new Caches();
       this.caches.set(project.id, caches);
     }
-    return new Ts7Session(project, sf, file, caches);
+    return caches;
   }
 
   /** Records a change on disk (watch mode); applied with the next `session`. */
@@ -215,9 +198,10 @@ class Ts7Backend implements Backend {
 
   /** Measurements so far. */
   stats(): BackendStats {
-    if (!this.api) return { roundTrips: 0, coldStartMs: 0, backend: lib.family, typescriptVersion: lib.version };
+    const { family, version } = this.lib;
+    if (!this.api) return { roundTrips: 0, coldStartMs: 0, backend: family, typescriptVersion: version };
     const info = this.api.getTimingInfo();
-    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs, backend: lib.family, typescriptVersion: lib.version };
+    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs, backend: family, typescriptVersion: version };
   }
 
   /** Ends the sidecar. Idempotent. */
@@ -241,21 +225,39 @@ class Ts7Backend implements Backend {
 
 type AnyNode = Node & { [k: string]: any };
 
-class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
-  readonly host: TypeHost = this;
+/** The IPC API's primitives; the algorithm is {@link SessionBase}. Array arguments are one request each. */
+class Ts7Session extends SessionBase {
   private readonly checker: Checker;
+  private readonly signatureKind: IpcLib["sync"]["SignatureKind"];
 
   constructor(
+    lib: IpcLib,
     private readonly project: Project,
     protected readonly sf: SourceFile,
     file: string,
     c: Caches,
   ) {
-    super(file, c, { SyntaxKind, TypeFlags, SymbolFlags, ModifierFlags }, isLibFile);
+    const { TypeFlags, SymbolFlags, ModifierFlags, ObjectFlags } = lib.sync;
+    super(file, c, { SyntaxKind: lib.ast.SyntaxKind, NodeFlags: lib.ast.NodeFlags, TypeFlags, SymbolFlags, ModifierFlags, ObjectFlags });
     this.checker = project.checker;
+    this.signatureKind = lib.sync.SignatureKind;
   }
 
-  // ---- primitives of the shared algorithm (common.ts) -------------------------------------
+  // ---- syntax ---------------------------------------------------------------------------------
+
+  protected forEachChild(node: AnyNode, cb: (child: AnyNode) => unknown): void {
+    node.forEachChild(cb as (c: Node) => unknown);
+  }
+
+  protected modifierFlags(node: AnyNode | undefined): number {
+    return node?.modifierFlags ?? 0;
+  }
+
+  // ---- symbols and declarations ---------------------------------------------------------------
+
+  protected declarations(sym: TsSymbol): NodeHandle[] {
+    return sym.declarations as NodeHandle[];
+  }
 
   protected resolve(handle: NodeHandle | undefined): AnyNode | undefined {
     if (!handle) return undefined;
@@ -266,6 +268,32 @@ class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
       return undefined;
     }
   }
+
+  protected pathOf(decl: NodeHandle): string {
+    return norm(decl.path);
+  }
+
+  protected parentOf(sym: TsSymbol): TsSymbol | undefined {
+    return sym.getParent();
+  }
+
+  protected symbolKey(sym: TsSymbol): unknown {
+    return sym.id;
+  }
+
+  protected symbolAt(node: AnyNode): TsSymbol | undefined {
+    return this.checker.getSymbolAtLocation(node);
+  }
+
+  protected symbolAtPosition(span: [number, number]): TsSymbol | undefined {
+    return this.checker.getSymbolAtPosition(this.file, span[0]);
+  }
+
+  protected aliasedSymbol(sym: TsSymbol): TsSymbol {
+    return this.checker.getAliasedSymbol(sym);
+  }
+
+  // ---- types ----------------------------------------------------------------------------------
 
   protected typeToString(type: Type): string {
     return this.checker.typeToString(type);
@@ -293,233 +321,85 @@ class Ts7Session extends SessionBase implements ModuleSession, TypeHost {
     return type.getAliasTypeArguments().length;
   }
 
-  protected parentOf(sym: TsSymbol): TsSymbol | undefined {
-    return sym.getParent();
+  protected referenceTarget(type: Type): Type {
+    try {
+      return (type as any).getTarget();
+    } catch {
+      return type;
+    }
   }
 
-  protected symbolKey(sym: TsSymbol): unknown {
-    return sym.id;
-  }
-
-  protected declarations(sym: TsSymbol): NodeHandle[] {
-    return sym.declarations as NodeHandle[];
-  }
-
-  protected pathOf(decl: NodeHandle): string {
-    return norm(decl.path);
-  }
-
-  protected modifierFlags(node: AnyNode | undefined): number {
-    return node?.modifierFlags ?? 0;
-  }
-
-  protected symbolAt(node: AnyNode): TsSymbol | undefined {
-    return this.checker.getSymbolAtLocation(node);
-  }
-
-  protected aliasedSymbol(sym: TsSymbol): TsSymbol {
-    return this.checker.getAliasedSymbol(sym);
+  protected baseTypes(type: Type): readonly Type[] {
+    return this.checker.getBaseTypes(type as any);
   }
 
   protected typeFromTypeNode(node: AnyNode): Type | undefined {
     return this.checker.getTypeFromTypeNode(node as any);
   }
 
-  protected typesAt(nodes: AnyNode[]): (Type | undefined)[] {
-    return this.checker.getTypeAtLocation(nodes);
+  protected anyType(): Type {
+    return this.checker.getAnyType();
+  }
+
+  // ---- object types ---------------------------------------------------------------------------
+
+  protected isTupleType(type: Type): boolean {
+    return this.checker.isTupleType(type);
+  }
+
+  protected isArrayType(type: Type): boolean {
+    return this.checker.isArrayType(type);
+  }
+
+  protected typeArguments(type: Type): readonly Type[] {
+    return this.checker.getTypeArguments(type as any);
+  }
+
+  protected signaturesOfType(type: Type, kind: "call" | "construct"): readonly Signature[] {
+    return this.checker.getSignaturesOfType(type, kind === "call" ? this.signatureKind.Call : this.signatureKind.Construct);
+  }
+
+  protected indexSignatures(type: Type): IndexSignature[] {
+    return this.checker.getIndexInfosOfType(type).map((info) => ({ keyType: info.keyType, valueType: info.valueType }));
   }
 
   protected propertiesOf(type: Type): readonly TsSymbol[] {
     return this.checker.getPropertiesOfType(type);
   }
 
-  protected typesOfSymbols(syms: TsSymbol[]): (Type | undefined)[] {
-    return this.checker.getTypeOfSymbol(syms);
+  protected listedProperties(type: Type): TsSymbol[] {
+    return [...this.checker.getPropertiesOfType(type)];
   }
 
-  // ---- finding nodes in the module -------------------------------------------------------
+  // ---- signatures and batches -----------------------------------------------------------------
 
-  // ---- finding nodes in the module -------------------------------------------------------
-
-  protected forEachChild(node: AnyNode, cb: (child: AnyNode) => unknown): void {
-    node.forEachChild(cb as (c: Node) => unknown);
+  protected signatureOfDeclaration(node: AnyNode): Signature | undefined {
+    return this.checker.getSignatureFromDeclaration(node);
   }
 
-  methodSignature(nameSpan: [number, number]): SignatureInfo | undefined {
-    const node = this.findNode(nameSpan[0], nameSpan[1], (n) => n.kind === SyntaxKind.MethodDeclaration && n.name.getStart() === nameSpan[0]);
-    return node ? this.signatureOf(node) : undefined;
+  protected signatureParameters(sig: Signature): readonly TsSymbol[] {
+    return sig.getParameters();
   }
 
-  quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[] {
-    if (sites.length === 0) return [];
-    const receivers = sites.map((s) =>
-      this.findNode(s.receiver[0], s.receiver[1], (n) => n.getStart() === s.receiver[0] && n.end === s.receiver[1]),
-    );
-    const present = receivers.filter((r): r is AnyNode => !!r);
+  protected returnTypeOf(sig: Signature): Type {
+    return this.checker.getReturnTypeOfSignature(sig)!;
+  }
+
+  protected typesAt(nodes: AnyNode[]): (Type | undefined)[] {
+    return this.checker.getTypeAtLocation(nodes);
+  }
+
+  protected typesAtEach(nodes: (AnyNode | undefined)[]): (index: number) => Type | undefined {
+    const present = nodes.filter((n): n is AnyNode => !!n);
     const types = present.length ? this.checker.getTypeAtLocation(present) : [];
     const typeOf = new Map<AnyNode, Type | undefined>();
-    present.forEach((r, i) => typeOf.set(r, types[i]));
-    return sites.map((s, i) => {
-      const r = receivers[i];
-      const t = r ? typeOf.get(r) : undefined;
-      const named = t ? this.namedOf(t) : undefined;
-      const isServer = !!named && named.name === "McpServer" && named.typedMcp;
-      if (!isServer) return { isServer };
-      let fnNode: AnyNode | undefined;
-      if (s.fn.kind === "inline") {
-        fnNode = this.findNode(s.fn.span[0], s.fn.span[1], (n) =>
-          (n.kind === SyntaxKind.ArrowFunction || n.kind === SyntaxKind.FunctionExpression) && n.getStart() === s.fn.span[0],
-        );
-      } else if (s.fn.kind === "identifier") {
-        let sym = this.checker.getSymbolAtPosition(this.file, s.fn.span[0]);
-        if (sym && sym.flags & SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
-        const decl = this.resolve(sym?.valueDeclaration);
-        if (decl?.kind === SyntaxKind.FunctionDeclaration) fnNode = decl;
-        else if (
-          decl?.kind === SyntaxKind.VariableDeclaration &&
-          decl.parent.flags & NodeFlags.Const &&
-          decl.initializer &&
-          (this.unparen(decl.initializer).kind === SyntaxKind.ArrowFunction || this.unparen(decl.initializer).kind === SyntaxKind.FunctionExpression)
-        ) {
-          fnNode = this.unparen(decl.initializer);
-        } else {
-          return {
-            isServer,
-            problem: `server.tool: '${this.sf.text.slice(s.fn.span[0], s.fn.span[1])}' must be bound to a function declaration or a const arrow function (or pass the function inline).`,
-          };
-        }
-      }
-      if (!fnNode) return { isServer, problem: "server.tool: the function argument could not be read." };
-      return { isServer, signature: this.signatureOf(fnNode) };
-    });
+    present.forEach((n, i) => typeOf.set(n, types[i]));
+    return (i) => typeOf.get(nodes[i]!);
   }
 
-  private signatureOf(node: AnyNode): SignatureInfo | undefined {
-    const sig = this.checker.getSignatureFromDeclaration(node);
-    if (!sig) return undefined;
-    const paramNodes = (node.parameters as AnyNode[]).filter(
-      (p) => !(p.name.kind === SyntaxKind.Identifier && p.name.text === "this"),
-    );
-    const symbols = sig.getParameters();
-    const types = symbols.length ? this.checker.getTypeOfSymbol(symbols) : [];
-    const returnType = this.checker.getReturnTypeOfSignature(sig)!;
-    // Defaults that need the checker (identifiers, enum members): one batched query.
-    const needType: AnyNode[] = [];
-    const defaultOf = (init: AnyNode | undefined): DefaultInfo | undefined => {
-      if (!init) return undefined;
-      const d = this.syntacticDefault(init);
-      if (d) return d;
-      const e = this.unparen(init);
-      if (e.kind === SyntaxKind.Identifier || e.kind === SyntaxKind.PropertyAccessExpression) {
-        needType.push(e);
-        return { kind: "type", type: e as never };
-      }
-      return { kind: "other" };
-    };
-    const params: ParamInfo[] = paramNodes.map((p, i) => this.paramInfo(p, types[i] ?? this.checker.getAnyType(), defaultOf));
-    if (needType.length) {
-      const resolved = this.checker.getTypeAtLocation(needType);
-      const byNode = new Map(needType.map((n, i) => [n, resolved[i]]));
-      const fix = (d: DefaultInfo | undefined): DefaultInfo | undefined => {
-        if (d?.kind !== "type") return d;
-        const t = byNode.get(d.type as unknown as AnyNode);
-        return t ? { kind: "type", type: t as never } : { kind: "other" };
-      };
-      for (const p of params) {
-        p.default = fix(p.default);
-        if (p.bindings) for (const b of p.bindings) b.default = fix(b.default);
-      }
-    }
-    return {
-      params,
-      returnType: returnType as never,
-      returnTypeNode: node.type as never,
-      returnLoc: this.loc(node.type ?? node.name ?? node),
-      doc: this.docOfFunction(node),
-      hasTypeParameters: !!node.typeParameters?.length,
-    };
+  protected typesOfSymbols(syms: readonly TsSymbol[]): (Type | undefined)[] {
+    return this.checker.getTypeOfSymbol([...syms]);
   }
-
-  // ---- TypeHost (the rest is in common.ts) ------------------------------------------------
-
-  object(t: TypeRef): ObjectShape {
-    const type = t as unknown as Type;
-    const cached = this.c.object.get(type.id);
-    if (cached) return cached;
-    const shape: ObjectShape = { tuple: false, typeArguments: [], callable: false, otherIndex: false };
-    const of = oflags(type);
-    if (of & ObjectFlags.Reference) {
-      if (this.checker.isTupleType(type)) shape.tuple = true;
-      else shape.typeArguments = [...this.checker.getTypeArguments(type as any)] as unknown as TypeRef[];
-      if (!shape.tuple && this.checker.isArrayType(type)) shape.arrayElement = shape.typeArguments[0] as never;
-    }
-    shape.named = this.namedOf(type);
-    if (!shape.arrayElement && !shape.tuple) {
-      const calls = this.checker.getSignaturesOfType(type, SignatureKind.Call);
-      const ctors = calls.length ? [] : this.checker.getSignaturesOfType(type, SignatureKind.Construct);
-      shape.callable = calls.length + ctors.length > 0;
-      for (const info of this.checker.getIndexInfosOfType(type)) {
-        if (info.keyType.flags & TypeFlags.String) shape.stringIndex = info.valueType as never;
-        else shape.otherIndex = true;
-      }
-    }
-    shape.typeArguments = shape.typeArguments.map((a) => a as never);
-    this.c.object.set(type.id, shape);
-    return shape;
-  }
-
-  properties(t: TypeRef): PropertyInfo[] {
-    const type = t as unknown as Type;
-    const cached = this.c.props.get(type.id);
-    if (cached) return cached;
-    const symbols = [...this.checker.getPropertiesOfType(type)];
-    const ordered = this.baseFirst(type, symbols);
-    const types = ordered.length ? this.checker.getTypeOfSymbol(ordered) : [];
-    const props = ordered.map((sym, i) => this.propertyInfo(sym, types[i]!));
-    this.c.props.set(type.id, props);
-    return props;
-  }
-
-  /** Orders properties base (`extends`) first, then declaration order. */
-  private baseFirst(type: Type, symbols: TsSymbol[]): TsSymbol[] {
-    let target: Type = type;
-    if ((oflags(type)) & ObjectFlags.Reference && !((oflags(type)) & ObjectFlags.ClassOrInterface)) {
-      try {
-        target = (type as any).getTarget();
-      } catch {
-        target = type;
-      }
-    }
-    if (!(oflags(target) & ObjectFlags.ClassOrInterface)) return symbols;
-    const baseNames: string[] = [];
-    const collect = (t: Type, depth: number): void => {
-      if (depth > 20) return;
-      for (const base of this.checker.getBaseTypes(t as any)) {
-        let bt: Type = base;
-        if (oflags(bt) & ObjectFlags.Reference && !(oflags(bt) & ObjectFlags.ClassOrInterface)) bt = (bt as any).getTarget();
-        collect(bt, depth + 1);
-        for (const p of this.checker.getPropertiesOfType(base)) if (!baseNames.includes(p.name)) baseNames.push(p.name);
-      }
-    };
-    collect(target, 0);
-    if (baseNames.length === 0) return symbols;
-    const byName = new Map(symbols.map((s) => [s.name, s]));
-    const out: TsSymbol[] = [];
-    for (const n of baseNames) {
-      const s = byName.get(n);
-      if (s) out.push(s);
-    }
-    for (const s of symbols) if (!baseNames.includes(s.name)) out.push(s);
-    return out;
-  }
-}
-
-
-function oflags(t: Type): number {
-  return (t as { objectFlags?: number }).objectFlags ?? 0;
-}
-
-return Ts7Backend;
 }
 
 const ts70Classes = new Map<string, IpcBackendClass>();
@@ -537,5 +417,3 @@ export function ts70Backend(dir?: string): IpcBackendClass {
   }
   return cls;
 }
-
-export type { Signature };

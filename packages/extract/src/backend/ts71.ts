@@ -18,6 +18,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Project, Snapshot } from "typescript/unstable/sync";
+import { norm } from "./library.js";
 import { ipcBackend, type IpcBackendClass, type IpcLib } from "./ts7.js";
 
 /** The parts of `typescript/fs` used here. */
@@ -47,7 +48,7 @@ export function ts71Backend(dir: string, version: string): IpcBackendClass {
         cwd,
         collectTiming: true,
         fs: {
-          readFile: (name: string) => overlay(name.replace(/\\/g, "/")) ?? useOS,
+          readFile: (name: string) => overlay(norm(name)) ?? useOS,
           fileExists: useOS,
           directoryExists: useOS,
           getAccessibleEntries: useOS,

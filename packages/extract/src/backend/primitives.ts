@@ -1,0 +1,169 @@
+/**
+ * The per-API primitives the shared extraction algorithm (`syntax.ts` → `types.ts` →
+ * `session.ts`) is written over. Both APIs have the same AST shape and the same flag names (only
+ * the enum values differ, so they are passed in); what differs — how a type's union members,
+ * alias symbol or a symbol's declarations are read, how a declaration handle becomes a node,
+ * which checker calls are batched — is what each backend (`ts7.ts`, `classic.ts`) implements here.
+ */
+import type { EnumInfo, NamedInfo, ObjectShape, PropertyInfo, TypeHost, TypeShape } from "./host.js";
+import { fileOrigin, norm } from "./library.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** A compiler node, type, symbol, signature or declaration handle of either API. */
+export type Any = any;
+/** An enum of flag or syntax-kind values (`TypeFlags`, `SyntaxKind`, …) of either API. */
+type Enum = Record<string, any>;
+
+/** Per-program (per-snapshot) caches keyed by type / symbol id. */
+export class Caches {
+  shape = new Map<number, TypeShape>();
+  object = new Map<number, ObjectShape>();
+  props = new Map<number, PropertyInfo[]>();
+  tags = new Map<number, ReturnType<TypeHost["tags"]>>();
+  enums = new Map<unknown, EnumInfo | undefined>();
+  named = new Map<number, NamedInfo | undefined>();
+  text = new Map<number, string>();
+  /** The classic backend's own symbol ids (its checker assigns them lazily). */
+  symbolIds = new Map<unknown, number>();
+}
+
+/** The enums a session reads (values from the backend's TypeScript modules). */
+export interface Enums {
+  SyntaxKind: Enum;
+  TypeFlags: Enum;
+  SymbolFlags: Enum;
+  ModifierFlags: Enum;
+  ObjectFlags: Enum;
+  NodeFlags: Enum;
+}
+
+/** An index signature of a type: the key type and the value type. */
+export interface IndexSignature {
+  keyType: Any;
+  valueType: Any;
+}
+
+/** The primitives of one TypeScript API, and the files its answers consulted. */
+export abstract class ApiPrimitives {
+  private readonly consultedFiles = new Set<string>();
+  protected readonly K: Enum;
+  protected readonly TF: Enum;
+  protected readonly SF: Enum;
+  protected readonly MF: Enum;
+  protected readonly OF: Enum;
+  protected readonly NF: Enum;
+
+  constructor(
+    protected readonly file: string,
+    protected readonly c: Caches,
+    enums: Enums,
+  ) {
+    this.K = enums.SyntaxKind;
+    this.TF = enums.TypeFlags;
+    this.SF = enums.SymbolFlags;
+    this.MF = enums.ModifierFlags;
+    this.OF = enums.ObjectFlags;
+    this.NF = enums.NodeFlags;
+  }
+
+  /** Files whose declarations were consulted so far (absolute, forward slashes, sorted). */
+  consulted(): string[] {
+    return [...this.consultedFiles].sort();
+  }
+
+  /** Marks a file as consulted (watched); the module itself, libraries and packages are not. */
+  consult(file: string): void {
+    const f = norm(file);
+    if (f !== this.file && fileOrigin(f) === "project") this.consultedFiles.add(f);
+  }
+
+  // The primitives below are a list of one-line abstract declarations, not repeated logic:
+  // `duplicates` pairs its runs with each other by shape alone (a deliberate exception).
+
+  // ---- syntax ---------------------------------------------------------------------------------
+
+  /** The module's source file node. */
+  protected abstract readonly sf: Any;
+  /** Calls `cb` on each child of `node` until it returns a truthy value. */
+  protected abstract forEachChild(node: Any, cb: (child: Any) => unknown): void;
+  /** Modifier flags of a declaration node (0 for none). */
+  protected abstract modifierFlags(node: Any): number;
+
+  // ---- symbols and declarations ---------------------------------------------------------------
+
+  /** A symbol's declarations (handles or nodes; `[]` for none). */
+  protected abstract declarations(sym: Any): Any[];
+  /** The node of a declaration handle (marks its file consulted). */
+  protected abstract resolve(decl: Any): Any;
+  /** The file of a declaration (forward slashes). */
+  protected abstract pathOf(decl: Any): string;
+  /** The parent symbol (an enum member's enum). */
+  protected abstract parentOf(sym: Any): Any;
+  /** A cache key for a symbol. */
+  protected abstract symbolKey(sym: Any): unknown;
+  /** The symbol a node names. */
+  protected abstract symbolAt(node: Any): Any;
+  /** The symbol named by the identifier at `span` of the module. */
+  protected abstract symbolAtPosition(span: [number, number]): Any;
+  /** The symbol an import alias stands for. */
+  protected abstract aliasedSymbol(sym: Any): Any;
+
+  // ---- types ----------------------------------------------------------------------------------
+
+  /** The checker's text of a type. */
+  protected abstract typeToString(type: Any): string;
+  /** Members of a union or intersection type. */
+  protected abstract typeMembers(type: Any): Any[];
+  /** The id of the enum an enum literal type belongs to. */
+  protected abstract enumId(type: Any): string;
+  /** The type's symbol. */
+  protected abstract symbolOf(type: Any): Any;
+  /** The type alias the type was written as. */
+  protected abstract aliasSymbolOf(type: Any): Any;
+  /** Number of type arguments of the type's alias reference. */
+  protected abstract aliasArgumentCount(type: Any): number;
+  /** The generic type a type reference instantiates (`Box<T>` of `Box<string>`), else the type. */
+  protected abstract referenceTarget(type: Any): Any;
+  /** The base types of a class or interface type. */
+  protected abstract baseTypes(type: Any): readonly Any[];
+  /** The type a type node denotes. */
+  protected abstract typeFromTypeNode(node: Any): Any;
+  /** The `any` type (a parameter the signature does not type). */
+  protected abstract anyType(): Any;
+
+  // ---- object types ---------------------------------------------------------------------------
+
+  /** Whether a type reference is a tuple. */
+  protected abstract isTupleType(type: Any): boolean;
+  /** Whether a type reference is `T[]` / `Array<T>` / `readonly T[]`. */
+  protected abstract isArrayType(type: Any): boolean;
+  /** The type arguments of a type reference. */
+  protected abstract typeArguments(type: Any): readonly Any[];
+  /** The call or construct signatures of a type. */
+  protected abstract signaturesOfType(type: Any, kind: "call" | "construct"): readonly Any[];
+  /** The index signatures of a type. */
+  protected abstract indexSignatures(type: Any): IndexSignature[];
+  /** The properties of a type, in the checker's order. */
+  protected abstract propertiesOf(type: Any): readonly Any[];
+  /** The properties of a type in the order TypeScript 7 lists them (docs/extraction.md, classic). */
+  protected abstract listedProperties(type: Any): Any[];
+
+  // ---- signatures and batches -----------------------------------------------------------------
+
+  /** The signature a function-like declaration node declares. */
+  protected abstract signatureOfDeclaration(node: Any): Any;
+  /** The parameter symbols of a signature. */
+  protected abstract signatureParameters(sig: Any): readonly Any[];
+  /** The return type of a signature. */
+  protected abstract returnTypeOf(sig: Any): Any;
+  /** The types at nodes (one request where the API batches). */
+  protected abstract typesAt(nodes: Any[]): Any[];
+  /**
+   * The types at nodes (`undefined` entries stay `undefined`), as a lookup by index. The IPC
+   * backend asks for all of them in one request up front; the classic backend asks on lookup,
+   * so its checker creates types in the order it did when sites were read one by one.
+   */
+  protected abstract typesAtEach(nodes: (Any | undefined)[]): (index: number) => Any;
+  /** The types of symbols (one request where the API batches). */
+  protected abstract typesOfSymbols(syms: readonly Any[]): Any[];
+}

@@ -1,0 +1,131 @@
+/**
+ * The shared algorithm's module session ({@link ModuleSession} + {@link TypeHost}): reading a tool
+ * function's signature — parameters, destructuring, defaults (spec §3), return type, JSDoc — for
+ * decorated methods and for quick-path `server.tool(...)` calls, whose receiver must be typed-mcp's
+ * `McpServer` (docs/extraction.md, "Quick-path receiver"). Each backend's session extends it with
+ * its API primitives only.
+ */
+import type { BindingInfo, DefaultInfo, ModuleSession, ParamInfo, QuickResolution, SignatureInfo, TypeHost } from "./host.js";
+import type { Any } from "./primitives.js";
+import { TypeFacts } from "./types.js";
+
+/** A quick-path candidate as `sites.ts` finds it: the receiver's span and the function argument. */
+type QuickSite = Parameters<ModuleSession["quickSites"]>[0][number];
+
+/** A session of one module over one program; a backend's session supplies the API primitives. */
+export abstract class SessionBase extends TypeFacts implements ModuleSession, TypeHost {
+  /** The session is its own type host. */
+  readonly host: TypeHost = this;
+
+  /** {@link ModuleSession.methodSignature}: the method whose name spans `nameSpan`. */
+  methodSignature(nameSpan: [number, number]): SignatureInfo | undefined {
+    const node = this.findNode(nameSpan[0], nameSpan[1], (n) => n.kind === this.K.MethodDeclaration && this.start(n.name) === nameSpan[0]);
+    return node ? this.signatureOf(node) : undefined;
+  }
+
+  /** {@link ModuleSession.quickSites}: the receivers' types in one batch (where the API batches), then each function. */
+  quickSites(sites: QuickSite[]): QuickResolution[] {
+    if (sites.length === 0) return [];
+    const receivers = sites.map((s) => this.findNode(s.receiver[0], s.receiver[1], (n) => this.start(n) === s.receiver[0] && n.end === s.receiver[1]));
+    const receiverType = this.typesAtEach(receivers);
+    return sites.map((s, i) => {
+      const t = receivers[i] ? receiverType(i) : undefined;
+      const named = t ? this.namedOf(t) : undefined;
+      const isServer = !!named && named.name === "McpServer" && named.typedMcp;
+      if (!isServer) return { isServer };
+      const fn = this.quickFunction(s.fn);
+      if (typeof fn === "string") return { isServer, problem: fn };
+      if (!fn) return { isServer, problem: "server.tool: the function argument could not be read." };
+      return { isServer, signature: this.signatureOf(fn) };
+    });
+  }
+
+  /**
+   * The function node of a quick-path call's function argument: inline, or an identifier bound to
+   * a function declaration or a `const` arrow / function expression. A string is the OMCG0004 problem.
+   */
+  private quickFunction(fn: QuickSite["fn"]): Any {
+    const K = this.K;
+    if (fn.kind === "inline") return this.findNode(fn.span[0], fn.span[1], (n) => this.isFunctionExpression(n) && this.start(n) === fn.span[0]);
+    if (fn.kind !== "identifier") return undefined;
+    const sym = this.unaliased(this.symbolAtPosition(fn.span));
+    const decl = this.resolve(sym?.valueDeclaration);
+    if (decl?.kind === K.FunctionDeclaration) return decl;
+    if (decl?.kind === K.VariableDeclaration && decl.parent.flags & this.NF.Const && decl.initializer && this.isFunctionExpression(this.unparen(decl.initializer)))
+      return this.unparen(decl.initializer);
+    return `server.tool: '${this.sf.text.slice(fn.span[0], fn.span[1])}' must be bound to a function declaration or a const arrow function (or pass the function inline).`;
+  }
+
+  /** The signature of a function-like node; defaults that need the checker are typed in one batch. */
+  protected signatureOf(node: Any): SignatureInfo | undefined {
+    const K = this.K;
+    const sig = this.signatureOfDeclaration(node);
+    if (!sig) return undefined;
+    const paramNodes = (node.parameters as Any[]).filter((p) => !(p.name.kind === K.Identifier && p.name.text === "this"));
+    const symbols = this.signatureParameters(sig);
+    const types = symbols.length ? this.typesOfSymbols(symbols) : [];
+    const returnType = this.returnTypeOf(sig);
+    // Defaults that need the checker (identifiers, enum members): typed after all parameters are read.
+    const needType: Any[] = [];
+    const defaultOf = (init: Any): DefaultInfo | undefined => {
+      if (!init) return undefined;
+      const d = this.syntacticDefault(init);
+      if (d) return d;
+      const e = this.unparen(init);
+      needType.push(e);
+      return { kind: "type", type: e as never };
+    };
+    const params: ParamInfo[] = paramNodes.map((p, i) => this.paramInfo(p, types[i] ?? this.anyType(), defaultOf));
+    if (needType.length) this.typeDefaults(params, needType);
+    return {
+      params,
+      returnType: returnType as never,
+      returnTypeNode: node.type as never,
+      returnLoc: this.loc(node.type ?? node.name ?? node),
+      doc: this.docOfFunction(node),
+      hasTypeParameters: !!node.typeParameters?.length,
+    };
+  }
+
+  /** Replaces the `{ kind: "type" }` defaults (holding their expression node) by the expressions' types. */
+  private typeDefaults(params: ParamInfo[], nodes: Any[]): void {
+    const resolved = this.typesAt(nodes);
+    const byNode = new Map(nodes.map((n, i) => [n, resolved[i]]));
+    const fix = (d: DefaultInfo | undefined): DefaultInfo | undefined => {
+      if (d?.kind !== "type") return d;
+      const t = byNode.get(d.type);
+      return t ? { kind: "type", type: t as never } : { kind: "other" };
+    };
+    for (const p of params) {
+      p.default = fix(p.default);
+      if (p.bindings) for (const b of p.bindings) b.default = fix(b.default);
+    }
+  }
+
+  /** A tool function's parameter (`type` from the signature), its defaults read by `defaultOf`. */
+  private paramInfo(p: Any, type: Any, defaultOf: (init: Any) => DefaultInfo | undefined): ParamInfo {
+    const K = this.K;
+    const info: ParamInfo = {
+      name: p.name.kind === K.Identifier ? p.name.text : undefined,
+      rest: !!p.dotDotDotToken,
+      optional: !!p.questionToken,
+      type: type as never,
+      typeNode: p.type as never,
+      doc: this.lastDoc(p),
+      loc: this.loc(p.name),
+      default: defaultOf(p.initializer),
+    };
+    if (p.name.kind === K.ObjectBindingPattern) {
+      info.pattern = "object";
+      info.bindings = (p.name.elements as Any[]).map((el): BindingInfo => {
+        const keyNode = el.propertyName ?? el.name;
+        let key: string | undefined;
+        if (keyNode?.kind === K.Identifier || keyNode?.kind === K.StringLiteral || keyNode?.kind === K.NumericLiteral) key = keyNode.text;
+        return { key: el.dotDotDotToken ? undefined : key, rest: !!el.dotDotDotToken, default: defaultOf(el.initializer), loc: this.loc(el) };
+      });
+    } else if (p.name.kind === K.ArrayBindingPattern) {
+      info.pattern = "array";
+    }
+    return info;
+  }
+}

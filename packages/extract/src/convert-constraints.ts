@@ -1,0 +1,154 @@
+/**
+ * Validation constraints of the type → model conversion (docs/mapping.md §4, "Validation tags"):
+ * typed-mcp type tags (`Minimum<1>`, `MaxLength<20>`) and JSDoc tags (`@minimum`, `@pattern`, …),
+ * checked against the type they are attached to. Problems are OMCG0007 in the context's list.
+ * Re-exported by `convert.ts`.
+ */
+import { assertNever } from "@typed-mcp/model";
+import type { Constraints, TypeModel } from "@typed-mcp/model";
+import type { ConvertContext } from "./convert.js";
+import type { DocComment } from "./jsdoc.js";
+import { tagProblem } from "./convert-problems.js";
+
+const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
+const UNSUPPORTED_KEYWORDS = new Set([
+  "min",
+  "max",
+  "minitems",
+  "maxitems",
+  "exclusiveminimum",
+  "exclusivemaximum",
+  "multipleof",
+  "uniqueitems",
+  "minproperties",
+  "maxproperties",
+  "regex",
+  "regexp",
+  "minlen",
+  "maxlen",
+]);
+
+/**
+ * Reads validation tags from a doc comment (spec §4): exact names `@minimum @maximum @minLength
+ * @maxLength @pattern @format`; a differently-cased one or another JSON Schema keyword
+ * (`@min`, `@maxItems`, `@exclusiveMinimum`, …) is OMCG0007.
+ */
+export function docConstraints(ctx: ConvertContext, path: string, doc: DocComment | undefined): Constraints {
+  const c: Constraints = {};
+  if (!doc) return c;
+  for (const tag of doc.tags) {
+    const canonical = VALIDATION_TAGS.find((v) => v.toLowerCase() === tag.name.toLowerCase());
+    if (canonical && canonical !== tag.name) {
+      tagProblem(ctx, path, `unknown tag @${tag.name}; write @${canonical}.`);
+      continue;
+    }
+    if (!canonical) {
+      if (UNSUPPORTED_KEYWORDS.has(tag.name.toLowerCase()))
+        tagProblem(ctx, path, `unknown validation tag @${tag.name}; the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format.`);
+      continue;
+    }
+    const text = tag.text.trim();
+    if (canonical === "pattern") {
+      addConstraint(ctx, path, c, canonical, text, "JSDoc tag");
+    } else if (canonical === "format") {
+      addConstraint(ctx, path, c, canonical, text.split(/\s+/)[0] ?? "", "JSDoc tag");
+    } else {
+      const word = text.split(/\s+/)[0] ?? "";
+      const n = word === "" ? NaN : Number(word);
+      if (!Number.isFinite(n)) {
+        tagProblem(ctx, path, `@${canonical} needs a number, got '${text}'.`);
+        continue;
+      }
+      addConstraint(ctx, path, c, canonical, n, "JSDoc tag");
+    }
+  }
+  return c;
+}
+
+/** Adds one constraint `name` = `value` (from a type tag or a JSDoc tag, named by `source`), checking its value. */
+export function addConstraint(ctx: ConvertContext, path: string, c: Constraints, name: string, value: unknown, source: string): void {
+  const set = (k: keyof Constraints, v: unknown) => {
+    if (c[k] !== undefined && c[k] !== v) {
+      tagProblem(ctx, path, `${k} is given twice with different values (${String(c[k])} and ${String(v)}).`);
+      return;
+    }
+    (c as Record<string, unknown>)[k] = v;
+  };
+  switch (name) {
+    case "minimum":
+    case "maximum":
+      if (typeof value !== "number" || !Number.isFinite(value)) return tagProblem(ctx, path, `${name} needs a number literal (${source}).`);
+      return set(name, value);
+    case "minLength":
+    case "maxLength":
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
+        return tagProblem(ctx, path, `${name} needs a non-negative integer (${source}).`);
+      return set(name, value);
+    case "pattern":
+      if (typeof value !== "string" || value === "") return tagProblem(ctx, path, `pattern needs a regular expression (${source}).`);
+      try {
+        new RegExp(value, "u");
+      } catch (e) {
+        return tagProblem(ctx, path, `pattern /${value}/ does not compile with the u flag: ${(e as Error).message}.`);
+      }
+      return set("pattern", value);
+    case "format":
+      if (value !== "email" && value !== "uri") return tagProblem(ctx, path, `format must be "email" or "uri", got '${String(value)}'.`);
+      return set("format", value);
+    default:
+      return tagProblem(ctx, path, `unknown type tag '${name}'.`);
+  }
+}
+
+/**
+ * Attaches constraints to a model (through `nullable`), checking that each fits the type
+ * (spec §4): minimum/maximum on numbers; minLength/maxLength on strings and arrays/sets;
+ * pattern/format on strings. Also checks `minimum <= maximum` and `minLength <= maxLength`.
+ */
+export function applyConstraints(ctx: ConvertContext, path: string, model: TypeModel, add: Constraints, source: string): TypeModel {
+  const keys = Object.keys(add) as (keyof Constraints)[];
+  if (keys.length === 0) return model;
+  if (model.kind === "nullable") return { kind: "nullable", inner: applyConstraints(ctx, path, model.inner, add, source) };
+  const fits = (k: keyof Constraints): boolean => {
+    switch (model.kind) {
+      case "number":
+      case "integer":
+        return k === "minimum" || k === "maximum";
+      case "string":
+        return k !== "minimum" && k !== "maximum";
+      case "array":
+        return k === "minLength" || k === "maxLength";
+      case "boolean":
+      case "enum":
+      case "date":
+      case "url":
+      case "bytes":
+      case "record":
+      case "object":
+        return false;
+      default:
+        return assertNever(model);
+    }
+  };
+  const bad = keys.filter((k) => !fits(k));
+  if (bad.length) {
+    const hint = model.kind === "array" ? " (put the type tag on the item type instead, e.g. `(string & MaxLength<20>)[]`)" : "";
+    tagProblem(ctx, path, `${bad.map((k) => "@" + k).join(", ")} does not fit ${/^[aeiou]/.test(model.kind) ? "an" : "a"} ${model.kind} (${source})${hint}.`);
+    return model;
+  }
+  if (model.kind !== "number" && model.kind !== "integer" && model.kind !== "string" && model.kind !== "array") return model;
+  const merged: Constraints = { ...(model.constraints ?? {}) };
+  for (const k of keys) {
+    const v = add[k];
+    if (merged[k] !== undefined && merged[k] !== v) {
+      tagProblem(ctx, path, `${k} is given twice with different values (${String(merged[k])} and ${String(v)}).`);
+      continue;
+    }
+    (merged as Record<string, unknown>)[k] = v;
+  }
+  if (merged.minimum !== undefined && merged.maximum !== undefined && merged.minimum > merged.maximum)
+    tagProblem(ctx, path, `minimum ${merged.minimum} is greater than maximum ${merged.maximum}.`);
+  if (merged.minLength !== undefined && merged.maxLength !== undefined && merged.minLength > merged.maxLength)
+    tagProblem(ctx, path, `minLength ${merged.minLength} is greater than maxLength ${merged.maxLength}.`);
+  return { ...model, constraints: merged } as TypeModel;
+}
