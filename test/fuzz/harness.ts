@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { createExtractor, type Extractor } from "../../packages/extract/dist/index.js";
 import type { ToolModel, TypeModel, ValueParam } from "../../packages/model/src/index.ts";
 import { fakeCtx, load, roundTripper, type Loaded } from "../codegen/helpers.ts";
-import { renderModule, toolArb, type ParamNode } from "./kinds.ts";
+import { renderModule, toolArb, type ToolNode } from "./kinds.ts";
 import { compileOracle } from "./oracle.ts";
 import { argsArb, listed } from "./values.ts";
 
@@ -92,7 +92,7 @@ export interface Built {
 
 /** Samples `count` signatures from `seed`, builds them as one module and loads every tool. */
 export async function buildBatch(seed: number, count: number, depth: number): Promise<{ built: Built[]; code: string; file: string }> {
-  const sigs: ParamNode[][] = fc.sample(toolArb(depth), { seed, numRuns: count });
+  const sigs: ToolNode[] = fc.sample(toolArb(depth), { seed, numRuns: count });
   const code = renderModule(sigs);
   const { file, tools, diagnostics } = extractModule("batch", code);
   if (diagnostics.length > 0) throw new Error(`Extraction reported diagnostics for supported types (FUZZ_SEED=${seed}):\n${JSON.stringify(diagnostics, null, 2)}\n--- module ---\n${code}`);
@@ -131,8 +131,10 @@ export function judge(b: Built, text: string): string | undefined {
   if (!accepted) return undefined;
   // Round trip: each present value → writer → JSON → reader gives the same value.
   const params = listed(b.model.params);
+  // A destructured parameter is one object under the TypeScript keys (§3); otherwise one value per parameter.
+  const d = b.model.params[0]?.role === "destructured" ? ((got as unknown[])[0] as Record<string, unknown>) : undefined;
   for (let i = 0; i < params.length; i++) {
-    const v = (got as unknown[])[i];
+    const v = d !== undefined ? (Object.hasOwn(d, params[i]!.key ?? params[i]!.name) ? d[params[i]!.key ?? params[i]!.name] : undefined) : (got as unknown[])[i];
     if (v === undefined) continue;
     let back: ReturnType<Built["trips"][number]>;
     try {

@@ -55,7 +55,7 @@ function withTags(base: string, tags: Tag[], asDoc: boolean[], at: Position, wra
   const doc: string[] = [];
   const typeTags: string[] = [];
   tags.forEach(([k, v], i) => {
-    if (asDoc[i] && at !== "inner") doc.push(`@${k} ${v}`);
+    if (asDoc[i] && at !== "inner" && !TYPE_TAG_PATTERNS.includes(String(v))) doc.push(`@${k} ${v}`);
     else typeTags.push(`${TYPE_TAG[k]}<${typeof v === "string" ? JSON.stringify(v) : v}>`);
   });
   if (typeTags.length === 0) return { type: base, doc };
@@ -65,7 +65,9 @@ function withTags(base: string, tags: Tag[], asDoc: boolean[], at: Position, wra
 const docFlags = (n: number) => fc.array(fc.boolean(), { minLength: n, maxLength: n });
 
 /** Patterns that fast-check's `stringMatching` can also generate (no `@`, no `*\/`: they go into JSDoc too). */
-export const PATTERNS = ["^[a-z]+$", "^[A-Z]", "\\d", "^(ab)*$", "^.{0,3}$", "é", "^\\S+$", "^[^x]*x$", "^(?:a|bc)+$", "😀|^$"];
+export const PATTERNS = ["^[a-z]+$", "^[A-Z]", "\\d", "^(ab)*$", "^.{0,3}$", "é", "^\\S+$", "^[^x]*x$", "^(?:a|bc)+$", "😀|^$", "^a/b", "[/]$", "\\/x"];
+/** Patterns only a type tag can carry (a line break, or the end of a comment). */
+export const TYPE_TAG_PATTERNS = ["a\nb|^$", "[\u2028]|^x", "^/\\*.*\\*/$", "\r"];
 
 /** minLength/maxLength pair (either may be absent), min ≤ max. */
 const lengthTags = fc
@@ -90,7 +92,7 @@ const rangeTags = (integer: boolean) =>
   });
 
 const stringTags = fc
-  .tuple(lengthTags, fc.option(fc.constantFrom(...PATTERNS), { nil: undefined }), fc.option(fc.constantFrom("email", "uri"), { nil: undefined }))
+  .tuple(lengthTags, fc.option(fc.constantFrom(...PATTERNS, ...TYPE_TAG_PATTERNS), { nil: undefined }), fc.option(fc.constantFrom("email", "uri"), { nil: undefined }))
   .map(([len, pattern, format]) => {
     const tags: Tag[] = [...len];
     if (pattern !== undefined) tags.push(["pattern", pattern]);
@@ -105,6 +107,9 @@ export const HOSTILE_KEYS = ["__proto__", "constructor", "prototype", "toString"
 const PROP_NAMES = ["a", "b", "id", "name", "items", ...HOSTILE_KEYS];
 /** String enum values / string literals, hostile ones included. */
 const ENUM_STRINGS = ["a", "b", "low", "HIGH", "x y", "__proto__", "constructor", 'q"uote', "", "é", "😀"];
+
+/** Numeric enum member names (the wire values), hostile ones included. */
+const ENUM_MEMBER_NAMES = ["Low", "High", "M0", "__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "é"];
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const propKey = (name: string) => (IDENT.test(name) && name !== "__proto__" ? name : JSON.stringify(name));
@@ -175,10 +180,12 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
   },
   numericEnum: {
     arb: () =>
-      fc.array(fc.integer({ min: -3, max: 9 }), { minLength: 1, maxLength: 4 }).map((values) => ({
-        label: `enum {${values.join(",")}}`,
-        render: (r) => ({ type: r.declare("N", (n) => `export enum ${n} { ${values.map((v, i) => `M${i} = ${v}`).join(", ")} }`), doc: [] }),
-      })),
+      fc
+        .uniqueArray(fc.tuple(fc.constantFrom(...ENUM_MEMBER_NAMES), fc.integer({ min: -3, max: 9 })), { minLength: 1, maxLength: 4, selector: (m) => m[0] })
+        .map((members) => ({
+          label: `enum {${members.map(([k, v]) => `${k}=${v}`).join(",")}}`,
+          render: (r) => ({ type: r.declare("N", (n) => `export enum ${n} { ${members.map(([k, v]) => `${k} = ${v}`).join(", ")} }`), doc: [] }),
+        })),
   },
   Date: { arb: leaf("Date", "Date") },
   URL: { arb: leaf("URL", "URL") },
@@ -236,11 +243,11 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
             }),
             { minLength: 1, maxLength: 4, selector: (p) => p.name },
           ),
-          fc.boolean(),
+          fc.constantFrom("interface", "inline", "alias"),
         )
         // Wire names must be unique too (OMCG0006).
         .filter(([props]) => new Set(props.map(wireName)).size === props.length)
-        .map(([props, inline]) => ({
+        .map(([props, form]) => ({
           label: `{ ${props.map((p) => `${JSON.stringify(p.name)}${p.wire !== undefined ? `@${JSON.stringify(p.wire)}` : ""}${p.optional}: ${p.type.label}`).join("; ")} }`,
           render: (r) => {
             const members = (indent: string) =>
@@ -253,10 +260,33 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
                   return `${docComment(doc, indent)}${indent}${propKey(p.name)}${p.optional === "?" ? "?" : ""}: ${type};\n`;
                 })
                 .join("");
-            if (inline) return { type: `{\n${members("    ")}  }`, doc: [] };
+            if (form === "inline") return { type: `{\n${members("    ")}  }`, doc: [] };
+            if (form === "alias") return { type: r.declare("A", (n) => `export type ${n} = {\n${members("  ")}};`), doc: [] };
             return { type: r.declare("O", (n) => `export interface ${n} {\n${members("  ")}}`), doc: [] };
           },
         })),
+  },
+  /** An intersection of two object types with disjoint properties (§4 "object intersection"). */
+  objectIntersection: {
+    container: true,
+    arb: (sub) =>
+      fc.tuple(sub, fc.option(sub, { nil: undefined }), sub, fc.boolean()).map(([a, b, c, optional]) => ({
+        label: `{ a: ${a.label}; b?: ${b?.label} } & { c: ${c.label} }`,
+        render: (r) => {
+          const left = `{ a: ${a.render(r, "inner").type}${b !== undefined ? `; b?: ${b.render(r, "inner").type}` : ""} }`;
+          const right = r.declare("I", (n) => `export interface ${n} {\n  c${optional ? "?" : ""}: ${c.render(r, "inner").type};\n}`);
+          return { type: `${left} & ${right}`, doc: [] };
+        },
+      })),
+  },
+  /** `Record<"k1" | "k2", T>`: an object type with those properties (§4). */
+  literalRecord: {
+    container: true,
+    arb: (sub) =>
+      fc.tuple(fc.uniqueArray(fc.constantFrom("a", "b", "x y", "constructor", "__proto__"), { minLength: 1, maxLength: 3 }), sub).map(([keys, v]) => ({
+        label: `Record<${keys.map((k) => JSON.stringify(k)).join(" | ")}, ${v.label}>`,
+        render: (r) => ({ type: `Record<${keys.map((k) => JSON.stringify(k)).join(" | ")}, ${v.render(r, "inner").type}>`, doc: [] }),
+      })),
   },
   /** An object type with properties and a string index signature; the properties share the index's value type. */
   objectWithIndex: {
@@ -310,8 +340,14 @@ export interface ParamNode {
 export const paramArb = (depth: number): fc.Arbitrary<ParamNode> =>
   fc.record({ type: typeArb(depth), optional: fc.constantFrom<ParamNode["optional"]>("", "", "?", "| undefined", "default") });
 
-/** A tool signature: 1–3 parameters. */
-export const toolArb = (depth: number): fc.Arbitrary<ParamNode[]> => fc.array(paramArb(depth), { minLength: 1, maxLength: 3 });
+/** A tool signature: 1–3 parameters, or (`destructured`) one object pattern `({ p0, p1 = … }: { … })`. */
+export interface ToolNode {
+  params: ParamNode[];
+  destructured: boolean;
+}
+
+export const toolArb = (depth: number): fc.Arbitrary<ToolNode> =>
+  fc.record({ params: fc.array(paramArb(depth), { minLength: 1, maxLength: 3 }), destructured: fc.nat(3).map((n) => n === 0) });
 
 /** Default expressions for the types that have an obvious one (others fall back to `?`). */
 function defaultFor(type: string): string | undefined {
@@ -323,7 +359,21 @@ function defaultFor(type: string): string | undefined {
 }
 
 /** The source of one tool method `t<i>(…)` (inside `class Tools`). */
-export function renderTool(r: Render, name: string, params: ParamNode[]): string {
+export function renderTool(r: Render, name: string, tool: ToolNode): string {
+  const params = tool.params;
+  if (tool.destructured) {
+    // ({ p0, p1 = default }: { /** tags */ p0: T; p1?: U }): the properties become the arguments (§3).
+    const fields: string[] = [];
+    const pattern: string[] = [];
+    params.forEach((p, i) => {
+      const t = p.type.render(r, "prop");
+      const def = p.optional === "default" ? defaultFor(t.type) : undefined;
+      const opt = p.optional === "" ? "" : p.optional === "| undefined" ? "| undefined" : "?";
+      fields.push(`${docComment(t.doc, "    ")}    p${i}${opt === "?" ? "?" : ""}: ${t.type}${opt === "| undefined" ? " | undefined" : ""};\n`);
+      pattern.push(def !== undefined ? `p${i} = ${def}` : `p${i}`);
+    });
+    return `  @tool() ${name}({ ${pattern.join(", ")} }: {\n${fields.join("")}  }): void {}\n`;
+  }
   const ps = params.map((p, i) => {
     const t = p.type.render(r, "param");
     const doc = t.doc.length > 0 ? `/** ${t.doc.join(" ")} */ ` : "";
@@ -344,7 +394,7 @@ export function renderTool(r: Render, name: string, params: ParamNode[]): string
 }
 
 /** A whole tool module: declarations, then one class holding every tool. */
-export function renderModule(tools: ParamNode[][]): string {
+export function renderModule(tools: ToolNode[]): string {
   const r = new Render();
   const methods = tools.map((t, i) => renderTool(r, `t${i}`, t));
   return [
