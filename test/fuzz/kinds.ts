@@ -321,8 +321,51 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
   },
 };
 
+/**
+ * The §4a kinds (unions and tuples; in shared/spec/mapping.md, not yet in docs/mapping.md nor in
+ * the extraction): ready to join {@link KINDS} when §4a lands. `FUZZ_4A=1` adds them. Each also
+ * needs a case in `validArb` (values.ts) for its model kind, and an entry in the oracle's
+ * `departures` (oracle.ts) if its reader departs from the listed schema.
+ */
+export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
+  /** `string | number`, `Int | boolean`, … (§4a scalars of different JSON types). */
+  scalarUnion: {
+    arb: () =>
+      fc.uniqueArray(fc.constantFrom("string", "number", "Int", "boolean"), { minLength: 2, maxLength: 3, selector: (t) => (t === "Int" ? "number" : t) }).map((ts) => ({
+        label: ts.join(" | "),
+        render: () => ({ type: ts.join(" | "), doc: [] }),
+      })),
+  },
+  /** `T | T[]` (§4a members of different JSON kinds). */
+  itemOrArray: {
+    container: true,
+    arb: (sub) =>
+      sub
+        .filter((n) => !n.nullable)
+        .map((item) => ({
+          label: `${item.label} | ${item.label}[]`,
+          render: (r) => {
+            const t = item.render(r, "inner").type;
+            return { type: `(${t}) | (${t})[]`, doc: [] };
+          },
+        })),
+  },
+  /** `[T, T]`, `readonly [T, T, T]` (§4a homogeneous tuples). */
+  tuple: {
+    container: true,
+    arb: (sub) =>
+      fc.tuple(sub, fc.integer({ min: 1, max: 3 }), fc.boolean()).map(([item, n, ro]) => ({
+        label: `${ro ? "readonly " : ""}[${item.label} × ${n}]`,
+        render: (r) => {
+          const t = item.render(r, "inner").type;
+          return { type: `${ro ? "readonly " : ""}[${Array.from({ length: n }, () => t).join(", ")}]`, doc: [] };
+        },
+      })),
+  },
+};
+
 /** A random supported type, containers nested at most `depth` levels. */
-export function typeArb(depth: number, kinds = KINDS): fc.Arbitrary<TypeNode> {
+export function typeArb(depth: number, kinds: typeof KINDS = process.env.FUZZ_4A === "1" ? { ...KINDS, ...KINDS_4A } : KINDS): fc.Arbitrary<TypeNode> {
   const leaves = Object.values(kinds).filter((k) => !k.container);
   const leafArb = fc.oneof(...leaves.map((k) => k.arb(fc.constant({ label: "never", render: () => ({ type: "never", doc: [] }) }))));
   if (depth <= 0) return leafArb;
