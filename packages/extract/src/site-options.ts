@@ -200,7 +200,7 @@ const NON_LITERAL: Record<ValueKind, [string, DiagnosticCode?]> = {
   boolean: ["a boolean"],
   uiResource: ["a string", "OMCG0010"],
   uiVisibility: ["an array", "OMCG0010"],
-  scopes: ["an array of string"],
+  scopes: ["an array"],
 };
 
 
