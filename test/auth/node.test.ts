@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { APP, M2M, READER, authorize, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import { recordIncoming } from "../helpers/wire.ts";
 import { RPC, buildNotes, clientCredentialsToken, importNotes, post, rpcAnswer, serveNotes, type NotesModule } from "./setup.js";
 
 let as: AuthorizationServer;
@@ -134,6 +135,23 @@ describe("scopes (403 insufficient_scope, MCP 2025-11-25 scope challenges, RFC 6
     const all = await clientCredentialsToken(as.issuer, M2M, hiding.audience, "notes:read notes:write");
     const full = await rpcAnswer(await post(hiding.url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { authorization: `Bearer ${all}` }));
     expect((full.result!["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["list_notes", "add_note", "whoami"]);
+  });
+});
+
+describe("hideUnauthorizedTools on 2026-07-28", () => {
+  it("marks the caller-dependent listing cacheScope private (docs/mapping.md §11)", async () => {
+    const reader = await clientCredentialsToken(as.issuer, READER, hiding.audience, "notes:read");
+    const transport = new StreamableHTTPClientTransport(hiding.url, { requestInit: { headers: { authorization: `Bearer ${reader}` } } });
+    const raw = recordIncoming(transport);
+    const client = new Client({ name: "auth-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } } as never);
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["list_notes", "whoami"]);
+      const listed = raw.find((m) => Array.isArray(m.result?.["tools"]))!.result!;
+      expect(listed["cacheScope"]).toBe("private");
+    } finally {
+      await client.close();
+    }
   });
 });
 
