@@ -126,6 +126,36 @@ describe("expiry", () => {
   });
 });
 
+describe("claims of a token signed with the issuer's own key", () => {
+  it("refuses nbf beyond the clock tolerance and another iss; accepts nbf within it (RFC 7519 §4.1)", async () => {
+    const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), kid: "own", alg: "RS256", use: "sig" };
+    const issuerServer = await startAuthorizationServer({ jwks: { keys: [jwk] } });
+    closing.push(() => issuerServer.stop());
+    const server = await serveNotes(notes, issuerServer.issuer);
+    closing.push(() => server.close());
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (claims: { iss?: string; nbf?: number }) =>
+      new SignJWT({ scope: "notes:read", client_id: "m2m", ...claims })
+        .setProtectedHeader({ alg: "RS256", kid: "own", typ: "at+jwt" })
+        .setAudience(server.audience)
+        .setSubject("m2m")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(privateKey);
+    const cases = [
+      [{ iss: issuerServer.issuer, nbf: now + 120 }, 401, "The token is not valid yet"],
+      [{ iss: "http://127.0.0.1:1" }, 401, "The token was issued by another authorization server"],
+      [{ iss: issuerServer.issuer, nbf: now + 10 }, 200, undefined],
+    ] as const;
+    for (const [claims, status, description] of cases) {
+      const response = await post(server.url, RPC.callTool("list_notes"), bearer(await sign(claims)));
+      expect(response.status, JSON.stringify(claims)).toBe(status);
+      if (description !== undefined) expect(challenge(response), JSON.stringify(claims)).toEqual({ error: "invalid_token", description });
+    }
+  });
+});
+
 describe("the authorization server is down (fail closed, never hang)", () => {
   it("answers 503 temporarily_unavailable when nothing listens at the issuer", async () => {
     const port = await freePort();
