@@ -5,7 +5,7 @@
  * `.resource(`, `.prompt(`) to its option keys and its diagnostic code; the readers below
  * serve all three kinds. Purely syntactic (oxc nodes); nothing here touches TypeScript.
  */
-import { assertNever } from "@typed-mcp/model";
+import { SCOPE_TOKEN, assertNever } from "@typed-mcp/model";
 import type { AnnotationsModel, DiagnosticCode } from "@typed-mcp/model";
 import type { Argument, Expression, ObjectExpression, PropertyKey } from "oxc-parser";
 
@@ -29,6 +29,8 @@ export interface ToolOptions {
   annotations?: AnnotationsModel;
   /** `uiResource` and `uiVisibility` (spec §9). */
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
+  /** `scopes`: the OAuth scopes a call needs (docs/auth.md "Scopes"). */
+  scopes?: string[];
 }
 
 /** Options of a resource or prompt site (spec §8). Only the keys the source assigns are present. */
@@ -43,6 +45,8 @@ export interface ResourceOptions {
   description?: string;
   /** Resource only: the `mimeType` option. */
   mimeType?: string;
+  /** `scopes`: the OAuth scopes a read (resource) or get (prompt) needs (docs/auth.md "Scopes"). */
+  scopes?: string[];
 }
 
 /** The options type of each kind. */
@@ -52,8 +56,8 @@ export interface OptionsOf {
   prompt: ResourceOptions;
 }
 
-/** The literal an option takes: a string, a boolean, or one of the MCP Apps forms (§9, OMCG0010). */
-type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility";
+/** The literal an option takes: a string, a boolean, one of the MCP Apps forms (§9, OMCG0010), or an array of OAuth scope tokens. */
+type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility" | "scopes";
 
 /** What one declaration kind accepts at its site. */
 export interface DeclarationRules {
@@ -87,6 +91,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
       openWorld: "boolean",
       uiResource: "uiResource",
       uiVisibility: "uiVisibility",
+      scopes: "scopes",
     },
     quickOmits: [],
     firstKey: "name",
@@ -95,7 +100,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
   },
   resource: {
     code: "OMCG0011",
-    options: STRINGS(["uri", "name", "title", "description", "mimeType"]),
+    options: { ...STRINGS(["uri", "name", "title", "description", "mimeType"]), scopes: "scopes" },
     quickOmits: ["uri"],
     firstKey: "uri",
     firstLabel: "URI",
@@ -104,7 +109,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
   },
   prompt: {
     code: "OMCG0012",
-    options: STRINGS(["name", "title", "description"]),
+    options: { ...STRINGS(["name", "title", "description"]), scopes: "scopes" },
     quickOmits: ["name"],
     firstKey: "name",
     firstLabel: "prompt name",
@@ -163,7 +168,7 @@ export function readQuickOptions<K extends SiteKind>(what: K, options: Argument,
 /** Reads an options object literal whose keys may be `allowed`; each value must be the literal its kind takes. */
 function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed: string[], label: string, problems: SiteProblem[]): ReadOptions<K> {
   const rules = DECLARATIONS[what];
-  const values = new Map<string, string | boolean | ("model" | "app")[]>();
+  const values = new Map<string, string | boolean | string[]>();
   let firstOffset: number | undefined;
   for (const prop of arg.properties) {
     if (prop.type !== "Property" || prop.computed || prop.kind !== "init" || prop.method) {
@@ -176,7 +181,7 @@ function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed:
       continue;
     }
     const value = unwrap(prop.value);
-    const read = readValue(rules.options[key]!, value, label, problems);
+    const read = readValue(rules.options[key]!, value, label, problems, rules.code);
     if (read === undefined) {
       const [kind, code] = NON_LITERAL[rules.options[key]!];
       problems.push({ code: code ?? rules.code, offset: value.start, message: `${label}: option '${key}' must be ${kind} literal, so that it can be read at build time.` });
@@ -185,7 +190,7 @@ function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed:
     values.set(key, read);
     if (key === rules.firstKey) firstOffset = value.start;
   }
-  const options = what === "tool" ? toolOptions(values, arg.start, label, problems) : (Object.fromEntries(values) as ResourceOptions);
+  const options = what === "tool" ? toolOptions(values, arg.start, label, problems) : resourceOptions(values);
   return { options, ...(firstOffset !== undefined && { firstOffset }) };
 }
 
@@ -195,10 +200,15 @@ const NON_LITERAL: Record<ValueKind, [string, DiagnosticCode?]> = {
   boolean: ["a boolean"],
   uiResource: ["a string", "OMCG0010"],
   uiVisibility: ["an array", "OMCG0010"],
+  scopes: ["an array"],
 };
 
-/** The literal value of one option, or `undefined` when it is not the literal `kind` takes. MCP Apps value problems (§9) go to `problems`. */
-function readValue(kind: ValueKind, value: Argument, label: string, problems: SiteProblem[]): string | boolean | ("model" | "app")[] | undefined {
+
+/**
+ * The literal value of one option, or `undefined` when it is not the literal `kind` takes. MCP
+ * Apps value problems (§9) and bad scope entries (under `code`, the kind's) go to `problems`.
+ */
+function readValue(kind: ValueKind, value: Argument, label: string, problems: SiteProblem[], code: DiagnosticCode): string | boolean | string[] | undefined {
   switch (kind) {
     case "string":
       return literalString(value);
@@ -218,6 +228,20 @@ function readValue(kind: ValueKind, value: Argument, label: string, problems: Si
         else problems.push({ code: "OMCG0010", offset: el?.start ?? value.start, message: `${label}: uiVisibility entries must be the literals "model" or "app".` });
       }
       return visibility;
+    }
+    case "scopes": {
+      if (value.type !== "ArrayExpression") return undefined;
+      const scopes: string[] = [];
+      for (const el of value.elements) {
+        const s = el && el.type !== "SpreadElement" ? literalString(unwrap(el)) : undefined;
+        if (s !== undefined && SCOPE_TOKEN.test(s)) {
+          if (!scopes.includes(s)) scopes.push(s);
+        } else {
+          const what = s === undefined ? "a string literal" : `an OAuth scope token (RFC 6749 §3.3: no spaces, quotes or backslashes), got ${JSON.stringify(s)}`;
+          problems.push({ code, offset: el?.start ?? value.start, message: `${label}: each entry of scopes must be ${what}.` });
+        }
+      }
+      return scopes;
     }
     default:
       return assertNever(kind);
@@ -245,6 +269,15 @@ function toolOptions(values: Map<string, unknown>, objectStart: number, label: s
   const visibility = values.get("uiVisibility") as ("model" | "app")[] | undefined;
   if (resourceUri !== undefined) options.ui = visibility ? { resourceUri, visibility } : { resourceUri };
   else if (visibility) problems.push({ code: "OMCG0010", offset: objectStart, message: `${label}: uiVisibility needs a uiResource.` });
+  const scopes = values.get("scopes") as string[] | undefined;
+  if (scopes !== undefined && scopes.length > 0) options.scopes = scopes;
+  return options;
+}
+
+/** Resource and prompt options from the values read; an empty `scopes` is left out (as for tools). */
+function resourceOptions(values: Map<string, unknown>): ResourceOptions {
+  const options = Object.fromEntries(values) as ResourceOptions;
+  if (options.scopes !== undefined && options.scopes.length === 0) delete options.scopes;
   return options;
 }
 

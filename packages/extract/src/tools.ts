@@ -69,6 +69,7 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
     ...(description !== undefined ? { description } : {}),
     ...(site.options.annotations ? { annotations: site.options.annotations } : {}),
     ...(site.options.ui ? { ui: site.options.ui } : {}),
+    ...(site.options.scopes ? { scopes: site.options.scopes } : {}),
     params,
     result,
     site: a.siteModel(),

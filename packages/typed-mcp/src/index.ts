@@ -6,6 +6,7 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
+export type { AuthOptions } from "./auth.js";
 export { ToolError } from "./errors.js";
 export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";

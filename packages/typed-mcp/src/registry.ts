@@ -106,6 +106,16 @@ export class Registry {
     return this.#tools.get(name);
   }
 
+  /** The `scopes` option of the tool `name`, for the auth gate (docs/auth.md "Scopes"). */
+  toolScopes(name: string): readonly string[] | undefined {
+    return this.#tools.get(name)?.descriptor.scopes;
+  }
+
+  /** Every `scopes` entry of the registered tools, resources and prompts, without repeats (RFC 9728 `scopes_supported`). */
+  allScopes(): string[] {
+    return [...new Set([...[...this.#tools.values()].flatMap((t) => t.descriptor.scopes ?? []), ...this.resources.allScopes()])];
+  }
+
   /** The `tools/list` array for a client view (client-view.ts; memoized until the next registration). */
   listTools(view: ClientView): ToolListing[] {
     return this.#listings.list(this.#tools.values(), view);

@@ -100,9 +100,33 @@ export class ResourceRegistry {
 
   /** Whether `uri` is a registered fixed URI or matches a registered template with every variable non-empty (as `resources/read`). */
   matches(uri: string): boolean {
-    if (this.#fixed.has(uri)) return true;
-    for (const t of this.#templates.values()) if (t.template!.match(uri) !== null) return true;
-    return false;
+    return this.#find(uri) !== undefined;
+  }
+
+  /** The `scopes` option of the resource serving `uri` (as `resources/read` finds it), for the auth gate (docs/auth.md "Scopes"). */
+  resourceScopes(uri: string): readonly string[] | undefined {
+    return this.#find(uri)?.entry.descriptor.scopes;
+  }
+
+  /** The `scopes` option of the prompt `name`, for the auth gate. */
+  promptScopes(name: string): readonly string[] | undefined {
+    return this.#prompts.get(name)?.descriptor.scopes;
+  }
+
+  /** Every `scopes` entry of the registered resources, templates and prompts, in registration order. */
+  allScopes(): string[] {
+    return [...this.#fixed.values(), ...this.#templates.values(), ...this.#prompts.values()].flatMap((e) => e.descriptor.scopes ?? []);
+  }
+
+  /** The entry serving `uri`: the fixed URI, else the first template (in registration order) that matches, with its variables. */
+  #find(uri: string): { entry: ResourceEntry; match?: Record<string, string | string[]> } | undefined {
+    const fixed = this.#fixed.get(uri);
+    if (fixed !== undefined) return { entry: fixed };
+    for (const t of this.#templates.values()) {
+      const match = t.template!.match(uri);
+      if (match !== null) return { entry: t, match };
+    }
+    return undefined;
   }
 
   /**
@@ -193,26 +217,18 @@ export class ResourceRegistry {
       sdk.setRequestHandler("resources/read", async (request, ctx) => {
         const uri = request.params.uri;
         const request_ = info(ctx);
-        let entry = this.#fixed.get(uri);
-        let vars: Record<string, string> = {};
-        if (entry === undefined) {
-          for (const t of this.#templates.values()) {
-            const m = t.template!.match(uri);
-            if (m === null) continue;
-            entry = t;
-            for (const [k, v] of Object.entries(m)) {
-              const raw = Array.isArray(v) ? v.join(",") : v;
-              try {
-                vars[k] = decodeURIComponent(raw);
-              } catch {
-                throw invalidArgument(k);
-              }
-            }
-            break;
+        const found = this.#find(uri);
+        if (found === undefined) return notFound(uri, ctx);
+        const vars: Record<string, string> = {};
+        for (const [k, v] of Object.entries(found.match ?? {})) {
+          const raw = Array.isArray(v) ? v.join(",") : v;
+          try {
+            vars[k] = decodeURIComponent(raw);
+          } catch {
+            throw invalidArgument(k);
           }
         }
-        if (entry === undefined) return notFound(uri, ctx);
-        const e = entry;
+        const e = found.entry;
         return this.#run(e, "resource", () => e.descriptor.read(vars, request_.context), (value) => e.descriptor.write(value, uri)) as Promise<ReadResourceResult>;
       });
     }

@@ -13,6 +13,8 @@
 import { Server, createMcpHandler } from "@modelcontextprotocol/server";
 import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
 import { UI_EXTENSION } from "./apps.js";
+import { AuthGate } from "./auth.js";
+import type { AuthOptions } from "./auth.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
 import type { QuickToolOptions } from "./decorators.js";
@@ -57,11 +59,23 @@ export interface McpServerOptions {
    * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
    */
   requestState?: RequestStateOptions;
+  /**
+   * Makes the server an OAuth 2.1 resource server (MCP "Authorization"; docs/auth.md): every HTTP
+   * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
+   * `audience`, and `scopes` options of tools, resources and prompts are enforced (403
+   * `insufficient_scope`). The verified token reaches tools as `RequestContext.authInfo`. stdio is
+   * not affected. See {@link AuthOptions}.
+   * @throws TypeError / Error (from the constructor) as {@link AuthGate}'s constructor.
+   */
+  auth?: AuthOptions;
 }
 
 /** Options of {@link McpServer.fetch}. */
 export interface FetchOptions {
-  /** Validated authentication information, passed through to `RequestContext.authInfo` (never derived from headers). */
+  /**
+   * Validated authentication information, passed through to `RequestContext.authInfo` (never
+   * derived from headers). Ignored when the server has `auth`: the gate's verified token is used.
+   */
   authInfo?: AuthInfo;
   /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
   parsedBody?: unknown;
@@ -95,6 +109,8 @@ export class McpServer {
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions = new Subscriptions();
+  /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
+  readonly #auth: AuthGate | undefined;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -109,6 +125,15 @@ export class McpServer {
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
     this.#registry = new Registry((name, error) => reportFailure(name, error, this.#options.onToolError));
+    const registry = this.#registry;
+    this.#auth =
+      options.auth &&
+      new AuthGate(options.auth, {
+        toolScopes: (name) => registry.toolScopes(name),
+        resourceScopes: (uri) => registry.resources.resourceScopes(uri),
+        promptScopes: (name) => registry.resources.promptScopes(name),
+        allScopes: () => registry.allScopes(),
+      });
     this.#info = {
       name: options.name,
       version: options.version,
@@ -121,14 +146,16 @@ export class McpServer {
    * 2025-era clients (the SDK's `createMcpHandler`). A bound property, so
    * `export default { fetch: server.fetch }` works. MCP is served on every path and method the
    * SDK handles; put Origin/Host validation and routing in front of it when exposed publicly.
+   * With the `auth` option the OAuth gate answers first (auth.ts: metadata, 401, 403, 503).
    *
    * @param request The HTTP request.
-   * @param options `authInfo` passed through to tools as `RequestContext.authInfo`; `parsedBody`.
+   * @param options `authInfo` passed through to tools as `RequestContext.authInfo` (without `auth`); `parsedBody`.
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx));
-    return this.#handler.fetch(request, options);
+    const handler = (this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx)));
+    if (this.#auth === undefined) return handler.fetch(request, options);
+    return this.#auth.handle(request, (r, verified) => handler.fetch(r, { ...options, ...verified }));
   };
 
   /**
@@ -294,7 +321,11 @@ export class McpServer {
     });
     // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
     installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
-    sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: registry.listTools(viewOf(sdk, ctx)) as never }));
+    sdk.setRequestHandler("tools/list", (_request, ctx) => {
+      const view = viewOf(sdk, ctx);
+      const tools = registry.listTools(view);
+      return (this.#auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools }) as never;
+    });
     const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
     sdk.setRequestHandler("tools/call", (request, ctx) => callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy));
     registry.resources.install(
