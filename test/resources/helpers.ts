@@ -114,3 +114,13 @@ export async function connectStdio(outDir: string, fixture: string, options: Rec
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(outDir, "stdio-main.js")], env, stderr: "inherit" }));
   return client;
 }
+
+/** The JSON-RPC error a request failed with, as the client reports it. */
+export async function errorOf(p: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as { code: number; message: string; data?: unknown };
+  }
+  throw new Error("expected the request to fail");
+}

@@ -10,7 +10,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
 import { bindMember, collect } from "./class-members.js";
-import { pluginMissingMessage } from "./errors.js";
+import { isToolError, pluginMissingMessage } from "./errors.js";
 import { installCompletion } from "./completion.js";
 import { isGenerated } from "./internal.js";
 import { resourceNotFoundIsInvalidParams } from "./revisions.js";
@@ -227,7 +227,11 @@ export class ResourceRegistry {
     }
   }
 
-  /** Reads the arguments, calls the function, writes the result; a failure is `-32602` (bad argument) or `-32603` (anything thrown). */
+  /**
+   * Reads the arguments, calls the function, writes the result. A bad argument is `-32602`; a
+   * `ToolError` from the function is `-32603` with its message; the SDK's `ProtocolError` is sent
+   * as is (spec §7); anything else thrown is `-32603` `The resource failed.` / `The prompt failed.`.
+   */
   async #run(entry: Entry<unknown>, what: "resource" | "prompt", read: () => unknown[] | string, write: (value: unknown) => unknown): Promise<unknown> {
     let args: unknown[] | string;
     try {
@@ -239,6 +243,12 @@ export class ResourceRegistry {
     let value: unknown;
     try {
       value = await entry.fn.apply(entry.thisArg, args);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (isToolError(error)) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+      throw this.#failed(entry, what, error);
+    }
+    try {
       return write(value);
     } catch (error) {
       throw this.#failed(entry, what, error);

@@ -18,6 +18,7 @@ import { viewOf } from "./client-view.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { checkRequestStateOptions, installInputRequired, requestStateCodec } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
+import { markWithoutBackChannel } from "./back-channel.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -306,7 +307,11 @@ export class McpServer {
       { hub: this.#subscriptions, connection: servesConnection(ctx) },
     );
     // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
-    if (isLegacyHttpRequest(ctx)) installSessionHook(sdk, UI_EXTENSION);
+    // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
+    if (isLegacyHttpRequest(ctx)) {
+      installSessionHook(sdk, UI_EXTENSION);
+      markWithoutBackChannel(sdk);
+    }
     return sdk;
   }
 }
