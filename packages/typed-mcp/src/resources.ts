@@ -56,10 +56,41 @@ export class ResourceRegistry {
   readonly #templates = new Map<string, ResourceEntry>();
   readonly #prompts = new Map<string, PromptEntry>();
   readonly #onError: (name: string, error: unknown) => void;
+  /** The server option `dynamic`: resources, prompts and completion are served even while none is registered. */
+  readonly #dynamic: boolean;
 
-  /** @param onError Told about every exception a resource or prompt (or its generated code) throws. */
-  constructor(onError: (name: string, error: unknown) => void) {
+  /**
+   * @param onError Told about every exception a resource or prompt (or its generated code) throws.
+   * @param dynamic The server option `dynamic` (docs/runtime.md "Dynamic lists").
+   */
+  constructor(onError: (name: string, error: unknown) => void, dynamic = false) {
     this.#onError = onError;
+    this.#dynamic = dynamic;
+  }
+
+  /** Whether `resources/*` is served and the `resources` capability advertised: any registered, or `dynamic`. */
+  get servesResources(): boolean {
+    return this.#dynamic || this.hasResources;
+  }
+
+  /** Whether `prompts/*` is served and the `prompts` capability advertised: any registered, or `dynamic`. */
+  get servesPrompts(): boolean {
+    return this.#dynamic || this.hasPrompts;
+  }
+
+  /** Whether `completion/complete` is served and the `completions` capability advertised: a prompt or template registered, or `dynamic`. */
+  get servesCompletions(): boolean {
+    return this.#dynamic || this.hasCompletions;
+  }
+
+  /**
+   * Removes the resource with the fixed URI or template `key` (`kind` `"resource"`), or the prompt
+   * named `key` (docs/runtime.md "Dynamic lists").
+   * @returns Whether something was removed.
+   */
+  remove(kind: "resource" | "prompt", key: string): boolean {
+    if (kind === "prompt") return this.#prompts.delete(key);
+    return this.#fixed.delete(key) || this.#templates.delete(key);
   }
 
   /** Whether any resource or template is registered (the `resources` capability). */
@@ -168,17 +199,17 @@ export class ResourceRegistry {
 
   /**
    * Installs the handlers on one SDK `Server` whose capabilities include `resources` / `prompts`
-   * when {@link hasResources} / {@link hasPrompts}. `info(ctx)` gives the request's revision and
+   * when {@link servesResources} / {@link servesPrompts}. `info(ctx)` gives the request's revision and
    * context. For a 2025-era client an unknown URI is answered `-32002` (the SDK itself always
    * sends `-32602`, so sdk-patches.ts puts the code of exactly those responses back on the way out).
-   * With {@link hasCompletions} it installs `completion/complete` (completion.ts; the server must
+   * With {@link servesCompletions} it installs `completion/complete` (completion.ts; the server must
    * advertise `completions`); with `subscriptions` and resources, `resources/subscribe` /
    * `resources/unsubscribe` (subscriptions.ts; the server must advertise `resources.subscribe`),
    * `connection` telling whether `sdk` serves a lasting connection (stdio).
    */
   install(sdk: Server, info: (ctx: ServerContext) => RequestInfo, subscriptions?: { hub: Subscriptions; connection: boolean }): void {
-    if (this.hasCompletions) installCompletion(sdk, this);
-    if (this.hasResources) {
+    if (this.servesCompletions) installCompletion(sdk, this);
+    if (this.servesResources) {
       const markNotFound2025 = patchResourceNotFoundCode(sdk);
       const notFound = (uri: string, ctx: ServerContext): never => {
         if (resourceNotFoundIsInvalidParams(info(ctx).protocolVersion)) throw new ResourceNotFoundError(uri);
@@ -216,7 +247,7 @@ export class ResourceRegistry {
         return this.#run(e, "resource", () => e.descriptor.read(vars, request_.context), (value) => e.descriptor.write(value, uri)) as Promise<ReadResourceResult>;
       });
     }
-    if (this.hasPrompts) {
+    if (this.servesPrompts) {
       sdk.setRequestHandler("prompts/list", () => ({ prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never }));
       sdk.setRequestHandler("prompts/get", async (request, ctx) => {
         const entry = this.#prompts.get(request.params.name);

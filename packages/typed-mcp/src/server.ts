@@ -19,6 +19,7 @@ import type { QuickToolOptions } from "./decorators.js";
 import { checkRequestStateOptions, installInputRequired, requestStateCodec } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
+import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -58,6 +59,17 @@ export interface McpServerOptions {
    * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
    */
   requestState?: RequestStateOptions;
+  /**
+   * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
+   * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and
+   * `completions`) are advertised with `listChanged: true` — even while none of that kind is
+   * registered, so one can be added later — and every registration or removal
+   * ({@link McpServer.removeTool}, …) sends `notifications/{tools,resources,prompts}/list_changed`
+   * to connected clients (stdio; 2026-07-28 `subscriptions/listen` streams on any transport;
+   * not stateless 2025-era HTTP, which has no stream). Default `false`: no `listChanged`, no
+   * notifications (registering and removing still change what later requests see).
+   */
+  dynamic?: boolean;
 }
 
 /** Options of {@link McpServer.fetch}. */
@@ -96,6 +108,8 @@ export class McpServer {
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions = new Subscriptions();
+  /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
+  readonly #lists: ListChanges;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -109,7 +123,12 @@ export class McpServer {
     }
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
-    this.#registry = new Registry((name, error) => reportFailure(name, error, this.#options.onToolError));
+    this.#lists = new ListChanges(options.dynamic === true);
+    this.#registry = new Registry(
+      (name, error) => reportFailure(name, error, this.#options.onToolError),
+      options.dynamic === true,
+      (kinds) => this.#lists.announce(kinds),
+    );
     this.#info = {
       name: options.name,
       version: options.version,
@@ -128,7 +147,7 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx));
+    this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx));
     return this.#handler.fetch(request, options);
   };
 
@@ -260,6 +279,37 @@ export class McpServer {
   }
 
   /**
+   * Removes the tool `name` while serving or before (docs/runtime.md "Dynamic lists"): later
+   * `tools/list` answers leave it out and `tools/call` answers it `-32602` `Tool <name> not found`.
+   * With `dynamic: true`, connected clients get `notifications/tools/list_changed`.
+   *
+   * @returns `true` when the tool was registered, `false` when there was none of that name.
+   */
+  removeTool(name: string): boolean {
+    return this.#registry.removeTool(name);
+  }
+
+  /**
+   * Removes the resource with the fixed URI, or the template, `uriOrTemplate` (exactly as
+   * registered), as {@link removeTool} does for tools; `notifications/resources/list_changed`.
+   *
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.#registry.removeResourceOrPrompt("resource", uriOrTemplate);
+  }
+
+  /**
+   * Removes the prompt `name`, as {@link removeTool} does for tools (`prompts/get` then answers
+   * `-32602` `Prompt <name> not found`); `notifications/prompts/list_changed`.
+   *
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removePrompt(name: string): boolean {
+    return this.#registry.removeResourceOrPrompt("prompt", name);
+  }
+
+  /**
    * Quick path (spec §1): registers `fn` as the tool `name`. The build plugin reads `fn`'s types
    * and appends the generated descriptor as one more argument; `options` are read at build time.
    *
@@ -308,6 +358,7 @@ export class McpServer {
     );
     // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
     // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
+    if (servesConnection(ctx)) this.#lists.track(sdk);
     if (isLegacyHttpRequest(ctx)) {
       installSessionHook(sdk, UI_EXTENSION);
       markWithoutBackChannel(sdk);
