@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** Brand on {@link ToolError} instances, shared by every copy of typed-mcp loaded in a process. */
 export const TOOL_ERROR_BRAND: unique symbol = Symbol.for("typed-mcp.ToolError") as never;
@@ -45,6 +46,25 @@ export class ToolError extends Error {
  */
 export function isToolError(error: unknown): error is ToolError {
   return error instanceof ToolError || (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true);
+}
+
+/**
+ * The JSON-RPC error answering an exception thrown by the function of a resource, prompt or
+ * completion hook (spec §7, §8; docs/runtime.md "Errors the client sees"): the SDK's
+ * `ProtocolError` (any subclass, from any copy of the SDK) as is; a {@link ToolError} `-32603`
+ * with its message; anything else `-32603` with `failedText` (e.g. `The prompt failed.`), after
+ * `report(error)` (whatever `report` throws is ignored).
+ * @internal
+ */
+export function thrownAnswer(error: unknown, failedText: string, report: (error: unknown) => void): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (isToolError(error)) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  try {
+    report(error);
+  } catch {
+    // The answer stays the same.
+  }
+  return new ProtocolError(ProtocolErrorCode.InternalError, failedText);
 }
 
 /** The server→client requests of {@link RequestContext} (MCP method names). */

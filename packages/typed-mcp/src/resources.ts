@@ -10,8 +10,9 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
 import { bindMember, collect } from "./class-members.js";
-import { isToolError, pluginMissingMessage } from "./errors.js";
+import { pluginMissingMessage, thrownAnswer } from "./errors.js";
 import { installCompletion } from "./completion.js";
+import type { CompletionHook, CompletionRef, RegisteredHook } from "./completion.js";
 import { isGenerated } from "./internal.js";
 import { resourceNotFoundIsInvalidParams } from "./revisions.js";
 import { RESOURCE_NOT_FOUND_2025, patchResourceNotFoundCode } from "./sdk-patches.js";
@@ -56,6 +57,8 @@ export class ResourceRegistry {
   readonly #templates = new Map<string, ResourceEntry>();
   readonly #prompts = new Map<string, PromptEntry>();
   readonly #onError: (name: string, error: unknown) => void;
+  /** Completion hooks: `prompt`/`resource` → prompt name / template → argument → hook (`server.complete`). */
+  readonly #hooks = { prompt: new Map<string, Map<string, RegisteredHook>>(), resource: new Map<string, Map<string, RegisteredHook>>() };
   /** The server option `dynamic`: resources, prompts and completion are served even while none is registered. */
   readonly #dynamic: boolean;
 
@@ -89,8 +92,47 @@ export class ResourceRegistry {
    * @returns Whether something was removed.
    */
   remove(kind: "resource" | "prompt", key: string): boolean {
+    this.#hooks[kind].delete(key);
     if (kind === "prompt") return this.#prompts.delete(key);
     return this.#fixed.delete(key) || this.#templates.delete(key);
+  }
+
+  /**
+   * Registers `hook` as the completion of `argument` of the prompt or resource template `ref`
+   * (docs/resources.md "Completion hooks"). Removing the prompt or template removes its hooks.
+   *
+   * @throws TypeError when `hook` is not a function; Error when `ref` names no registered prompt
+   *   / template (a fixed URI has no variables), when `argument` is not one of its arguments /
+   *   variables (the message lists them), or when that argument already has a hook.
+   */
+  addCompletionHook(ref: CompletionRef, argument: string, hook: CompletionHook): void {
+    if (typeof hook !== "function") throw new TypeError(`typed-mcp: server.complete(…, ${JSON.stringify(argument)}, hook): hook must be a function, got ${typeof hook}.`);
+    const [kind, key, names, what] =
+      ref?.type === "ref/prompt"
+        ? (["prompt", ref.name, this.#prompts.get(ref.name)?.descriptor.listing.arguments?.map((a) => a.name), `prompt ${JSON.stringify(ref.name)}`] as const)
+        : ref?.type === "ref/resource"
+          ? (["resource", ref.uri, this.#templates.get(ref.uri)?.template!.variableNames, `resource template ${JSON.stringify(ref.uri)}`] as const)
+          : (() => {
+              throw new TypeError(`typed-mcp: server.complete(ref, …): ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }.`);
+            })();
+    if (names === undefined) throw new Error(`typed-mcp: server.complete: no ${what} is registered on this server; register it before its completion hooks.`);
+    if (!names.includes(argument)) {
+      throw new Error(`typed-mcp: server.complete: ${what} has no argument ${JSON.stringify(argument)}; its arguments are ${names.map((n) => JSON.stringify(n)).join(", ") || "none"}.`);
+    }
+    const forKey = this.#hooks[kind].get(key) ?? new Map<string, RegisteredHook>();
+    if (forKey.has(argument)) throw new Error(`typed-mcp: server.complete: ${what} already has a completion hook for ${JSON.stringify(argument)}.`);
+    forKey.set(argument, { hook: hook as CompletionHook, others: names.filter((n) => n !== argument) });
+    this.#hooks[kind].set(key, forKey);
+  }
+
+  /** `completion/complete` lookup ({@link CompletionSource}): the hook of `argument` of the prompt / template `key`. */
+  completionHook(kind: "prompt" | "resource", key: string, argument: string): RegisteredHook | undefined {
+    return this.#hooks[kind].get(key)?.get(argument);
+  }
+
+  /** Reports a hook's exception as a failure of the prompt / template `key` ({@link CompletionSource}). */
+  reportHookFailure(key: string, error: unknown): void {
+    this.#onError(key, error);
   }
 
   /** Whether any resource or template is registered (the `resources` capability). */
@@ -275,9 +317,7 @@ export class ResourceRegistry {
     try {
       value = await entry.fn.apply(entry.thisArg, args);
     } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      if (isToolError(error)) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
-      throw this.#failed(entry, what, error);
+      throw thrownAnswer(error, `The ${what} failed.`, (e) => this.#onError(entry.key, e));
     }
     try {
       return write(value);

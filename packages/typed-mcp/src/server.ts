@@ -15,6 +15,7 @@ import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from
 import { UI_EXTENSION } from "./apps.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
+import type { CompletionHook, TemplateVariables } from "./completion.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { checkRequestStateOptions, installInputRequired, requestStateCodec } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
@@ -307,6 +308,32 @@ export class McpServer {
    */
   removePrompt(name: string): boolean {
     return this.#registry.removeResourceOrPrompt("prompt", name);
+  }
+
+  /**
+   * Registers a completion hook (docs/resources.md "Completion hooks"; MCP `completion/complete`):
+   * `hook(value, given, { signal })` answers the completion of `argument` of the resource
+   * template `{ type: "ref/resource", uri }` (its exact `uriTemplate`) or the prompt
+   * `{ type: "ref/prompt", name }`, receiving the other arguments the client already gave. For a
+   * template literal, `argument` and the keys of `given` are typed from the template's variables:
+   *
+   * ```ts
+   * server.complete({ type: "ref/resource", uri: "books://{genre}/{id}" }, "id",
+   *   (value, given) => ids(given.genre).filter((id) => id.startsWith(value)));
+   * ```
+   *
+   * The hook wins over the built-in completion of a literal-union parameter. Register the
+   * prompt or template first; removing it removes its hooks.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `ref` names no registered prompt / template, `argument` is not one of its
+   *   arguments / variables, or already has a hook; TypeError when `hook` is not a function.
+   */
+  complete<T extends string, A extends TemplateVariables<T>>(ref: { type: "ref/resource"; uri: T }, argument: A, hook: CompletionHook<Exclude<TemplateVariables<T>, A>>): this;
+  complete(ref: { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook): this;
+  complete(ref: { type: "ref/resource"; uri: string } | { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook<never>): this {
+    this.#registry.resources.addCompletionHook(ref, argument, hook as CompletionHook);
+    return this;
   }
 
   /**
