@@ -17,9 +17,12 @@ import { AuthGate } from "./auth.js";
 import type { AuthOptions } from "./auth.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
+import type { CompletionHook, TemplateVariables } from "./completion.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { checkRequestStateOptions, installInputRequired, requestStateCodec } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
+import { markWithoutBackChannel } from "./back-channel.js";
+import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -68,6 +71,17 @@ export interface McpServerOptions {
    * @throws TypeError / Error (from the constructor) as {@link AuthGate}'s constructor.
    */
   auth?: AuthOptions;
+  /**
+   * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
+   * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and
+   * `completions`) are advertised with `listChanged: true` — even while none of that kind is
+   * registered, so one can be added later — and every registration or removal
+   * ({@link McpServer.removeTool}, …) sends `notifications/{tools,resources,prompts}/list_changed`
+   * to connected clients (stdio; 2026-07-28 `subscriptions/listen` streams on any transport;
+   * not stateless 2025-era HTTP, which has no stream). Default `false`: no `listChanged`, no
+   * notifications (registering and removing still change what later requests see).
+   */
+  dynamic?: boolean;
 }
 
 /** Options of {@link McpServer.fetch}. */
@@ -111,6 +125,8 @@ export class McpServer {
   readonly #subscriptions = new Subscriptions();
   /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
   readonly #auth: AuthGate | undefined;
+  /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
+  readonly #lists: ListChanges;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -124,7 +140,12 @@ export class McpServer {
     }
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
-    this.#registry = new Registry((name, error) => reportFailure(name, error, this.#options.onToolError));
+    this.#lists = new ListChanges(options.dynamic === true);
+    this.#registry = new Registry(
+      (name, error) => reportFailure(name, error, this.#options.onToolError),
+      options.dynamic === true,
+      (kinds) => this.#lists.announce(kinds),
+    );
     const registry = this.#registry;
     this.#auth =
       options.auth &&
@@ -153,7 +174,7 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    const handler = (this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx)));
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx)));
     if (this.#auth === undefined) return handler.fetch(request, options);
     return this.#auth.handle(request, (r, verified) => handler.fetch(r, { ...options, ...verified }));
   };
@@ -286,6 +307,63 @@ export class McpServer {
   }
 
   /**
+   * Removes the tool `name` while serving or before (docs/runtime.md "Dynamic lists"): later
+   * `tools/list` answers leave it out and `tools/call` answers it `-32602` `Tool <name> not found`.
+   * With `dynamic: true`, connected clients get `notifications/tools/list_changed`.
+   *
+   * @returns `true` when the tool was registered, `false` when there was none of that name.
+   */
+  removeTool(name: string): boolean {
+    return this.#registry.removeTool(name);
+  }
+
+  /**
+   * Removes the resource with the fixed URI, or the template, `uriOrTemplate` (exactly as
+   * registered), as {@link removeTool} does for tools; `notifications/resources/list_changed`.
+   *
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.#registry.removeResourceOrPrompt("resource", uriOrTemplate);
+  }
+
+  /**
+   * Removes the prompt `name`, as {@link removeTool} does for tools (`prompts/get` then answers
+   * `-32602` `Prompt <name> not found`); `notifications/prompts/list_changed`.
+   *
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removePrompt(name: string): boolean {
+    return this.#registry.removeResourceOrPrompt("prompt", name);
+  }
+
+  /**
+   * Registers a completion hook (docs/resources.md "Completion hooks"; MCP `completion/complete`):
+   * `hook(value, given, { signal })` answers the completion of `argument` of the resource
+   * template `{ type: "ref/resource", uri }` (its exact `uriTemplate`) or the prompt
+   * `{ type: "ref/prompt", name }`, receiving the other arguments the client already gave. For a
+   * template literal, `argument` and the keys of `given` are typed from the template's variables:
+   *
+   * ```ts
+   * server.complete({ type: "ref/resource", uri: "books://{genre}/{id}" }, "id",
+   *   (value, given) => ids(given.genre).filter((id) => id.startsWith(value)));
+   * ```
+   *
+   * The hook wins over the built-in completion of a literal-union parameter. Register the
+   * prompt or template first; removing it removes its hooks.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `ref` names no registered prompt / template, `argument` is not one of its
+   *   arguments / variables, or already has a hook; TypeError when `hook` is not a function.
+   */
+  complete<T extends string, A extends TemplateVariables<T>>(ref: { type: "ref/resource"; uri: T }, argument: A, hook: CompletionHook<Exclude<TemplateVariables<T>, A>>): this;
+  complete(ref: { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook): this;
+  complete(ref: { type: "ref/resource"; uri: string } | { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook<never>): this {
+    this.#registry.resources.addCompletionHook(ref, argument, hook as CompletionHook);
+    return this;
+  }
+
+  /**
    * Quick path (spec §1): registers `fn` as the tool `name`. The build plugin reads `fn`'s types
    * and appends the generated descriptor as one more argument; `options` are read at build time.
    *
@@ -337,7 +415,12 @@ export class McpServer {
       { hub: this.#subscriptions, connection: servesConnection(ctx) },
     );
     // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
-    if (isLegacyHttpRequest(ctx)) installSessionHook(sdk, UI_EXTENSION);
+    // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
+    if (servesConnection(ctx)) this.#lists.track(sdk);
+    if (isLegacyHttpRequest(ctx)) {
+      installSessionHook(sdk, UI_EXTENSION);
+      markWithoutBackChannel(sdk);
+    }
     return sdk;
   }
 }
