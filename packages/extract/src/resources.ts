@@ -56,6 +56,7 @@ function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | und
   const uri = site.options.uri ?? "";
   const name = site.options.name ?? a.defaultName() ?? uri;
   const subject = `Resource '${name}'`;
+  a.checkOwnDoc(subject);
   const uriAt = a.at(site.uriOffset);
 
   let variables: string[] = [];
@@ -121,6 +122,7 @@ function buildPrompt(a: Assembly, site: Site<"prompt">): PromptModel | undefined
   const { host, sig } = a;
   const name = site.options.name ?? a.defaultName() ?? "";
   const subject = `Prompt '${name}'`;
+  a.checkOwnDoc(subject);
   if (name === "") a.report("OMCG0012", a.at(site.offset), "A prompt needs a name: @prompt(\"name\") or server.prompt(\"name\", fn).");
   const params = stringParams(a, subject, "OMCG0012");
   const result = promptResult(host, sig);

@@ -111,6 +111,17 @@ export abstract class TypeFacts extends SyntaxFacts {
     return this.namedFromSymbol(sym, !!(sym.flags & this.SF.Class));
   }
 
+  /** {@link TypeHost.unresolvedReason}: the checker's message for a reference whose name resolves to no declaration (spec §4). */
+  unresolvedReason(node: TypeNodeRef | undefined): string | undefined {
+    const n = this.unparenType(node as Any);
+    if (!n || n.kind !== this.K.TypeReference) return undefined;
+    // An unresolved name is the checker's `unknown` symbol: no declarations.
+    const sym = this.symbolAt(n.typeName);
+    if (sym && this.declarations(sym).length > 0) return undefined;
+    const start = n.getStart(n.getSourceFile());
+    return this.errorsOfFile(n).find((d) => d.start >= start && d.start < n.end)?.text;
+  }
+
   /** {@link TypeHost.typeDoc}: the JSDoc of the type's symbol, else of its alias. */
   typeDoc(t: TypeRef): string | undefined {
     const sym = this.symbolOf(t) ?? this.aliasSymbolOf(t);

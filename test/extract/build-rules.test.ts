@@ -1,0 +1,99 @@
+/**
+ * Issue 9 part B build rules, on every backend the corpus runs (TypeScript 7.0 and 7.1 IPC, the
+ * classic backend over TypeScript 6 and 5.9): docs/mapping.md §4 typo tags (OMCG0007) and
+ * unresolved types (OMCG0005 with the checker's message), and §1 compile-time constant options.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { createExtractor } from "../../packages/extract/src/index.js";
+import type { Extractor } from "../../packages/extract/src/index.js";
+import { classifyTag } from "../../packages/extract/src/jsdoc-tags.js";
+import { ROOT } from "../backends/helpers.js";
+import { runFixture } from "./helpers.js";
+
+const BACKENDS: [string, string][] = [
+  ["7.0", "7.0"],
+  ["7.1", join(ROOT, "node_modules/typescript71")],
+  ["classic 6", "6"],
+  ["classic 5.9", join(ROOT, "node_modules/typescript5")],
+];
+
+describe.each(BACKENDS)("backend %s", (_label, typescript) => {
+  let ex: Extractor;
+  beforeAll(() => {
+    ex = createExtractor({ cwd: ROOT, typescript });
+  });
+  afterAll(() => ex?.close());
+
+  const run = (rel: string) => runFixture(ex, rel);
+
+  it("§4 typo tags: OMCG0007 naming the tag each resembles, wherever JSDoc is read", () => {
+    const { diags, messages, at, model } = run("diag/tags.ts");
+    expect(model.tools.map((t) => t.name)).toEqual(["fine"]);
+    expect(diags).toEqual([
+      { ...at("q: Int"), code: "OMCG0007" },
+      { ...at("s: string", "cased"), code: "OMCG0007" },
+      ...[1, 2, 3, 4].map(() => ({ ...at("item: Item"), code: "OMCG0007" })),
+      { ...at("misplaced"), code: "OMCG0007" },
+      { ...at("inParam"), code: "OMCG0007" },
+      { ...at("n: Int", "exclusive"), code: "OMCG0007" },
+    ]);
+    expect(messages).toEqual([
+      "Parameter 'q' of tool 'inline': 'q': unknown tag @minimun; write @minimum.",
+      "Parameter 's' of tool 'cased': 's': unknown tag @Pattern; write @pattern.",
+      "Parameter 'item' of tool 'property': 'item.name': unknown tag @maxLenght; write @maxLength.",
+      "Parameter 'item' of tool 'property': 'item.tags': unknown validation tag @minItems; use @minLength (it writes minItems on arrays and sets) (the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format).",
+      "Parameter 'item' of tool 'property': 'item.id': unknown tag @jsonname; write @jsonName.",
+      "Parameter 'item' of tool 'property': 'item.even': unknown validation tag @multipleOf; typed-mcp does not write multipleOf; check it in the function (the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format).",
+      "Tool 'misplaced': the doc comment: @minimum applies to no parameter here; put it in the parameter's inline comment, e.g. `(/** @minimum 1 */ name: T)`, or on a property.",
+      "Tool 'in_param': the doc comment: unknown tag @minimun; write @minimum.",
+      "Parameter 'n' of tool 'exclusive': 'n': unknown validation tag @exclusiveMinimum; typed-mcp does not write exclusiveMinimum; use @minimum with the smallest allowed value (the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format).",
+    ]);
+  });
+
+  it("§4 unresolved types: OMCG0005 with the checker's own message and the fix, never 'any'", () => {
+    const { diags, messages, at } = run("diag/unresolved.ts");
+    expect(diags).toEqual([
+      { ...at("when: Dtae"), code: "OMCG0005" },
+      { ...at("m: Meeting"), code: "OMCG0005" },
+      { ...at("items: Itme[]"), code: "OMCG0005" },
+    ]);
+    const fix = 'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
+    expect(messages).toEqual([
+      `Parameter 'when' of tool 'schedule': 'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type (Cannot find name 'Dtae'). ${fix}`,
+      `Parameter 'm' of tool 'nested': 'm.at' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type (Cannot find name 'Dtae'). ${fix}`,
+      `Parameter 'items' of tool 'listed': 'items[]' has type 'Itme', which typed-mcp cannot read: TypeScript cannot resolve the type (Cannot find name 'Itme'). ${fix}`,
+    ]);
+  });
+
+  it("§4 unresolved globals: URL with lib ES2022, Buffer without types node", () => {
+    const { diags, messages, at } = run("nolib/globals.ts");
+    expect(diags).toEqual([
+      { ...at("page: URL"), code: "OMCG0005" },
+      { ...at("data: Buffer"), code: "OMCG0005" },
+    ]);
+    expect(messages[0]).toContain("TypeScript cannot resolve the type (Cannot find name 'URL').");
+    expect(messages[1]).toContain("TypeScript cannot resolve the type (Cannot find name 'Buffer'. Do you need to install type definitions for node?");
+    for (const m of messages) expect(m).not.toMatch(/'any'/);
+  });
+});
+
+describe("§4 tag names (classifyTag)", () => {
+  it("typos within two edits name the tag they resemble", () => {
+    expect(classifyTag("minimun")).toEqual({ kind: "mistake", message: "unknown tag @minimun; write @minimum." });
+    expect(classifyTag("maxLenght")).toEqual({ kind: "mistake", message: "unknown tag @maxLenght; write @maxLength." });
+    expect(classifyTag("minlength")).toEqual({ kind: "mistake", message: "unknown tag @minlength; write @minLength." });
+    expect(classifyTag("Pattern")).toEqual({ kind: "mistake", message: "unknown tag @Pattern; write @pattern." });
+    expect(classifyTag("fromat")).toEqual({ kind: "mistake", message: "unknown tag @fromat; write @format." });
+    expect(classifyTag("ignroe")).toEqual({ kind: "mistake", message: "unknown tag @ignroe; write @ignore." });
+    expect(classifyTag("namig")).toEqual({ kind: "mistake", message: "unknown tag @namig; write @naming." });
+  });
+
+  it("exact tags are read; standard JSDoc and TSDoc tags stay ordinary JSDoc", () => {
+    expect(classifyTag("maxLength")).toEqual({ kind: "validation", tag: "maxLength" });
+    expect(classifyTag("jsonName")).toEqual({ kind: "structural" });
+    const standard =
+      "abstract access alias async augments author borrows callback class classdesc constant constructs copyright default deprecated description enum event example exports external file fires function generator global hideconstructor implements inheritdoc inner instance interface kind lends license listens member memberof mixes mixin module name namespace override package param property protected public readonly requires returns return see since static summary this throws todo tutorial type typedef variation version yields alpha beta decorator defaultValue eventProperty experimental internal label link packageDocumentation privateRemarks remarks sealed typeParam virtual arg argument prop template satisfies import overload";
+    for (const t of standard.split(" ")) expect(classifyTag(t), t).toEqual({ kind: "other" });
+  });
+});
