@@ -36,10 +36,10 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
     expectDiagnostics("diag/d0001.ts", "OMCG0001", [
       ['@tool("")', /The tool name '' is not valid/],
       ['@tool("aaaa', /The tool name 'a{129}' is not valid/],
-      ["dynamicName }", /option 'name' must be a string literal/],
+      ["dynamicName }", /option 'name' must be a compile-time constant \(spec §1\): `String\(Date\.now\(\)\)` is a function call, not a compile-time constant\./],
       ["colour", /unknown option 'colour'/],
       ['server.tool("bad name!"', /The tool name 'bad name!' is not valid/],
-      ["dynamicName, (a", /the tool name must be a string literal/],
+      ["dynamicName, (a", /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(Date\.now\(\)\)` is a function call/],
     ]);
   });
 

@@ -66,6 +66,54 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
     ]);
   });
 
+  it("§1 option values are compile-time constants: folded through consts, imports, re-exports and enums; OMCG0001 otherwise", () => {
+    const { diags, messages, at, model } = run("diag/consts.ts");
+    expect(model.tools.map((t) => t.name)).toEqual(["notes_add", "search_notes", "defaults", "notes.quick"]);
+    const search = model.tools[1]!;
+    expect(search.description).toBe("Adds a note to notes. Fast.");
+    expect(search.annotations).toEqual({ title: "Search notes", readOnlyHint: true });
+    // §3 defaults fold the same way; a call stays "optional, no default".
+    const defaults = model.tools[2]!.params.map((p) => (p.role === "value" ? [p.name, p.required, p.default] : p.role));
+    expect(defaults).toEqual([
+      ["label", false, "notes!"],
+      ["tag", false, "notes_add-v2"],
+      ["n", false, -3],
+      ["mode", false, undefined],
+      ["search", false, "search_notes"],
+    ]);
+    expect(diags).toEqual([
+      { ...at("makeName()) called"), code: "OMCG0001" },
+      { ...at("mutable })"), code: "OMCG0001" },
+      { ...at("config.name })"), code: "OMCG0001" },
+      { ...at("SELF) self"), code: "OMCG0001" },
+      { ...at("mutable, (a"), code: "OMCG0001" },
+    ]);
+    expect(messages).toEqual([
+      "@tool: the argument must be a string constant (the tool name) or an object literal of options, so that it can be read at build time; `makeName()` is a function call, not a compile-time constant.",
+      "@tool: option 'name' must be a compile-time constant (spec §1): `mutable` is a `let` or `var`, not a `const`.",
+      "@tool: option 'description' must be a compile-time constant (spec §1): `config.name` is a property of an object, not a compile-time constant.",
+      "@tool: the argument must be a string constant (the tool name) or an object literal of options, so that it can be read at build time; `SELF` refers to itself.",
+      "server.tool: the tool name must be a string constant (spec §1), so that it is known at build time; `mutable` is a `let` or `var`, not a `const`.",
+    ]);
+  });
+
+  it("§1 resource and prompt options fold too; OMCG0011 / OMCG0012 name the expression", () => {
+    const { diags, messages, at, model } = run("diag/consts-resources.ts");
+    expect(model.resources?.map((r) => [r.uri ?? r.uriTemplate, r.title, r.mimeType])).toEqual([
+      ["notes://{id}", "Note notes", "text/plain"],
+      ["notes://fixed", undefined, undefined],
+    ]);
+    expect(model.prompts?.map((p) => p.name)).toEqual(["notes_ask"]);
+    expect(diags).toEqual([
+      { ...at("read() }"), code: "OMCG0011" },
+      { ...at("mutable }", "@prompt"), code: "OMCG0012" },
+    ]);
+    expect(messages).toEqual([
+      "@resource: option 'uri' must be a compile-time constant (spec §1): `read()` is a function call, not a compile-time constant.",
+      "@prompt: option 'name' must be a compile-time constant (spec §1): `mutable` is a `let` or `var`, not a `const`.",
+    ]);
+  });
+
   it("§4 unresolved globals: URL with lib ES2022, Buffer without types node", () => {
     const { diags, messages, at } = run("nolib/globals.ts");
     expect(diags).toEqual([

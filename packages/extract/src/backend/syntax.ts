@@ -162,8 +162,23 @@ export abstract class SyntaxFacts extends ApiPrimitives {
    */
   foldConstant(span: [number, number]): FoldResult {
     const node = this.findNode(span[0], span[1], (n) => this.start(n) === span[0] && n.end === span[1]);
-    if (!node) return { error: "the expression could not be read" };
+    return node ? this.foldNode(node) : { error: "the expression could not be read" };
+  }
+
+  /** {@link foldConstant} of an expression node (of any file of the program). */
+  protected foldNode(node: Any): FoldResult {
     return this.fold(node, 0, new Set());
+  }
+
+  /**
+   * A default (spec §3) folded as §1 folds option values, when it is a string, number or boolean
+   * constant (`"a" + B`, `` `v${N}` ``, a `const` of those); `undefined` otherwise.
+   */
+  protected foldedDefault(init: Any): DefaultInfo | undefined {
+    const f = this.foldNode(init);
+    if ("error" in f) return undefined;
+    if (f.value === null) return { kind: "null" };
+    return typeof f.value === "object" ? undefined : { kind: "const", value: f.value };
   }
 
   /** One step of {@link foldConstant}. */
