@@ -51,18 +51,28 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
     ]);
   });
 
-  it("§4 unresolved types: OMCG0005 with the checker's own message and the fix, never 'any'", () => {
+  it("§4 unresolved types: OMCG0005 (OMCG0009 for a result) with the checker's own message and the fix, never 'any'", () => {
     const { diags, messages, at } = run("diag/unresolved.ts");
     expect(diags).toEqual([
-      { ...at("when: Dtae"), code: "OMCG0005" },
+      { ...at("when: Dtae)"), code: "OMCG0005" },
       { ...at("m: Meeting"), code: "OMCG0005" },
       { ...at("items: Itme[]"), code: "OMCG0005" },
+      { ...at("when: Dtae | null"), code: "OMCG0005" },
+      { ...at("when: When"), code: "OMCG0005" },
+      { ...at("Dtae {"), code: "OMCG0009" },
+      { ...at("id: Dtae"), code: "OMCG0005" },
     ]);
     const fix = 'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
+    const msg = (subject: string, path: string, name: string, verb = "read") =>
+      `${subject}: '${path}' has type '${name}', which typed-mcp cannot ${verb}: TypeScript cannot resolve the type (Cannot find name '${name}'). ${fix}`;
     expect(messages).toEqual([
-      `Parameter 'when' of tool 'schedule': 'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type (Cannot find name 'Dtae'). ${fix}`,
-      `Parameter 'm' of tool 'nested': 'm.at' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type (Cannot find name 'Dtae'). ${fix}`,
-      `Parameter 'items' of tool 'listed': 'items[]' has type 'Itme', which typed-mcp cannot read: TypeScript cannot resolve the type (Cannot find name 'Itme'). ${fix}`,
+      msg("Parameter 'when' of tool 'schedule'", "when", "Dtae"),
+      msg("Parameter 'm' of tool 'nested'", "m.at", "Dtae"),
+      msg("Parameter 'items' of tool 'listed'", "items[]", "Itme"),
+      msg("Parameter 'when' of tool 'nullable'", "when", "Dtae"),
+      msg("Parameter 'when' of tool 'aliased'", "when", "Dtae"),
+      msg("The return type of tool 'result'", "return", "Dtae", "write"),
+      msg("Resource 'note', parameter 'id'", "id", "Dtae"),
     ]);
   });
 
@@ -94,6 +104,23 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       "@tool: option 'description' must be a compile-time constant (spec §1): `config.name` is a property of an object, not a compile-time constant.",
       "@tool: the argument must be a string constant (the tool name) or an object literal of options, so that it can be read at build time; `SELF` refers to itself.",
       "server.tool: the tool name must be a string constant (spec §1), so that it is known at build time; `mutable` is a `let` or `var`, not a `const`.",
+    ]);
+  });
+
+  it("§1 folding is bounded: 20 references deep, no cycles; a long `+` chain and a const used twice fold", () => {
+    const { diags, messages, at, model } = run("diag/consts-bounds.ts");
+    expect(model.tools.map((t) => [t.name, t.description])).toEqual([
+      ["chain", undefined], // C15 → … → C0: 15 references
+      ["twice", "aa"],
+      ["long", "x".repeat(300)],
+    ]);
+    expect(diags).toEqual([
+      { ...at("C24) deep"), code: "OMCG0001" },
+      { ...at("CYCLE_A) cycle"), code: "OMCG0001" },
+    ]);
+    expect(messages).toEqual([
+      "@tool: the argument must be a string constant (the tool name) or an object literal of options, so that it can be read at build time; the chain of constants through `C4` is more than 20 deep.",
+      "@tool: the argument must be a string constant (the tool name) or an object literal of options, so that it can be read at build time; `CYCLE_A` refers to itself.",
     ]);
   });
 

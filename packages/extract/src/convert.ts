@@ -18,6 +18,8 @@ export { applyConstraints, displayPath, docConstraints, tagProblem };
 export interface ConvertProblem {
   code: "OMCG0004" | "OMCG0005" | "OMCG0009" | "OMCG0006" | "OMCG0007";
   message: string;
+  /** A type TypeScript cannot resolve (spec §4): OMCG0005 wherever the parameter is read (resources and prompts too). */
+  unresolved?: true;
 }
 
 /** Conversion context for one parameter or one return type. */
@@ -186,7 +188,7 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
     case "any":
     case "unknown": {
       const unresolved = s.kind === "any" ? ctx.host.unresolvedReason(node) : undefined;
-      if (unresolved) return fail(ctx, path, t, `TypeScript cannot resolve the type (${unresolved.replace(/\.$/, "")})`, UNRESOLVED_FIX);
+      if (unresolved) return fail(ctx, path, t, `TypeScript cannot resolve the type (${unresolved.message.replace(/\.$/, "")})`, UNRESOLVED_FIX, unresolved);
       return fail(ctx, path, t, `'${s.kind}' says nothing about the value`, "Declare the type the tool expects.");
     }
     case "typeParameter":

@@ -174,6 +174,11 @@ function stringParams(a: Assembly, subject: string, code: "OMCG0011" | "OMCG0012
 /** One named parameter read from a string (spec §8): required unless optional, defaulted or nullable. */
 function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | "OMCG0012"): StringParam | undefined {
   const c = convertParam(a, p, who);
+  const unresolved = c.ctx.problems.find((x) => x.unresolved);
+  if (unresolved) {
+    a.report(unresolved.code, p.loc, unresolved.message);
+    return undefined;
+  }
   const model = c.model;
   const inner = model?.kind === "nullable" ? model.inner : model;
   if (!model || !inner || !readFromString(inner) || c.ctx.problems.some((x) => x.code === "OMCG0005")) {

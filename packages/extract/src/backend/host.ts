@@ -151,10 +151,11 @@ export interface TypeHost {
   referenceNamed(node: TypeNodeRef | undefined): NamedInfo | undefined;
   /**
    * When the annotation `node` is a reference whose name TypeScript cannot resolve (a misspelt or
-   * unimported name, a global missing from `lib`/`types`), the checker's own error message there
-   * ("Cannot find name 'Dtae'."); else `undefined`.
+   * unimported name, a global missing from `lib`/`types`), directly or through type aliases: the
+   * reference as written (`Dtae`) and the checker's own error message there ("Cannot find name
+   * 'Dtae'."); else `undefined`.
    */
-  unresolvedReason(node: TypeNodeRef | undefined): string | undefined;
+  unresolvedReason(node: TypeNodeRef | undefined): { written: string; message: string } | undefined;
   /** Raw JSDoc of the declaration of a named object type (interface, class, alias), for `@naming`. */
   typeDoc(t: TypeRef): string | undefined;
   /** The type as written by the checker (`Item[]`, `"a" | "b"`), for messages. */

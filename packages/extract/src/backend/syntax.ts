@@ -9,7 +9,10 @@ import { ApiPrimitives, type Any } from "./primitives.js";
 import { norm } from "./library.js";
 
 /** How deep type aliases and literal unions are followed. */
-const MAX_DEPTH = 20;
+export const MAX_DEPTH = 20;
+
+/** How deeply nested a compile-time constant's expression (spec §1) may be (a `+` chain of that many lines). */
+const MAX_FOLD_NESTING = 1000;
 
 /** The syntax half of a session: everything decided on AST nodes (and the symbols they name). */
 export abstract class SyntaxFacts extends ApiPrimitives {
@@ -158,7 +161,8 @@ export abstract class SyntaxFacts extends ApiPrimitives {
    * §1): literals, string-enum members, template literals of constants, `+` of constants,
    * parentheses, arrays of constants, and references to a `const` initialised with a constant,
    * followed through imports and re-exports by the checker's symbols. Anything else is an error
-   * naming the expression. Bounded: at most {@link MAX_DEPTH} references deep, no cycles.
+   * naming the expression. Bounded: at most {@link MAX_FOLD_DEPTH} steps of nesting and
+   * references, and a declaration met twice ("refers to itself") stops.
    */
   foldConstant(span: [number, number]): FoldResult {
     const node = this.findNode(span[0], span[1], (n) => this.start(n) === span[0] && n.end === span[1]);
@@ -167,7 +171,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
 
   /** {@link foldConstant} of an expression node (of any file of the program). */
   protected foldNode(node: Any): FoldResult {
-    return this.fold(node, 0, new Set());
+    return this.fold(node, 0, 0, new Set());
   }
 
   /**
@@ -182,14 +186,14 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   }
 
   /** One step of {@link foldConstant}. */
-  private fold(n: Any, depth: number, seen: Set<Any>): FoldResult {
+  private fold(n: Any, depth: number, hops: number, seen: Set<Any>): FoldResult {
     const K = this.K;
     const e = this.unparen(n);
     const text = (): string => {
       const t = String(e.getText(e.getSourceFile())).replace(/\s+/g, " ");
       return "`" + (t.length > 60 ? t.slice(0, 59) + "…" : t) + "`";
     };
-    if (depth > MAX_DEPTH) return { error: `${text()} refers to constants more than ${MAX_DEPTH} deep` };
+    if (depth > MAX_FOLD_NESTING) return { error: `${text()} is nested more than ${MAX_FOLD_NESTING} deep` };
     switch (e.kind) {
       case K.StringLiteral:
       case K.NoSubstitutionTemplateLiteral:
@@ -203,14 +207,14 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       case K.NullKeyword:
         return { value: null };
       case K.PrefixUnaryExpression: {
-        const o = this.fold(e.operand, depth, seen);
+        const o = this.fold(e.operand, depth + 1, hops, seen);
         if ("error" in o) return o;
         return e.operator === K.MinusToken && typeof o.value === "number" ? { value: -o.value } : { error: `${text()} is not a constant` };
       }
       case K.TemplateExpression: {
         let out = e.head.text as string;
         for (const part of e.templateSpans as Any[]) {
-          const v = this.fold(part.expression, depth, seen);
+          const v = this.fold(part.expression, depth + 1, hops, seen);
           if ("error" in v) return v;
           if (typeof v.value === "object") return { error: `${text()} substitutes an array or null` };
           out += String(v.value) + part.literal.text;
@@ -219,9 +223,9 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       }
       case K.BinaryExpression: {
         if (e.operatorToken.kind !== K.PlusToken) return { error: `${text()} is not a \`+\` of constants` };
-        const l = this.fold(e.left, depth, seen);
+        const l = this.fold(e.left, depth + 1, hops, seen);
         if ("error" in l) return l;
-        const r = this.fold(e.right, depth, seen);
+        const r = this.fold(e.right, depth + 1, hops, seen);
         if ("error" in r) return r;
         if (typeof l.value === "string" || typeof r.value === "string") {
           if (typeof l.value === "object" || typeof r.value === "object") return { error: `${text()} adds an array or null` };
@@ -233,7 +237,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       case K.ArrayLiteralExpression: {
         const out: ConstantValue[] = [];
         for (const el of e.elements as Any[]) {
-          const v = this.fold(el, depth, seen);
+          const v = this.fold(el, depth + 1, hops, seen);
           if ("error" in v) return v;
           out.push(v.value);
         }
@@ -241,7 +245,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       }
       case K.Identifier:
       case K.PropertyAccessExpression:
-        return this.foldReference(e, text(), depth, seen);
+        return this.foldReference(e, text(), depth + 1, hops + 1, seen);
       case K.CallExpression:
       case K.NewExpression:
         return { error: `${text()} is a function call, not a compile-time constant` };
@@ -250,21 +254,21 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     }
   }
 
-  /** {@link fold} of a name: a `const` with a constant initialiser, or an enum member. */
-  private foldReference(e: Any, text: string, depth: number, seen: Set<Any>): FoldResult {
+  /** {@link fold} of a name: a `const` with a constant initialiser, or an enum member. `seen` holds the declarations on the current chain. */
+  private foldReference(e: Any, text: string, depth: number, hops: number, seen: Set<Any>): FoldResult {
     const K = this.K;
+    if (hops > MAX_DEPTH) return { error: `the chain of constants through ${text} is more than ${MAX_DEPTH} deep` };
     const sym = this.unaliased(this.symbolAt(e.kind === K.PropertyAccessExpression ? e.name : e));
     const decl = sym ? this.firstDeclaration(sym) : undefined;
     if (!decl) return { error: `${text} does not name a declaration TypeScript can resolve` };
     if (seen.has(decl)) return { error: `${text} refers to itself` };
-    seen.add(decl);
-    if (decl.kind === K.EnumMember) {
-      if (!decl.initializer) return { error: `${text} is an enum member without a string initialiser` };
-      return this.fold(decl.initializer, depth + 1, seen);
-    }
-    if (decl.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const) {
+    const isConst = decl.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const;
+    if (decl.kind === K.EnumMember || isConst) {
       if (!decl.initializer) return { error: `${text} has no initialiser` };
-      return this.fold(decl.initializer, depth + 1, seen);
+      seen.add(decl);
+      const folded = this.fold(decl.initializer, depth, hops, seen);
+      seen.delete(decl);
+      return folded;
     }
     if (decl.kind === K.VariableDeclaration) return { error: `${text} is a \`let\` or \`var\`, not a \`const\`` };
     if (e.kind === K.PropertyAccessExpression) return { error: `${text} is a property of an object, not a compile-time constant` };
