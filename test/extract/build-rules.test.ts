@@ -37,6 +37,8 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       { ...at("misplaced"), code: "OMCG0007" },
       { ...at("inParam"), code: "OMCG0007" },
       { ...at("n: Int", "exclusive"), code: "OMCG0007" },
+      { ...at('server.tool("quick_typo"'), code: "OMCG0007" },
+      { ...at("s: string) => s"), code: "OMCG0007" },
     ]);
     expect(messages).toEqual([
       "Parameter 'q' of tool 'inline': 'q': unknown tag @minimun; write @minimum.",
@@ -48,6 +50,8 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       "Tool 'misplaced': the doc comment: @minimum applies to no parameter here; put it in the parameter's inline comment, e.g. `(/** @minimum 1 */ name: T)`, or on a property.",
       "Tool 'in_param': the doc comment: unknown tag @minimun; write @minimum.",
       "Parameter 'n' of tool 'exclusive': 'n': unknown validation tag @exclusiveMinimum; typed-mcp does not write exclusiveMinimum; use @minimum with the smallest allowed value (the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format).",
+      "Tool 'quick_typo': the doc comment: unknown tag @minimun; write @minimum.",
+      "Parameter 's' of tool 'quick_typo': 's': unknown tag @maxLenght; write @maxLength.",
     ]);
   });
 
@@ -78,12 +82,14 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
 
   it("§1 option values are compile-time constants: folded through consts, imports, re-exports and enums; OMCG0001 otherwise", () => {
     const { diags, messages, at, model } = run("diag/consts.ts");
-    expect(model.tools.map((t) => t.name)).toEqual(["notes_add", "search_notes", "defaults", "notes.quick"]);
+    expect(model.tools.map((t) => t.name)).toEqual(["notes_add", "search_notes", "ui", "defaults", "notes.quick"]);
+    // §9 MCP Apps values fold too: a const template URI and an `as const` array.
+    expect(model.tools[2]!.ui).toEqual({ resourceUri: "ui://notes/view", visibility: ["app"] });
     const search = model.tools[1]!;
     expect(search.description).toBe("Adds a note to notes. Fast.");
     expect(search.annotations).toEqual({ title: "Search notes", readOnlyHint: true });
     // §3 defaults fold the same way; a call stays "optional, no default".
-    const defaults = model.tools[2]!.params.map((p) => (p.role === "value" ? [p.name, p.required, p.default] : p.role));
+    const defaults = model.tools[3]!.params.map((p) => (p.role === "value" ? [p.name, p.required, p.default] : p.role));
     expect(defaults).toEqual([
       ["label", false, "notes!"],
       ["tag", false, "notes_add-v2"],
@@ -96,6 +102,7 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       { ...at("mutable })"), code: "OMCG0001" },
       { ...at("config.name })"), code: "OMCG0001" },
       { ...at("SELF) self"), code: "OMCG0001" },
+      { ...at("USER] })"), code: "OMCG0010" },
       { ...at("mutable, (a"), code: "OMCG0001" },
     ]);
     expect(messages).toEqual([
@@ -103,6 +110,7 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       "@tool: option 'name' must be a compile-time constant (spec §1): `mutable` is a `let` or `var`, not a `const`.",
       "@tool: option 'description' must be a compile-time constant (spec §1): `config.name` is a property of an object, not a compile-time constant.",
       "@tool: the argument must be a string constant (the tool name) or an object literal of options, so that it can be read at build time; `SELF` refers to itself.",
+      '@tool: uiVisibility entries must be the literals "model" or "app".',
       "server.tool: the tool name must be a string constant (spec §1), so that it is known at build time; `mutable` is a `let` or `var`, not a `const`.",
     ]);
   });
