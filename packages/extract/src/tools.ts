@@ -45,6 +45,7 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
     );
   }
   const description = a.description();
+  a.checkOwnDoc(`Tool '${name}'`);
 
   // Parameters (spec §3).
   const listed = sig.params.filter((p) => runtimeRole(host, p) === undefined);
