@@ -25,3 +25,4 @@ export type {
   PromptMessage,
   GetPromptResult,
 } from "./resource-decorators.js";
+export * from "./sdk.js";
