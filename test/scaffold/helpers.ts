@@ -80,9 +80,13 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts `command args` in `dir` with the user's environment plus `env`, collecting stdout and stderr. */
+/**
+ * Starts `command args` in `dir` with the user's environment plus `env`, collecting stdout and
+ * stderr, in its own process group: `stop` ends the whole group (`npm start` does not pass
+ * SIGTERM on to the server it started).
+ */
 export function start(dir: string, command: string, args: string[], env: Record<string, string> = {}): Started {
-  const child = spawn(command, args, { cwd: dir, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: dir, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"], detached: true });
   let seen = "";
   child.stdout!.on("data", (t: Buffer) => (seen += t.toString()));
   child.stderr!.on("data", (t: Buffer) => (seen += t.toString()));
@@ -93,7 +97,7 @@ export function start(dir: string, command: string, args: string[], env: Record<
       new Promise<void>((done) => {
         if (child.exitCode !== null || child.signalCode !== null) return done();
         child.once("exit", () => done());
-        child.kill("SIGTERM");
+        process.kill(-child.pid!, "SIGTERM");
       }),
   };
 }
