@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // test/scaffold installs from the registry with npm: its own script, `pnpm test:scaffold` (vitest.scaffold.config.ts).
+    exclude: ["test/scaffold/**", "**/node_modules/**"],
     // Builds every package first: tests import the built packages, never a stale dist/.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,

@@ -17,9 +17,9 @@ export interface FetchServer {
   fetch(request: Request): Promise<Response>;
 }
 
-/** Builds `fixtures/app/<entries>.ts` with the plugin into a fresh temp dir (`outDir`, one `<entry>.js` each) and imports them. */
-export async function buildApp(entries: string[]): Promise<{ modules: Record<string, Record<string, any>>; outDir: string; cleanup(): Promise<void> }> {
-  const root = join(FIXTURES, "app");
+/** Builds `fixtures/<dir>/<entries>.ts` (default dir `app`) with the plugin into a fresh temp dir (`outDir`, one `<entry>.js` each) and imports them. */
+export async function buildApp(entries: string[], dir = "app"): Promise<{ modules: Record<string, Record<string, any>>; outDir: string; cleanup(): Promise<void> }> {
+  const root = join(FIXTURES, dir);
   const out = await mkdtemp(join(tmpdir(), "typed-mcp-resources-"));
   await build({
     root,

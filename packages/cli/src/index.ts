@@ -46,6 +46,8 @@ Commands:
          JSON: {"tools":[…],"resources":[…],"resourceTemplates":[…],"prompts":[…]}, exactly as
          tools/list etc. answer a client on the newest revision with MCP Apps.
   check  Print build diagnostics as "file:line:column - CODE: message"; exit 1 if there is any.
+  dev    Rebuild on change, restart the server, print the listing diff:
+         typed-mcp dev <file.ts…> --build <command> --start <command> [--watch src]
 
 Options:
   -p, --project <tsconfig.json>  The tsconfig.json the type checker uses
@@ -122,7 +124,7 @@ function parse(argv: string[]): Parsed {
   const [command, ...files] = positionals;
   if (command === undefined) throw new UsageError("missing command: use 'list' or 'check'.");
   if (command === "help") return { command: "help", files: [] };
-  if (command !== "list" && command !== "check") throw new UsageError(`unknown command '${command}': use 'list' or 'check'.`);
+  if (command !== "list" && command !== "check") throw new UsageError(`unknown command '${command}': use 'list', 'check' or 'dev'.`);
   if (files.length === 0) throw new UsageError(`'${command}' needs at least one .ts file.`);
   if (values.project !== undefined && values.project === "") throw new UsageError("--project needs a tsconfig.json path.");
   return { command, files, project: values.project };

@@ -28,3 +28,4 @@ export type {
   PromptMessage,
   GetPromptResult,
 } from "./resource-decorators.js";
+export * from "./sdk.js";

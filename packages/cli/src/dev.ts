@@ -1,0 +1,182 @@
+/**
+ * `typed-mcp dev`: rebuild on change, restart the server, and print what the model will see
+ * change (issue 11; docs/cli.md "typed-mcp dev").
+ *
+ * ```sh
+ * typed-mcp dev <file.ts…> --build "vite build" --start "node dist/server.js" [--watch src] [--project tsconfig.json]
+ * ```
+ *
+ * Each round: run `--build` in a shell with the terminal as its stdio (so build diagnostics
+ * appear exactly as the bundler prints them); when it exits 0, list the files' tools, resources
+ * and prompts (the `list` command's listing) and print the difference to the previous round
+ * ({@link diffListings}), then stop the running `--start` process (its whole process group) and
+ * start it again. A failed build keeps the last server running. A change under `--watch`
+ * (default `src`; Node's recursive `fs.watch`) starts the next round, debounced by 100 ms.
+ *
+ * @module
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { watch } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { runCli, type Listing } from "./index.js";
+
+/** The `typed-mcp dev` usage text. */
+export const DEV_USAGE = `Usage: typed-mcp dev <file.ts…> --build <command> --start <command> [--watch <dir>] [--project <tsconfig.json>]
+
+  Rebuilds with --build on every change under --watch (default: src), restarts --start after
+  each successful build, and prints the listing diff: "+ tool x", "- prompt y",
+  "~ tool z: inputSchema.properties.limit".
+`;
+
+/** The label and key of each list a {@link Listing} holds, in print order. */
+const KINDS = [
+  { list: "tools", label: "tool", key: "name" },
+  { list: "resources", label: "resource", key: "uri" },
+  { list: "resourceTemplates", label: "resource template", key: "uriTemplate" },
+  { list: "prompts", label: "prompt", key: "name" },
+] as const;
+
+/** The dotted paths under which `a` and `b` differ: a key on one side only, or a different non-object value (arrays compare whole). Listings are our own, finite data. */
+function differences(a: unknown, b: unknown, path: string, out: string[]): void {
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const p = path === "" ? k : `${path}.${k}`;
+      if (!(k in a) || !(k in b)) out.push(p);
+      else differences(a[k], b[k], p, out);
+    }
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    out.push(path === "" ? "(value)" : path);
+  }
+}
+
+/**
+ * The lines that say how `after` differs from `before` (either may be empty lists), in the
+ * order tools, resources, resource templates, prompts: `+ tool x` (new), `- tool x` (gone),
+ * `~ tool x: description, inputSchema.properties.limit` (changed; the sorted dotted paths of the
+ * listing entry, MCP field names, where a key was added or removed or a value changed).
+ * Entries are matched by `name` (tools, prompts), `uri` (resources) or `uriTemplate`.
+ */
+export function diffListings(before: Listing, after: Listing): string[] {
+  const lines: string[] = [];
+  for (const { list, label, key } of KINDS) {
+    const keyOf = (e: object) => String((e as Record<string, unknown>)[key]);
+    const old = new Map<string, object>(before[list].map((e) => [keyOf(e), e]));
+    const now = new Map<string, object>(after[list].map((e) => [keyOf(e), e]));
+    for (const [k, e] of now) {
+      const was = old.get(k);
+      if (was === undefined) lines.push(`+ ${label} ${k}`);
+      else {
+        const paths: string[] = [];
+        differences(was, e, "", paths);
+        if (paths.length > 0) lines.push(`~ ${label} ${k}: ${paths.sort().join(", ")}`);
+      }
+    }
+    for (const k of old.keys()) if (!now.has(k)) lines.push(`- ${label} ${k}`);
+  }
+  return lines;
+}
+
+const EMPTY: Listing = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+
+/** The listing of `files` by the `list` command, or `undefined` (its diagnostics already printed to stderr). */
+function listing(files: string[], project: string | undefined): Listing | undefined {
+  let out = "";
+  const code = runCli(["list", ...files, ...(project ? ["--project", project] : [])], {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void process.stderr.write(t),
+    cwd: process.cwd(),
+  });
+  return code === 0 ? (JSON.parse(out) as Listing) : undefined;
+}
+
+/** Runs `command` in a shell, in its own process group, with the terminal as stdio. */
+function shell(command: string): ChildProcess {
+  return spawn(command, { shell: true, stdio: "inherit", detached: true });
+}
+
+/** Ends `child`'s whole process group (the shell and what it started) and waits for it. */
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      done(); // already gone
+    }
+  });
+}
+
+/**
+ * Runs `typed-mcp dev` with `argv` (after `dev`) until SIGINT/SIGTERM; returns the exit code
+ * (2 for bad usage, after printing {@link DEV_USAGE}).
+ */
+export async function runDev(argv: string[]): Promise<number> {
+  let values;
+  let files: string[];
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { build: { type: "string" }, start: { type: "string" }, watch: { type: "string" }, project: { type: "string", short: "p" }, help: { type: "boolean", short: "h" } },
+    });
+    values = parsed.values;
+    files = parsed.positionals;
+  } catch (e) {
+    process.stderr.write(`typed-mcp dev: ${(e as Error).message}\n${DEV_USAGE}`);
+    return 2;
+  }
+  if (values.help) return void process.stdout.write(DEV_USAGE), 0;
+  if (files.length === 0 || !values.build || !values.start) {
+    process.stderr.write(`typed-mcp dev: needs the .ts files to list, --build and --start.\n${DEV_USAGE}`);
+    return 2;
+  }
+  const { build, start, project } = values as { build: string; start: string; project?: string };
+  let previous = EMPTY;
+  let server: ChildProcess | undefined;
+  let running = false;
+  let again = false;
+
+  const round = async (): Promise<void> => {
+    if (running) return void (again = true);
+    running = true;
+    const code = await new Promise<number | null>((done) => shell(build).once("exit", (c) => done(c)));
+    if (code !== 0) {
+      process.stderr.write(`typed-mcp dev: the build failed (exit ${code}); the last server keeps running. Waiting for changes…\n`);
+    } else {
+      const now = listing(files, project);
+      if (now) {
+        const lines = diffListings(previous, now);
+        process.stdout.write(lines.length > 0 ? lines.map((l) => l + "\n").join("") : "typed-mcp dev: listing unchanged\n");
+        previous = now;
+      }
+      await stop(server);
+      server = shell(start);
+      process.stdout.write(`typed-mcp dev: started ${start}\n`);
+    }
+    running = false;
+    if (again) {
+      again = false;
+      await round();
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(resolve(values.watch ?? "src"), { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void round(), 100);
+  });
+  await round();
+  return new Promise<number>((done) => {
+    const quit = async () => {
+      watcher.close();
+      clearTimeout(timer);
+      await stop(server);
+      done(0);
+    };
+    process.once("SIGINT", quit);
+    process.once("SIGTERM", quit);
+  });
+}

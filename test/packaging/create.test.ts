@@ -1,0 +1,122 @@
+/**
+ * The create-typed-mcp bin without installing (`--no-install`; the installs are in
+ * test/scaffold, `pnpm test:scaffold`): what it writes for each choice, the errors for bad
+ * choices, and that without a terminal it asks nothing (issue 11, docs/packaging.md).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../../packages/create-typed-mcp/dist/bin.js", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "typed-mcp-create-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs the bin with stdin not a terminal (a closed pipe), in `tmp`. */
+function create(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: tmp, encoding: "utf8", input: "", timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const read = (dir: string, file: string) => readFileSync(join(tmp, dir, file), "utf8");
+
+describe("create-typed-mcp --no-install", () => {
+  it.each([
+    ["vite", "vite.config.ts", "vite build", /sourcemap: true/],
+    ["esbuild", "build.mjs", "node build.mjs", /sourcemap: true/],
+    ["rollup", "rollup.config.js", "rollup -c", /sourcemap: true/],
+    ["webpack", "webpack.config.js", "webpack", /devtool: "source-map"/],
+    ["rspack", "rspack.config.mjs", "rspack build", /devtool: "source-map"/],
+  ])("--bundler %s writes the ES-module project, its config with source maps, and the scripts", (bundler, config, build, sourceMap) => {
+    const r = create(`p-${bundler}`, "--bundler", bundler, "--runtime", "node", "--no-install");
+    expect(r).toMatchObject({ status: 0, stderr: "" });
+    const pkg = JSON.parse(read(`p-${bundler}`, "package.json"));
+    expect(pkg.type).toBe("module");
+    expect(pkg.scripts).toEqual({
+      build,
+      start: "node --enable-source-maps dist/server.js",
+      dev: `typed-mcp dev src/server.ts --build "${build}" --start "node --enable-source-maps dist/server.js"`,
+      typecheck: "tsc --noEmit",
+    });
+    expect(pkg.dependencies).toEqual({ "typed-mcp": "0.1.0" });
+    expect(pkg.devDependencies).toMatchObject({ "@typed-mcp/unplugin": "0.1.0", "@typed-mcp/cli": "0.1.0", typescript: "7.0.2" });
+    expect(read(`p-${bundler}`, config)).toMatch(sourceMap);
+    const ts = JSON.parse(read(`p-${bundler}`, "tsconfig.json")).compilerOptions;
+    expect({ strict: ts.strict, types: ts.types }).toEqual({ strict: true, types: ["node"] });
+    const server = read(`p-${bundler}`, "src/server.ts");
+    expect([/@tool\(\)/g, /@resource\(/g, /@prompt\(\)/g].map((re) => server.match(re)?.length)).toEqual([1, 1, 1]);
+    expect(existsSync(join(tmp, `p-${bundler}`, "README.md"))).toBe(true);
+    expect(existsSync(join(tmp, `p-${bundler}`, ".gitignore"))).toBe(true);
+    expect(existsSync(join(tmp, `p-${bundler}`, "node_modules"))).toBe(false);
+  });
+
+  it("--runtime workers writes the workerd config and a tsconfig without Node types", () => {
+    expect(create("w", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
+    expect(JSON.parse(read("w", "package.json")).scripts.start).toBe("workerd serve config.capnp");
+    expect(read("w", "config.capnp")).toContain('embed "dist/server.js"');
+    expect(JSON.parse(read("w", "tsconfig.json")).compilerOptions).toMatchObject({ types: [], lib: ["es2023", "dom"] });
+    expect(read("w", "src/main.ts")).toContain("export default { fetch:");
+  });
+
+  it("asks nothing without a terminal: missing choices default to vite and node", () => {
+    const r = create("d", "--no-install");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(read("d", "package.json")).scripts.build).toBe("vite build");
+    expect(read("d", "src/main.ts")).toContain('from "typed-mcp/node"');
+  });
+
+  it("--packages DIR installs every typed-mcp package from its tarball there", () => {
+    const dir = join(tmp, "tarballs");
+    mkdirSync(dir);
+    for (const n of ["typed-mcp", "typed-mcp-unplugin", "typed-mcp-cli", "typed-mcp-transform", "typed-mcp-extract", "typed-mcp-codegen", "typed-mcp-model"]) writeFileSync(join(dir, `${n}-0.1.0.tgz`), "");
+    expect(create("t", "--packages", dir, "--no-install").status).toBe(0);
+    const pkg = JSON.parse(read("t", "package.json"));
+    expect(pkg.dependencies["typed-mcp"]).toBe("file:../tarballs/typed-mcp-0.1.0.tgz");
+    expect(pkg.overrides["@typed-mcp/extract"]).toBe("file:../tarballs/typed-mcp-extract-0.1.0.tgz");
+    expect(Object.keys(pkg.overrides)).toHaveLength(7);
+  });
+
+  it.each([
+    [["x1", "--bundler", "parcel"], 1, "create-typed-mcp: --bundler 'parcel' is not one of: vite, esbuild, rollup, webpack, rspack.\n"],
+    [["x2", "--runtime", "lambda"], 1, "create-typed-mcp: --runtime 'lambda' is not one of: node, workers, deno, bun.\n"],
+    [["x3", "--bundler", "rollup", "--runtime", "workers"], 1, `create-typed-mcp: --runtime workers is scaffolded with --bundler vite or esbuild (the Workers build needs the SDK's "workerd" export condition), not rollup.\n`],
+    [["x4", "--packages", "/nonexistent-typed-mcp"], 1, "create-typed-mcp: --packages /nonexistent-typed-mcp: no typed-mcp-0.1.0.tgz there (run pnpm pack:all in the typed-mcp workspace).\n"],
+  ])("refuses %j with exit %i and a message naming the value", (args, status, stderr) => {
+    expect(create(...args, "--no-install")).toMatchObject({ status, stderr });
+    expect(existsSync(join(tmp, args[0]!))).toBe(false);
+  });
+
+  it("refuses an unknown flag (exit 2) and a folder that is not empty (exit 1)", () => {
+    const r = create("--frob");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^create-typed-mcp: Unknown option '--frob'/);
+    mkdirSync(join(tmp, "full"));
+    writeFileSync(join(tmp, "full", "x"), "");
+    expect(create("full", "--no-install")).toMatchObject({ status: 1, stderr: "create-typed-mcp: 'full' exists and is not empty: choose a new folder.\n" });
+  });
+});
+
+describe("create-typed-mcp in a terminal", () => {
+  // A real pseudo-terminal from util-linux `script` (given a size: a 0-column terminal wraps every
+  // character); keys are sent when each prompt has appeared.
+  it.skipIf(!existsSync("/usr/bin/script"))("asks for the folder, bundler and runtime with @clack/prompts", async () => {
+    const child = spawn("/usr/bin/script", ["-qfec", `stty cols 120 rows 40; ${process.execPath} ${BIN} --no-install`, "/dev/null"], { cwd: tmp, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (t: string) => (out += t));
+    const when = async (text: string, keys: string) => {
+      for (let waited = 0; !out.includes(text); waited += 50) {
+        if (waited > 15_000) throw new Error(`no '${text}' prompt:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.stdin.write(keys);
+    };
+    const exited = new Promise<number | null>((r) => child.once("exit", r));
+    await when("Project folder", "asked\r");
+    await when("Bundler", "\x1b[B\r"); // down once: esbuild
+    await when("Runtime", "\r"); // node
+    expect(await exited).toBe(0);
+    expect(out).toContain("Done. Next:");
+    expect(JSON.parse(read("asked", "package.json")).scripts).toMatchObject({ build: "node build.mjs", start: "node --enable-source-maps dist/server.js" });
+  });
+});
