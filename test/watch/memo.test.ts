@@ -38,6 +38,21 @@ it("reuses the code of an unchanged model, and the output is the one generated a
   expect(first.code.length).toBeLessThan(again.code.length);
 });
 
+it("gives an unchanged module (same text, same models) its previous output, source map included", () => {
+  const code = readFileSync(file, "utf8");
+  const first = splice(code);
+  const before = { ...driver.generated.counts };
+  const again = splice(code);
+  expect(driver.generated.counts).toEqual({ generated: before.generated, reused: before.reused + 1 });
+  const fresh = splice(code, false);
+  expect(again.code).toBe(fresh.code);
+  expect(again.map.toString()).toBe(fresh.map.toString());
+  expect(again.map).not.toBe(first.map); // a copy: the host may change it
+  // Source map v3 (ECMA-426): the module is its one source, with its content.
+  expect(again.map.sources).toEqual([file]);
+  expect(again.map.sourcesContent).toEqual([code]);
+});
+
 it("generates again when the model changed (an imported interface edited)", () => {
   const types = join(root, "src/types.ts");
   writeFileSync(types, readFileSync(types, "utf8").replace("name: string;", "name: number;"));

@@ -37,6 +37,8 @@ export type ModuleMemo = <M extends ToolModel | ResourceModel | PromptModel>(
  */
 export class GeneratedCodeMemo {
   private readonly modules = new Map<string, Map<string, GeneratedCode>>();
+  /** Per module: its text and splice result, and whether its last splice generated anything. */
+  private readonly splices = new Map<string, { text: string; result: unknown; generated: boolean }>();
   /** Models generated from scratch / reused so far (for `pnpm bench` and the tests). */
   readonly counts = { generated: 0, reused: 0 };
 
@@ -48,6 +50,8 @@ export class GeneratedCodeMemo {
     const previous = this.modules.get(id);
     const now = new Map<string, GeneratedCode>();
     this.modules.set(id, now);
+    const splice = this.splices.get(id);
+    if (splice) splice.generated = false;
     return (kind, model, generate) => {
       const site = model.site as { kind: string; member?: string; static?: boolean };
       const key = `${kind}:${JSON.stringify({ ...model, location: undefined, site: { kind: site.kind, member: site.member, static: site.static } })}`;
@@ -56,14 +60,32 @@ export class GeneratedCodeMemo {
       else {
         code = generate(model);
         this.counts.generated++;
+        const splice = this.splices.get(id);
+        if (splice) splice.generated = true;
       }
       now.set(key, code);
       return code;
     };
   }
 
+  /**
+   * The result of module `id`'s previous splice when its text was `text` too and the splice in
+   * progress (the last {@link module} call for `id`) reused the code of every model: the same
+   * module text and models give the same output, source map included. Else `undefined`.
+   */
+  previousSplice<T>(id: string, text: string): T | undefined {
+    const splice = this.splices.get(id);
+    return splice && !splice.generated && splice.text === text ? (splice.result as T) : undefined;
+  }
+
+  /** Records `result` as module `id`'s splice of `text` (see {@link previousSplice}). */
+  rememberSplice(id: string, text: string, result: unknown): void {
+    this.splices.set(id, { text, result, generated: false });
+  }
+
   /** Forgets module `id` (deleted or no longer transformed). */
   forget(id: string): void {
     this.modules.delete(id);
+    this.splices.delete(id);
   }
 }

@@ -100,6 +100,15 @@ export function planSplice(
   return plan;
 }
 
+/** A copy of a source map (a host may change the one it is given), still a magic-string `SourceMap`. */
+function copyMap(map: SpliceResult["map"]): SpliceResult["map"] {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(map) as object) as SpliceResult["map"], map);
+  copy.sources = [...map.sources];
+  copy.names = [...map.names];
+  if (map.sourcesContent) copy.sourcesContent = [...map.sourcesContent];
+  return copy;
+}
+
 /**
  * Splices the generated code for `tools` into `code` (the module text extraction was given;
  * every `ToolSite` offset refers to it).
@@ -111,7 +120,8 @@ export function planSplice(
  *   gets `defineResources` / `definePrompts` calls in the same `static {}` block, a quick-path
  *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended.
  * @param memo A build session's {@link GeneratedCodeMemo}: a tool, resource or prompt whose model is
- *   unchanged since the module's previous splice reuses its generated code (watch rebuilds).
+ *   unchanged since the module's previous splice reuses its generated code (watch rebuilds); a
+ *   module whose text and models are all unchanged gets its previous output (a copy) back.
  * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
 export function spliceTools(
@@ -123,10 +133,14 @@ export function spliceTools(
 ): SpliceResult | undefined {
   const plan = planSplice(tools, more, memo?.module(id));
   if (!plan) return undefined;
+  const previous = memo?.previousSplice<SpliceResult>(id, code);
+  if (previous) return { code: previous.code, map: copyMap(previous.map) };
   const s = new MagicString(code);
   for (const [start, end] of plan.removals) s.remove(start, end);
   for (const q of plan.quickArgs) s.appendLeft(q.callEnd, `${q.trailingComma ? " " : ", "}${q.code}`);
   for (const c of plan.classBlocks) s.appendRight(c.bodyStart, c.code);
   s.prepend(plan.header + "\n");
-  return { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }) };
+  const result = { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }) };
+  memo?.rememberSplice(id, code, result);
+  return result;
 }
