@@ -242,7 +242,8 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
     pre(file) {
       const filename = file.opts.filename;
       if (!wanted(filename) || !mayDeclareTools(file.code)) return;
-      const model = driverFor(file.opts.cwd ?? process.cwd(), options, idleMs).model(filename, file.code);
+      const driver = driverFor(file.opts.cwd ?? process.cwd(), options, idleMs);
+      const model = driver.model(filename, file.code);
       if (model.diagnostics.length > 0) {
         const first = model.diagnostics[0]!;
         const loc = { line: first.line, column: first.column - 1 };
@@ -254,7 +255,7 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
         error.loc = loc;
         throw error;
       }
-      const plan = planSplice(model.tools, model);
+      const plan = planSplice(model.tools, model, driver.generated.module(filename));
       if (plan) applyPlan(api, file.path, plan, filename);
     },
     visitor: {},

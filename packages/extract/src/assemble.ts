@@ -25,7 +25,7 @@ export interface DiagnosticSink {
 }
 
 /** The parts of a backend session ({@link ModuleSession}) that site resolution uses. */
-export type SiteSession = Pick<ModuleSession, "host" | "methodSignature" | "quickSites">;
+export type SiteSession = Pick<ModuleSession, "host" | "methodSignature" | "quickSites" | "prefetchMethods">;
 
 /** A site whose signature was read, ready to assemble. */
 export interface Resolved<S extends Site> {
@@ -44,6 +44,7 @@ export interface Resolved<S extends Site> {
 export function* resolveSites<S extends Site>(session: SiteSession, sites: S[], at: (offset: number) => SourceLocation, sink: DiagnosticSink): Generator<Resolved<S>> {
   const quick = sites.filter((s): s is Extract<S, { kind: "quick" }> => s.kind === "quick");
   const resolutions = session.quickSites(quick);
+  session.prefetchMethods?.(sites.flatMap((s) => (s.kind === "method" && !s.problems.length ? [s.memberSpan] : [])));
   let next = 0;
   for (const site of sites) {
     if (site.kind === "quick") {

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { createExtractor, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
 import type { ModuleModel } from "@typed-mcp/model";
 import { FileHashes, ModelCache, tsconfigFor } from "./cache.js";
+import { GeneratedCodeMemo } from "./memo.js";
 
 /**
  * What a driver reports through {@link DriverOptions.onEvent}:
@@ -76,6 +77,8 @@ const TSCONFIG = /(?:^|\/)tsconfig[^/]*\.json$/;
 export class Driver {
   /** Content hashes shared by the cache and the change checks. */
   readonly hashes = new FileHashes();
+  /** Generated code of the session's modules, reused by their next splice when their models did not change. */
+  readonly generated = new GeneratedCodeMemo();
   private extractor: MeasuredExtractor | undefined;
   private sidecarReported = false;
   private modelCache: ModelCache | null | undefined;

@@ -4,7 +4,8 @@
  * - the {@link Driver}: one session's extractor (one warm TypeScript sidecar), the content-hash
  *   {@link ModelCache} and the invalidation lifecycle (watch events, polled changes, idle close);
  * - the splice plan ({@link planSplice}) and its text application with a source map
- *   ({@link spliceTools}); `@typed-mcp/babel` applies the same plan to Babel's AST;
+ *   ({@link spliceTools}); `@typed-mcp/babel` applies the same plan to Babel's AST; the
+ *   {@link GeneratedCodeMemo} that lets watch rebuilds reuse the code of unchanged models;
  * - the diagnostic format ({@link formatDiagnostic}) and the default module filters.
  *
  * `@typed-mcp/unplugin` (bundler hooks) and `@typed-mcp/babel` (Babel visitor) are thin adapters
@@ -15,4 +16,5 @@
 export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
 export { FileHashes, ModelCache, tsconfigChain, tsconfigFor, type CacheHit, type ModelCacheOptions } from "./cache.js";
 export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult } from "./splice.js";
+export { GeneratedCodeMemo, type GeneratedCode, type GeneratedKind, type ModuleMemo } from "./memo.js";
 export { formatDiagnostic, DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";

@@ -14,6 +14,7 @@
  */
 import MagicString from "magic-string";
 import type { PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
+import { GeneratedCodeMemo, type ModuleMemo } from "./memo.js";
 import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest } from "@typed-mcp/codegen";
 
 /** The module specifier generated code imports its runtime helpers from. */
@@ -56,6 +57,7 @@ export interface SplicePlan {
 export function planSplice(
   tools: readonly ToolModel[],
   more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
+  memo?: ModuleMemo,
 ): SplicePlan | undefined {
   const resources = more.resources ?? [];
   const prompts = more.prompts ?? [];
@@ -75,9 +77,10 @@ export function planSplice(
       plan.quickArgs.push({ callEnd: site.callEnd, trailingComma: site.trailingComma, code: helperCall("generated", generated.code) });
     }
   };
-  for (const tool of tools) place(tool.site, generateTool(tool), "defineTools");
-  for (const r of resources) place(r.site, generateResource(r), "defineResources");
-  for (const p of prompts) place(p.site, generatePrompt(p), "definePrompts");
+  const gen = memo ?? ((_kind, model, generate) => generate(model as never));
+  for (const tool of tools) place(tool.site, gen("tool", tool, generateTool), "defineTools");
+  for (const r of resources) place(r.site, gen("resource", r, generateResource), "defineResources");
+  for (const p of prompts) place(p.site, gen("prompt", p, generatePrompt), "definePrompts");
   for (const [bodyStart, lists] of classes) {
     const calls = (["defineTools", "defineResources", "definePrompts"] as const)
       .filter((k) => lists[k].length > 0)
@@ -97,6 +100,15 @@ export function planSplice(
   return plan;
 }
 
+/** A copy of a source map (a host may change the one it is given), still a magic-string `SourceMap`. */
+function copyMap(map: SpliceResult["map"]): SpliceResult["map"] {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(map) as object) as SpliceResult["map"], map);
+  copy.sources = [...map.sources];
+  copy.names = [...map.names];
+  if (map.sourcesContent) copy.sourcesContent = [...map.sourcesContent];
+  return copy;
+}
+
 /**
  * Splices the generated code for `tools` into `code` (the module text extraction was given;
  * every `ToolSite` offset refers to it).
@@ -107,6 +119,9 @@ export function planSplice(
  * @param more The module's resources and prompts (spec §8; e.g. the whole `ModuleModel`): a class
  *   gets `defineResources` / `definePrompts` calls in the same `static {}` block, a quick-path
  *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended.
+ * @param memo A build session's {@link GeneratedCodeMemo}: a tool, resource or prompt whose model is
+ *   unchanged since the module's previous splice reuses its generated code (watch rebuilds); a
+ *   module whose text and models are all unchanged gets its previous output (a copy) back.
  * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
 export function spliceTools(
@@ -114,13 +129,18 @@ export function spliceTools(
   id: string,
   tools: readonly ToolModel[],
   more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
+  memo?: GeneratedCodeMemo,
 ): SpliceResult | undefined {
-  const plan = planSplice(tools, more);
+  const plan = planSplice(tools, more, memo?.module(id));
   if (!plan) return undefined;
+  const previous = memo?.previousSplice<SpliceResult>(id, code);
+  if (previous) return { code: previous.code, map: copyMap(previous.map) };
   const s = new MagicString(code);
   for (const [start, end] of plan.removals) s.remove(start, end);
   for (const q of plan.quickArgs) s.appendLeft(q.callEnd, `${q.trailingComma ? " " : ", "}${q.code}`);
   for (const c of plan.classBlocks) s.appendRight(c.bodyStart, c.code);
   s.prepend(plan.header + "\n");
-  return { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }) };
+  const result = { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }) };
+  memo?.rememberSplice(id, code, result);
+  return result;
 }

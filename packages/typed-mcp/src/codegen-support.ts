@@ -11,6 +11,7 @@
  */
 
 export { readBase64, toBase64 } from "./base64.js";
+export { readDateTime } from "./date-time.js";
 
 /**
  * Number of Unicode code points in `s` (JSON Schema's string length, spec §4 "Lengths count
@@ -51,47 +52,6 @@ const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0
  */
 export function isUri(s: string): boolean {
   return URI.test(s);
-}
-
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/**
- * Reads an RFC 3339 `date-time` (spec §4 `Date`): `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, `T` and
- * `Z` in either case. The grammar and the calendar are checked (month 01–12, a day that exists
- * in that month, hour ≤ 23, minute ≤ 59, second ≤ 59, offset hour ≤ 23 and minute ≤ 59). A leap
- * second (`:60`) is refused: a `Date` cannot hold it. Fractions beyond milliseconds are
- * truncated. Returns `undefined` for anything else (including non-strings).
- */
-export function readDateTime(value: unknown): Date | undefined {
-  if (typeof value !== "string") return undefined;
-  const m = DATE_TIME.exec(value);
-  if (m === null) return undefined;
-  const year = +m[1]!;
-  const month = +m[2]!;
-  const day = +m[3]!;
-  const hour = +m[4]!;
-  const minute = +m[5]!;
-  const second = +m[6]!;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  const ms = m[7] === undefined ? 0 : +(m[7] + "00").slice(0, 3);
-  let offset = 0;
-  if (m[8] === undefined) {
-    const oh = +m[10]!;
-    const om = +m[11]!;
-    if (oh > 23 || om > 59) return undefined;
-    offset = (m[9] === "-" ? -1 : 1) * (oh * 60 + om) * 60000;
-  }
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute, second, ms);
-  return new Date(d.getTime() - offset);
 }
 
 /**

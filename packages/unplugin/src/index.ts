@@ -131,7 +131,7 @@ function transformModule(driver: Driver, framework: string) {
       });
       return undefined;
     }
-    return spliceTools(code, id, model.tools, model);
+    return spliceTools(code, id, model.tools, model, driver.generated);
   };
 }
 

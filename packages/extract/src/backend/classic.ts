@@ -392,4 +392,7 @@ class ClassicSession extends SessionBase {
   protected typesOfSymbols(syms: readonly AnySymbol[]): AnyType[] {
     return syms.map((p) => this.checker.getTypeOfSymbol(p) as AnyType);
   }
+
+  /** In-process calls: nothing to batch (and the checker's type creation order stays the sites' order). */
+  protected prefetchParameters(): void {}
 }

@@ -214,6 +214,11 @@ export interface ModuleSession {
   configProblem?: string;
   /** The signature of the method whose name spans `[start, end)` in the module. */
   methodSignature(nameSpan: [number, number]): SignatureInfo | undefined;
+  /**
+   * Optional: asks ahead, in one batch, what the signatures of these methods will need (their
+   * parameters' symbols and types), before {@link methodSignature} reads them one by one.
+   */
+  prefetchMethods?(nameSpans: [number, number][]): void;
   /** Resolves quick-path candidates (one batched query for all receivers). */
   quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[];
   /** Folds the option value or default spanning `[start, end)` of the module to its compile-time constant (spec §1). */

@@ -25,6 +25,8 @@ export class Caches {
   text = new Map<number, string>();
   /** The classic backend's own symbol ids (its checker assigns them lazily). */
   symbolIds = new Map<unknown, number>();
+  /** The IPC backends' types of symbols already asked (by symbol id), e.g. prefetched parameters. */
+  symbolTypes = new Map<unknown, unknown>();
 }
 
 /** The enums a session reads (values from the backend's TypeScript modules). */
@@ -168,4 +170,12 @@ export abstract class ApiPrimitives {
   protected abstract typesAtEach(nodes: (Any | undefined)[]): (index: number) => Any;
   /** The types of symbols (one request where the API batches). */
   protected abstract typesOfSymbols(syms: readonly Any[]): Any[];
+  /**
+   * Asks, ahead of the one-by-one signature reads, for the symbols and types of these parameter
+   * name identifiers of all the module's tool methods (two requests for the whole module where
+   * the API batches; the answers are cached for {@link typesOfSymbols} and the signatures'
+   * parameter lists). A no-op where questions are in-process calls (classic: its checker must
+   * create types in the order the sites are read).
+   */
+  protected abstract prefetchParameters(names: Any[]): void;
 }

@@ -23,21 +23,42 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
     return node ? this.signatureOf(node) : undefined;
   }
 
+  /**
+   * {@link ModuleSession.prefetchMethods}: the parameters (named by an identifier, `this` aside)
+   * of the methods whose names span `nameSpans`, asked in one batch before their signatures are
+   * read one by one.
+   */
+  prefetchMethods(nameSpans: [number, number][]): void {
+    const K = this.K;
+    const names = nameSpans.flatMap((span) =>
+      this.parameterNames(this.findNode(span[0], span[1], (n) => n.kind === K.MethodDeclaration && this.start(n.name) === span[0])),
+    );
+    this.prefetchParameters(names);
+  }
+
   /** {@link ModuleSession.quickSites}: the receivers' types in one batch (where the API batches), then each function. */
   quickSites(sites: QuickSite[]): QuickResolution[] {
     if (sites.length === 0) return [];
     const receivers = sites.map((s) => this.findNode(s.receiver[0], s.receiver[1], (n) => this.start(n) === s.receiver[0] && n.end === s.receiver[1]));
     const receiverType = this.typesAtEach(receivers);
-    return sites.map((s, i) => {
+    const fns = sites.map((s, i) => {
       const t = receivers[i] ? receiverType(i) : undefined;
       const named = t ? this.namedOf(t) : undefined;
-      const isServer = !!named && named.name === "McpServer" && named.typedMcp;
-      if (!isServer) return { isServer };
-      const fn = this.quickFunction(s.fn);
-      if (typeof fn === "string") return { isServer, problem: fn };
-      if (!fn) return { isServer, problem: "server.tool: the function argument could not be read." };
-      return { isServer, signature: this.signatureOf(fn) };
+      return !!named && named.name === "McpServer" && named.typedMcp ? this.quickFunction(s.fn) : null;
     });
+    this.prefetchParameters(fns.flatMap((fn) => (fn && typeof fn !== "string" ? this.parameterNames(fn) : [])));
+    return fns.map((fn) => {
+      if (fn === null) return { isServer: false };
+      if (typeof fn === "string") return { isServer: true, problem: fn };
+      if (!fn) return { isServer: true, problem: "server.tool: the function argument could not be read." };
+      return { isServer: true, signature: this.signatureOf(fn) };
+    });
+  }
+
+  /** The identifiers naming a function node's parameters (`this` and binding patterns aside). */
+  private parameterNames(fn: Any): Any[] {
+    const K = this.K;
+    return ((fn?.parameters ?? []) as Any[]).filter((p) => p.name.kind === K.Identifier && p.name.text !== "this").map((p) => p.name);
   }
 
   /**

@@ -408,8 +408,25 @@ class Ts7Session extends SessionBase {
     return (i) => typeOf.get(nodes[i]!);
   }
 
+  /** One request for the symbols not asked before in this snapshot (cached by symbol id). */
   protected typesOfSymbols(syms: readonly TsSymbol[]): (Type | undefined)[] {
-    return this.checker.getTypeOfSymbol([...syms]);
+    const known = this.c.symbolTypes as Map<number, Type | undefined>;
+    const missing = syms.filter((s) => !known.has(s.id));
+    if (missing.length) {
+      const types = this.checker.getTypeOfSymbol(missing);
+      missing.forEach((s, i) => known.set(s.id, types[i]));
+    }
+    return syms.map((s) => known.get(s.id));
+  }
+
+  /**
+   * Two requests for the whole module: the parameters' symbols (which the API's object registry
+   * then holds, so a signature's `getParameters()` needs no request) and their types.
+   */
+  protected prefetchParameters(names: AnyNode[]): void {
+    if (names.length === 0) return;
+    const syms = this.checker.getSymbolAtLocation(names).filter((s): s is TsSymbol => !!s);
+    if (syms.length) this.typesOfSymbols(syms);
   }
 }
 

@@ -14,6 +14,22 @@ const TAG_PREFIX = "typed-mcp:";
 /** How deep base types are followed. */
 const MAX_BASE_DEPTH = 20;
 
+/**
+ * Defines `obj[key]` as computed by `compute` on first read, then an ordinary enumerable data
+ * property holding that value (a lazily answered checker question).
+ */
+function lazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K]): void {
+  Object.defineProperty(obj, key, {
+    configurable: true,
+    enumerable: true,
+    get(): T[K] {
+      const value = compute();
+      Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+      return value;
+    },
+  });
+}
+
 /** The type half of a session: everything decided on types and symbols. */
 export abstract class TypeFacts extends SyntaxFacts {
   /** {@link TypeHost.typeId}. */
@@ -165,27 +181,41 @@ export abstract class TypeFacts extends SyntaxFacts {
     return !!(of & this.OF.Reference) && !(of & this.OF.ClassOrInterface);
   }
 
-  /** {@link TypeHost.object}: arrays, tuples, type arguments, name, call signatures, index signatures (cached). */
+  /**
+   * {@link TypeHost.object}: arrays, tuples, type arguments, name, call signatures, index
+   * signatures (cached). Asks the checker only what the type can need (each question is an IPC
+   * round trip on the 7.x backends): a reference's symbol is its target's, so only a reference
+   * without a symbol can be a tuple and only one named `Array`/`ReadonlyArray` an array; type
+   * arguments, signatures and index signatures are read when first used (a `Date` needs none).
+   */
   object(t: TypeRef): ObjectShape {
     const type = t as Any;
     const cached = this.c.object.get(type.id);
     if (cached) return cached;
-    const shape: ObjectShape = { tuple: false, typeArguments: [], callable: false, otherIndex: false };
-    if (this.objectFlags(type) & this.OF.Reference) {
-      if (this.isTupleType(type)) shape.tuple = true;
-      else shape.typeArguments = [...this.typeArguments(type)];
-      if (!shape.tuple && this.isArrayType(type)) shape.arrayElement = shape.typeArguments[0];
+    const shape = { tuple: false, named: this.namedOf(type) } as ObjectShape;
+    const reference = !!(this.objectFlags(type) & this.OF.Reference);
+    if (reference) {
+      const sym = this.symbolOf(type);
+      if (!sym) shape.tuple = this.isTupleType(type);
+      else if ((sym.name === "Array" || sym.name === "ReadonlyArray") && this.isArrayType(type)) shape.arrayElement = this.typeArguments(type)[0];
     }
-    shape.named = this.namedOf(type);
-    if (!shape.arrayElement && !shape.tuple) {
-      const calls = this.signaturesOfType(type, "call");
-      const ctors = calls.length ? [] : this.signaturesOfType(type, "construct");
-      shape.callable = calls.length + ctors.length > 0;
-      for (const info of this.indexSignatures(type)) {
-        if (info.keyType.flags & this.TF.String) shape.stringIndex = info.valueType;
-        else shape.otherIndex = true;
+    const plain = !shape.arrayElement && !shape.tuple;
+    lazy(shape, "typeArguments", () => (reference && !shape.tuple ? [...this.typeArguments(type)] : []));
+    lazy(shape, "callable", () => plain && (this.signaturesOfType(type, "call").length > 0 || this.signaturesOfType(type, "construct").length > 0));
+    let index: { stringIndex?: TypeRef; otherIndex: boolean } | undefined;
+    const indexes = () => {
+      if (index) return index;
+      index = { otherIndex: false };
+      if (plain) {
+        for (const info of this.indexSignatures(type)) {
+          if (info.keyType.flags & this.TF.String) index.stringIndex = info.valueType;
+          else index.otherIndex = true;
+        }
       }
-    }
+      return index;
+    };
+    lazy(shape, "stringIndex", () => indexes().stringIndex);
+    lazy(shape, "otherIndex", () => indexes().otherIndex);
     this.c.object.set(type.id, shape);
     return shape;
   }

@@ -1,0 +1,122 @@
+// The whole-build rows of `pnpm bench` (issue 12), on generated projects (scripts/bench/project.mjs):
+// bundle size and growth per tool, warm-cache `vite build` wall time and peak RSS (GNU time, one
+// process per build, flavours interleaved, medians of the rounds), the `vite build --watch` edit
+// loop (p50), IPC round trips per tool cold (per 7.x backend), and the Worker bundle (5 tools,
+// minified) — each typed-mcp (with the plugin) against the SDK + zod version.
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeProject } from "./project.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CHILD = join(here, "vite-child.mjs");
+const TIME = "/usr/bin/time";
+
+/** Median of numbers. */
+export const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Runs the Vite child under GNU time: its JSON answer, wall seconds and peak RSS (KiB, the largest process of its tree). */
+function child(args) {
+  const r = spawnSync(TIME, ["-f", "TIME %e %M", process.execPath, CHILD, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const timing = /TIME ([\d.]+) (\d+)\s*$/.exec(r.stderr ?? "");
+  if (r.status !== 0 || !timing) throw new Error(`vite ${args.join(" ")} failed (${r.status}):\n${r.stderr}`);
+  const out = JSON.parse(r.stdout.trim().split("\n").pop());
+  return { ...out, wallS: Number(timing[1]), rssKiB: Number(timing[2]) };
+}
+
+/**
+ * Builds every project size in both flavours; `rounds` warm-cache builds each (after one that
+ * fills the cache), interleaved typed/zod.
+ * @returns per size and flavour: bundle bytes, median wall seconds, median peak RSS (KiB).
+ */
+function builds(root, tmp, sizes, rounds) {
+  const out = {};
+  for (const n of sizes) {
+    out[n] = {};
+    const dirs = {};
+    for (const flavor of ["typed", "zod"]) {
+      dirs[flavor] = join(tmp, `project-${flavor}-${n}`);
+      rmSync(dirs[flavor], { recursive: true, force: true });
+      writeProject(root, dirs[flavor], flavor, n);
+      out[n][flavor] = { first: child(["build", dirs[flavor], flavor, "node", "0"]), runs: [] };
+    }
+    for (let r = 0; r < rounds; r++) for (const flavor of ["typed", "zod"]) out[n][flavor].runs.push(child(["build", dirs[flavor], flavor, "node", "0"]));
+    for (const flavor of ["typed", "zod"]) {
+      const f = out[n][flavor];
+      f.bytes = f.first.bytes;
+      f.wallS = median(f.runs.map((x) => x.wallS));
+      f.rssKiB = median(f.runs.map((x) => x.rssKiB));
+    }
+  }
+  return out;
+}
+
+/** The watch edit loop on a project of `n` tools: p50 milliseconds per flavour. */
+function watchLoop(root, tmp, n, edits) {
+  const out = {};
+  for (const flavor of ["typed", "zod"]) {
+    const dir = join(tmp, `watch-${flavor}-${n}`);
+    rmSync(dir, { recursive: true, force: true });
+    writeProject(root, dir, flavor, n);
+    const { latencies } = child(["watch", dir, flavor, String(n), String(edits)]);
+    out[flavor] = { p50: median(latencies), latencies };
+  }
+  return out;
+}
+
+/** IPC round trips per tool, cold: one new extractor extracts every tool module of a typed project of `n` tools. */
+function roundTrips(root, tmp, n, createExtractor) {
+  const dir = join(tmp, `ipc-${n}`);
+  rmSync(dir, { recursive: true, force: true });
+  const files = writeProject(root, dir, "typed", n);
+  const out = {};
+  for (const [label, typescript] of [["7.0", "7.0"], ["7.1", join(root, "node_modules/typescript71")]]) {
+    const ex = createExtractor({ cwd: dir, typescript });
+    let tools = 0;
+    for (const f of files) {
+      const m = ex.extract(f, readFileSync(f, "utf8"));
+      if (m.diagnostics.length) throw new Error(JSON.stringify(m.diagnostics));
+      tools += m.tools.length;
+    }
+    const st = ex.stats();
+    ex.close();
+    out[label] = { perTool: st.roundTrips / tools, roundTrips: st.roundTrips, tools, version: st.typescriptVersion };
+  }
+  return out;
+}
+
+/** The Worker bundle of 5 tools, minified: bytes per flavour. */
+function worker(root, tmp) {
+  const out = {};
+  for (const flavor of ["typed", "zod"]) {
+    const dir = join(tmp, `worker-${flavor}`);
+    rmSync(dir, { recursive: true, force: true });
+    writeProject(root, dir, flavor, 5);
+    out[flavor] = child(["build", dir, flavor, "worker", "1"]).bytes;
+  }
+  return out;
+}
+
+/**
+ * Runs the whole-build rows.
+ * @param {{ root: string, tmp: string, quick: boolean, createExtractor: Function, log: (s: string) => void }} env
+ */
+export function runProjects({ root, tmp, quick, createExtractor, log }) {
+  const sizes = quick ? [5, 20] : [10, 100, 1000];
+  log(`  builds of ${sizes.join("/")}-tool projects…`);
+  const built = builds(root, tmp, sizes, quick ? 1 : 3);
+  const watchSizes = quick ? [20] : [100, 1000];
+  const watch = {};
+  for (const n of watchSizes) {
+    log(`  watch edit loop, ${n} tools…`);
+    watch[n] = watchLoop(root, tmp, n, quick ? 2 : 7);
+  }
+  log("  IPC round trips…");
+  const ipc = roundTrips(root, tmp, quick ? 20 : 100, createExtractor);
+  log("  Worker bundles…");
+  return { sizes, built, watch, ipc, worker: worker(root, tmp) };
+}

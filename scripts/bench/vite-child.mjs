@@ -1,0 +1,51 @@
+// One Vite run of a benchmark project in its own process (scripts/bench/projects.mjs runs it under
+// GNU time for wall time and peak RSS). Prints one JSON line on stdout.
+//   node vite-child.mjs build <dir> <typed|zod> <node|worker> <minify 0|1>
+//     → { bytes }: the size of the bundle (dist-<target>/server.js).
+//   node vite-child.mjs watch <dir> <typed|zod> <n> <edits>
+//     → { latencies }: per edit of `Shape0` in src/types.ts (used by 10 tools), milliseconds from
+//       the write to the watcher's `END` event (the rebuilt bundle is written).
+import { statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import typedMcp from "@typed-mcp/unplugin/vite";
+import { typesModule, viteConfig } from "./project.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const [mode, dir, flavor, a, b] = process.argv.slice(2);
+
+if (mode === "build") {
+  const target = a;
+  await build(viteConfig({ root, dir, flavor, target, minify: b === "1", typedMcp }));
+  console.log(JSON.stringify({ bytes: statSync(join(dir, `dist-${target}/server.js`)).size }));
+} else if (mode === "watch") {
+  const n = Number(a);
+  const edits = Number(b);
+  const watcher = await build(viteConfig({ root, dir, flavor, target: "node", minify: false, watch: true, typedMcp }));
+  let resolveEnd;
+  watcher.on("event", (e) => {
+    if (e.code === "ERROR") {
+      console.error(e.error);
+      process.exit(1);
+    }
+    if (e.code === "END") resolveEnd?.();
+    if (e.code === "BUNDLE_END") e.result?.close?.();
+  });
+  const nextEnd = () => new Promise((r) => (resolveEnd = r));
+  await nextEnd(); // the first build
+  const latencies = [];
+  for (let i = 0; i < edits; i++) {
+    // Let the watcher settle (chokidar's events of the previous write), then edit.
+    await new Promise((r) => setTimeout(r, 300));
+    const done = nextEnd();
+    const t0 = performance.now();
+    writeFileSync(join(dir, "src/types.ts"), typesModule(flavor, n, (i + 1) % 2));
+    await done;
+    latencies.push(performance.now() - t0);
+  }
+  await watcher.close();
+  console.log(JSON.stringify({ latencies }));
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
