@@ -21,9 +21,10 @@ import type { RequestStateOptions } from "./input-required.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
+import { captureToolArguments, installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
-import { callTool, reportFailure } from "./tool-call.js";
+import { DEFAULT_ARGUMENT_LIMITS, callTool, checkArgumentBounds, reportFailure } from "./tool-call.js";
+import type { ArgumentLimits } from "./tool-call.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -57,6 +58,25 @@ export interface McpServerOptions {
    * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
    */
   requestState?: RequestStateOptions;
+  /**
+   * Largest HTTP request body read, in bytes (a positive finite number; default 4 MiB =
+   * 4,194,304). Larger bodies are answered HTTP 413 with JSON-RPC error `-32000`, by
+   * {@link McpServer.fetch} and by `serveHttp` alike (docs/security.md "Limits").
+   */
+  maxRequestBodySize?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a `tools/call`'s `arguments`, an
+   * argument's own value being level 1 (a positive integer; default 64). Deeper arguments are
+   * refused before the reader runs with `Argument '<name>' is not valid.` naming the top-level
+   * argument (spec §5; docs/security.md "Limits").
+   */
+  maxArgumentDepth?: number;
+  /**
+   * Most JSON values (objects, arrays and scalars, each counting 1) accepted in a
+   * `tools/call`'s `arguments` together (a positive integer; default 100,000). Past it the call
+   * is refused like {@link maxArgumentDepth}, naming the argument being read when it was crossed.
+   */
+  maxArgumentValues?: number;
 }
 
 /** Options of {@link McpServer.fetch}. */
@@ -66,6 +86,9 @@ export interface FetchOptions {
   /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
   parsedBody?: unknown;
 }
+
+/** The default of {@link McpServerOptions.maxRequestBodySize}: 4 MiB, the SDK's own default. */
+export const DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024;
 
 /** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
 export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
@@ -95,17 +118,30 @@ export class McpServer {
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions = new Subscriptions();
+  /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
+  readonly #limits: ArgumentLimits;
+  /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
+  readonly maxRequestBodySize: number;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
-   * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number, or
+   * @throws RangeError when `requestTimeoutMs` or `maxRequestBodySize` is given and is not a
+   *   positive finite number, `maxArgumentDepth` or `maxArgumentValues` not a positive integer, or
    *   `requestState.key` is shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number.
    */
   constructor(options: McpServerOptions) {
-    const { requestTimeoutMs } = options;
+    const { requestTimeoutMs, maxRequestBodySize, maxArgumentDepth, maxArgumentValues } = options;
     if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
       throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
     }
+    if (maxRequestBodySize !== undefined && !(Number.isFinite(maxRequestBodySize) && maxRequestBodySize > 0)) {
+      throw new RangeError(`maxRequestBodySize must be a positive number of bytes, got ${String(maxRequestBodySize)}`);
+    }
+    for (const [name, value] of [["maxArgumentDepth", maxArgumentDepth], ["maxArgumentValues", maxArgumentValues]] as const) {
+      if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+    }
+    this.#limits = { maxDepth: maxArgumentDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth, maxValues: maxArgumentValues ?? DEFAULT_ARGUMENT_LIMITS.maxValues };
+    this.maxRequestBodySize = maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
     this.#registry = new Registry((name, error) => reportFailure(name, error, this.#options.onToolError));
@@ -127,7 +163,7 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx));
+    this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize });
     return this.#handler.fetch(request, options);
   };
 
@@ -296,7 +332,12 @@ export class McpServer {
     installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
     sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: registry.listTools(viewOf(sdk, ctx)) as never }));
     const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
-    sdk.setRequestHandler("tools/call", (request, ctx) => callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy));
+    // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
+    const limits = this.#limits;
+    const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
+    sdk.setRequestHandler("tools/call", (request, ctx) =>
+      callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy, rawArguments(ctx.mcpReq.id)),
+    );
     registry.resources.install(
       sdk,
       (ctx) => {
