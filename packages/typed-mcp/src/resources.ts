@@ -101,7 +101,7 @@ export class ResourceRegistry {
   /** Whether `uri` is a registered fixed URI or matches a registered template with every variable non-empty (as `resources/read`). */
   matches(uri: string): boolean {
     if (this.#fixed.has(uri)) return true;
-    for (const t of this.#templates.values()) if (t.template!.match(uri) !== null) return true;
+    for (const t of this.#templates.values()) if (matchTemplate(t.template!, uri) !== null) return true;
     return false;
   }
 
@@ -197,7 +197,7 @@ export class ResourceRegistry {
         let vars: Record<string, string> = {};
         if (entry === undefined) {
           for (const t of this.#templates.values()) {
-            const m = t.template!.match(uri);
+            const m = matchTemplate(t.template!, uri);
             if (m === null) continue;
             entry = t;
             for (const [k, v] of Object.entries(m)) {
@@ -268,3 +268,16 @@ function bind(target: object, d: GeneratedResource | GeneratedPrompt, kind: "res
   const bound = bindMember(target, d, (origin) => `typed-mcp: ${kind} ${origin} is not a function on the registered object.`);
   return [bound.fn, bound.thisArg, bound.origin];
 }
+
+/**
+ * Longest resource URI matched against a template, in UTF-16 code units (docs/security.md
+ * "Limits"). Longer URIs match no template: `resources/read` answers resource-not-found (spec §8)
+ * instead of the SDK matcher's internal "URI exceeds maximum length" (`-32603`).
+ */
+export const MAX_RESOURCE_URI_LENGTH = 65_536;
+
+/** `template.match(uri)`, or `null` for a URI over {@link MAX_RESOURCE_URI_LENGTH}. */
+function matchTemplate(template: UriTemplate, uri: string): ReturnType<UriTemplate["match"]> {
+  return uri.length > MAX_RESOURCE_URI_LENGTH ? null : template.match(uri);
+}
+
