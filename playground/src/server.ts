@@ -5,8 +5,11 @@
  *   node dist/server.js --http    serve Streamable HTTP on 127.0.0.1:$PORT (default 3000), path /mcp
  *
  * The graph is kept in $MEMORY_FILE_PATH (default: memory.json in the working directory).
+ * With $AUTH_ISSUER set (an OAuth authorization server's issuer URL, e.g. the one
+ * `npm run auth-server` starts), HTTP requests need a bearer token issued for this server's own
+ * URL (docs/auth.md); without it the server is open. stdio is never affected.
  */
-import { McpServer } from "typed-mcp";
+import { McpServer, type AuthOptions } from "typed-mcp";
 import { serveStdio } from "typed-mcp/stdio";
 import { serveHttp } from "typed-mcp/node";
 import { MemoryTools } from "./memory.js";
@@ -25,8 +28,9 @@ interface GraphStats {
   observations: number;
 }
 
-export function createServer(store = new GraphStore()): McpServer {
-  const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0" });
+/** The memory server; `auth` makes it an OAuth resource server (docs/auth.md). */
+export function createServer(store = new GraphStore(), auth?: AuthOptions): McpServer {
+  const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0", ...(auth && { auth }) });
   server.addTools(new MemoryTools(store));
   server.add(new GraphResources(store));
   // MCP Apps (spec §9): hosts that negotiated the extension render read_graph's result with this view.
@@ -50,11 +54,16 @@ export function createServer(store = new GraphStore()): McpServer {
   return server;
 }
 
-const server = createServer();
-if (process.argv.includes("--http")) {
-  const port = Number(process.env.PORT ?? 3000);
+const http = process.argv.includes("--http");
+const port = Number(process.env.PORT ?? 3000);
+const issuer = process.env.AUTH_ISSUER;
+// The audience is the server's own URL (RFC 8707 resource identifier).
+const auth = http && issuer ? { issuer, audience: `http://127.0.0.1:${port}/mcp` } : undefined;
+const server = createServer(new GraphStore(), auth);
+if (http) {
   const { url } = await serveHttp(server, { port, hostname: "127.0.0.1" });
   console.error(`typed-mcp memory server listening on ${url}`);
+  if (auth) console.error(`OAuth: bearer tokens from ${auth.issuer} for ${auth.audience} are required.`);
   console.error(`Connect an MCP client to it with the Streamable HTTP transport, e.g.`);
   console.error(`  claude mcp add --transport http memory ${url}`);
   console.error(`  npx @modelcontextprotocol/inspector   (transport: Streamable HTTP, URL: ${url})`);

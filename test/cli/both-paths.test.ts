@@ -19,6 +19,7 @@ const PAIRS: [string, string[]][] = [
   ["imported", ["imported", "imported_arrow"]], // quick-path functions imported from another module
   ["misc", ["with_this", "inferred", "inferred_number", "async_void", "wrapped", "docs", "maybe_text", "list"]], // this parameter, inferred results, static, wrapped defaults, doc text
   ["more", ["braced", "ns", "renamed", "static_default"]], // @param {type} and [name]; namespace-import defaults; renamed destructuring; static const default
+  ["constants", ["notes_add", "search_notes"]], // §1 compile-time constants: consts, `+`, templates, re-exported imports, enum members; folded defaults
 ];
 
 function comparePair(name: string, tools: string[]): void {
@@ -78,6 +79,36 @@ describe("pair listings derived from the spec", () => {
       const r = cli(["list", `pairs/defaults.${side}.ts`]);
       expect(r.code).toBe(0);
       expect(JSON.stringify(JSON.parse(r.stdout).tools)).toBe(JSON.stringify([expected]));
+    }
+  });
+
+  it("constants (§1: option values, the quick path's first argument and §3 defaults fold at build time)", () => {
+    const expected = [
+      {
+        name: "notes_add", // ROOT + "_add", ROOT re-exported as an alias of PREFIX = "notes"
+        description: "Adds a note to notes. Fast.", // a const template with a const substitution, + a literal
+        inputSchema: {
+          type: "object",
+          properties: {
+            text: { type: "string" },
+            label: { type: "string", default: "notes!" }, // ROOT + "!" (typed `string` by TypeScript, folded by syntax)
+            tag: { type: "string", default: "notes_add-v2" }, // `${ADD}-v${STEP}`
+            n: { type: "number", default: -2 }, // -STEP
+          },
+          required: ["text"],
+          additionalProperties: false,
+        },
+        annotations: { title: "Add to notes", readOnlyHint: true }, // `Add to ${ROOT}`; READ_ONLY = true
+      },
+      {
+        name: "search_notes", // a string-enum member through a re-export
+        inputSchema: { type: "object", properties: { q: { type: "string", default: "search_notes" } }, additionalProperties: false },
+      },
+    ];
+    for (const side of ["method", "quick"]) {
+      const r = cli(["list", `pairs/constants.${side}.ts`]);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify(JSON.parse(r.stdout).tools)).toBe(JSON.stringify(expected));
     }
   });
 

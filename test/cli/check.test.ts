@@ -36,10 +36,10 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
     expectDiagnostics("diag/d0001.ts", "OMCG0001", [
       ['@tool("")', /The tool name '' is not valid/],
       ['@tool("aaaa', /The tool name 'a{129}' is not valid/],
-      ["dynamicName }", /option 'name' must be a string literal/],
+      ["dynamicName }", /option 'name' must be a compile-time constant \(spec §1\): `String\(Date\.now\(\)\)` is a function call, not a compile-time constant\./],
       ["colour", /unknown option 'colour'/],
       ['server.tool("bad name!"', /The tool name 'bad name!' is not valid/],
-      ["dynamicName, (a", /the tool name must be a string literal/],
+      ["dynamicName, (a", /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(Date\.now\(\)\)` is a function call/],
     ]);
   });
 
@@ -108,6 +108,30 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
       ["q: Int & Minimum<2>", /minimum/],
       ["q: Int & Minimum<10>", /minimum 10 is greater than maximum 1/],
       ["code: string", /does not compile with the u flag/],
+    ]);
+  });
+
+  it("OMCG0001 (spec §1): option values that are not compile-time constants, naming the expression", () => {
+    expectDiagnostics("diag/constants.ts", "OMCG0001", [
+      ["settings.title", /option 'title' must be a compile-time constant \(spec §1\): `settings\.title` is a property of an object/],
+      ["`Call", /option 'description' must be a compile-time constant \(spec §1\): `counter` is a `let` or `var`, not a `const`\./],
+      ["String(counter)", /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(counter\)` is a function call/],
+    ]);
+  });
+
+  it("OMCG0005 (spec §4): a type TypeScript cannot resolve, with the checker's message", () => {
+    expectDiagnostics("diag/unresolved.ts", "OMCG0005", [
+      ["when: Dtae)", /'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type \(Cannot find name 'Dtae'\)\. Correct the name or import the type/],
+      ["when: Dtae |", /'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type \(Cannot find name 'Dtae'\)/],
+    ]);
+  });
+
+  it("OMCG0007 (spec §4): typo tags within two edits, unwritten keywords, validation tags in the function's own comment", () => {
+    expectDiagnostics("diag/typos.ts", "OMCG0007", [
+      ["q: Int", /'q': unknown tag @minimun; write @minimum\./],
+      ["item: Item", /'item\.name': unknown tag @maxLenght; write @maxLength\./],
+      ["tags: string[]", /'tags': unknown validation tag @minItems; use @minLength/],
+      ["misplaced", /Tool 'misplaced': the doc comment: @maximum applies to no parameter here; put it in the parameter's inline comment/],
     ]);
   });
 

@@ -106,3 +106,25 @@ export function tool(name: string, params: ParamModel[], result: ResultModel = {
     ...extra,
   };
 }
+
+// ---- round trips ----------------------------------------------------------------------------
+
+/**
+ * A round trip for values of type `t` (spec §5 + §6): loads, once, a tool whose parameter `v`
+ * and result are both `t` (a `structured` result for object shapes, else `json`), and returns
+ * a function that writes a value through the writer, parses the JSON text and reads it back as
+ * `v`. The function returns the reader's answer (the argument array, or the failure path) and
+ * the wire JSON the writer produced.
+ */
+export async function roundTripper(t: TypeModel): Promise<(value: unknown) => { read: unknown[] | string; wire: unknown; structured?: unknown }> {
+  const objectShaped = t.kind === "object" || t.kind === "record";
+  const m = tool("rt", [param("v", t)], objectShaped ? { kind: "structured", nullable: false, type: t as ObjectModel } : { kind: "json", type: t });
+  const g = await load(m);
+  const ctx = fakeCtx();
+  return (value) => {
+    const result = g.write(value) as { content: { text: string }[]; structuredContent?: unknown };
+    const wire = JSON.parse(result.content[0]!.text);
+    const read = g.read(JSON.parse(JSON.stringify({ v: wire })), ctx);
+    return objectShaped ? { read, wire, structured: JSON.parse(JSON.stringify(result.structuredContent)) } : { read, wire };
+  };
+}

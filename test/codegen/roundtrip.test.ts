@@ -9,19 +9,14 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { generateTool, toolListing } from "../../packages/codegen/dist/index.js";
-import { CLASSES, T, fakeCtx, load, param, prop, tool, type ObjectModel, type TypeModel } from "./helpers.ts";
+import { CLASSES, T, fakeCtx, load, param, prop, roundTripper, tool, type TypeModel } from "./helpers.ts";
 
 const ctx = fakeCtx();
 
 /** Writes `value` through a `json` (or, for object shapes, `structured`) result, then reads the JSON back as parameter `v`. */
 async function roundTrip(t: TypeModel, value: unknown): Promise<unknown> {
-  const objectShaped = t.kind === "object" || t.kind === "record";
-  const m = tool("rt", [param("v", t)], objectShaped ? { kind: "structured", nullable: false, type: t as ObjectModel } : { kind: "json", type: t });
-  const g = await load(m);
-  const result = g.write(value) as { content: { text: string }[]; structuredContent?: unknown };
-  const wire = JSON.parse(result.content[0]!.text);
-  if (objectShaped) expect(JSON.parse(JSON.stringify(result.structuredContent))).toEqual(wire);
-  const read = g.read(JSON.parse(JSON.stringify({ v: wire })), ctx);
+  const { read, wire, structured } = (await roundTripper(t))(value);
+  if (structured !== undefined) expect(structured).toEqual(wire);
   expect(Array.isArray(read), `read failed at ${String(read)}`).toBe(true);
   return (read as unknown[])[0];
 }

@@ -173,4 +173,18 @@ describe("§6 written values", () => {
     expect(Object.getPrototypeOf(r.structuredContent)).toBe(Object.prototype);
     expect(json(r)).toBe(structured('{"__proto__":"1970-01-01T00:00:00.000Z"}'));
   });
+
+  it("absent optional properties named like Object.prototype members are left out, not read from the prototype", async () => {
+    // (): { "__proto__"?: Int; constructor?: string; toString?: Record<string, Date> } (found by test/fuzz)
+    const w = await writer({
+      kind: "structured",
+      nullable: false,
+      type: T.object([prop("__proto__", T.int(), false), prop("constructor", T.string(), false), prop("toString", T.record(T.date()), false)]),
+    });
+    expect(json(w({}))).toBe(structured("{}"));
+    const value = {};
+    Object.defineProperty(value, "__proto__", { value: 1, enumerable: true });
+    Object.assign(value, { constructor: "c", toString: { a: new Date(0) } });
+    expect(json(w(value))).toBe(structured('{"__proto__":1,"constructor":"c","toString":{"a":"1970-01-01T00:00:00.000Z"}}'));
+  });
 });

@@ -33,3 +33,12 @@ export function lineColOf(code: string, needle: string, after?: string): { line:
   const column = i - (before.lastIndexOf("\n") + 1) + 1;
   return { line, column };
 }
+
+/** Extracts fixture `rel` with `ex`: the model, `at(needle)` locations, diagnostics as file:line:column:code, and their messages. */
+export function runFixture(ex: { extract(file: string, code: string): ModuleModel }, rel: string) {
+  const { file, code } = fixture(rel);
+  const model = ex.extract(file, code);
+  const at = (needle: string, after?: string) => ({ file, ...lineColOf(code, needle, after) });
+  const pick = (d: ModuleModel["diagnostics"][number]) => ({ file: d.file, line: d.line, column: d.column, code: d.code });
+  return { model, at, diags: model.diagnostics.map(pick), messages: model.diagnostics.map((d) => d.message) };
+}

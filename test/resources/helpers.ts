@@ -114,3 +114,24 @@ export async function connectStdio(outDir: string, fixture: string, options: Rec
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(outDir, "stdio-main.js")], env, stderr: "inherit" }));
   return client;
 }
+
+/** The JSON-RPC error a request failed with, as the client reports it. */
+export async function errorOf(p: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as { code: number; message: string; data?: unknown };
+  }
+  throw new Error("expected the request to fail");
+}
+
+/** The official client on `server.fetch` (no sockets), without reading response bodies ahead (a listen stream stays open). */
+export async function connectStreaming(server: { fetch(r: Request): Promise<Response> }, options: Record<string, unknown>): Promise<Client> {
+  const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
+  const fetchImpl = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: fetchImpl }));
+  return client;
+}
+
+/** Resolves once `check()` is true, polling; rejects after `ms` milliseconds (shared with the runtime tests). */
+export { until } from "../runtime/helpers.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
-import { buildApp, connect, messagesOf, MODERN } from "./helpers.ts";
+import { buildApp, connect, errorOf, messagesOf, MODERN } from "./helpers.ts";
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 let client: Client;
@@ -29,16 +29,6 @@ async function text(uri: string, c = client): Promise<string> {
   const r = await c.readResource({ uri });
   expect(r.contents).toHaveLength(1);
   return (r.contents[0] as { text: string }).text;
-}
-
-/** The JSON-RPC error a request failed with, as the client reports it. */
-async function errorOf(p: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as { code: number; message: string; data?: unknown };
-  }
-  throw new Error("expected the request to fail");
 }
 
 describe("template variables read from strings (spec §8)", () => {

@@ -7,8 +7,8 @@
 // process can trigger an announcement. To show that an unsubscribed URI is not delivered, it is
 // announced first and a subscribed one after it: only the second may arrive.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { MODERN, buildApp, connect, connectStdio, rawRequest } from "./helpers.js";
+import { type Client, ResourceNotFoundError } from "@modelcontextprotocol/client";
+import { MODERN, buildApp, connect, connectStdio, connectStreaming, rawRequest, until } from "./helpers.js";
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 beforeAll(async () => {
@@ -23,14 +23,6 @@ function record(client: Client): string[] {
     seen.push(n.params.uri);
   });
   return seen;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const touch = (client: Client, uri: string) => client.callTool({ name: "touch", arguments: { uri } });
@@ -112,14 +104,6 @@ describe.each([
     expect(seen).toEqual(["watch://counter", "watch://items/7"]);
   });
 });
-
-/** The official client on `server.fetch` (no sockets), without reading response bodies ahead (a listen stream stays open). */
-async function connectStreaming(server: { fetch(r: Request): Promise<Response> }, options: Record<string, unknown>): Promise<Client> {
-  const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
-  const fetchImpl = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: fetchImpl }));
-  return client;
-}
 
 let shared: ReturnType<typeof makeServer> | undefined;
 function makeServer() {

@@ -40,10 +40,10 @@ export interface Built {
   modules: Record<string, string>;
 }
 
-/** Builds `src/<entry>.ts` into `<outDir>/<entry>.js`. */
-export async function buildFixture(entry: string, target: Target, outDir: string): Promise<Built> {
+/** Builds `src/<entry>.ts` of the fixture folder `root` (default: test/runtimes/fixtures) into `<outDir>/<entry>.js`. */
+export async function buildFixture(entry: string, target: Target, outDir: string, root: string = FIXTURE): Promise<Built> {
   const common: InlineConfig = {
-    root: FIXTURE,
+    root,
     configFile: false,
     logLevel: "silent",
     plugins: [typedMcp()],

@@ -234,10 +234,11 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
 
 /**
  * Writes one generated descriptor (a tool's, resource's or prompt's) as a JS expression:
- * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, member?, static? }`, wrapped in an
+ * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, member?, static? }`, wrapped in an
  * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
  *
  * @param writeHead The writer's opening line, e.g. `"write(value) {"`.
+ * @param scopes The OAuth scopes a call needs (docs/auth.md "Scopes"); written only when non-empty.
  * @returns The expression and the constructor imports the scope requested.
  */
 export function assemble(
@@ -248,6 +249,7 @@ export function assemble(
   site: DescriptorSite,
   scope: Scope,
   completions?: Record<string, string[]>,
+  scopes?: readonly string[],
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
@@ -255,6 +257,7 @@ export function assemble(
   obj.open("read(a, ctx) {").append(read).close("},");
   obj.open(writeHead).append(write).close("},");
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
+  if (scopes !== undefined && scopes.length > 0) obj.line(`scopes: ${literal(scopes)},`);
   if (site.kind === "method") {
     obj.line(`member: ${str(site.member)},`);
     obj.line(`static: ${site.static},`);

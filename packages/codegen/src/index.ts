@@ -27,7 +27,8 @@ export {
 
 /**
  * Generates a JavaScript expression that evaluates to a `GeneratedTool`
- * (`typed-mcp/internal`): `{ listing, read(a, ctx), write(value), member?, static? }`.
+ * (`typed-mcp/internal`): `{ listing, read(a, ctx), write(value), scopes?, member?, static? }`
+ * (`scopes`: the tool's `scopes` option, docs/auth.md; never part of the listing).
  *
  * - `listing` is the literal of {@link toolListing} (spec §1).
  * - `read(a, ctx)` checks and converts `arguments` (spec §5) and returns the argument array,
@@ -52,5 +53,5 @@ export function generateTool(tool: ToolModel): { code: string; imports: ImportRe
   const read = readBody(tool.params, scope);
   const write = writeBody(tool.result, scope);
 
-  return assemble(listing, read, "write(value) {", write, tool.site, scope);
+  return assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes);
 }

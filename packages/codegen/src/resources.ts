@@ -46,7 +46,7 @@ export function promptListing(p: PromptModel): PromptListing {
 
 /**
  * Generates a JavaScript expression evaluating to a `GeneratedResource` (`typed-mcp/internal`):
- * `{ listing, read(a, ctx), write(value, uri), completions?, member?, static? }` (`completions`:
+ * `{ listing, read(a, ctx), write(value, uri), completions?, scopes?, member?, static? }` (`completions`:
  * see {@link completionValues}).
  *
  * - `read(a, ctx)`: `a` holds the template variables (already percent-decoded strings); returns
@@ -76,12 +76,12 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
     default:
       return assertNever(r.result);
   }
-  return assemble(listing, read, "write(value, uri) {", write, r.site, scope, completionValues(r.params));
+  return assemble(listing, read, "write(value, uri) {", write, r.site, scope, completionValues(r.params), r.scopes);
 }
 
 /**
  * Generates a JavaScript expression evaluating to a `GeneratedPrompt` (`typed-mcp/internal`):
- * `{ listing, read(a, ctx), write(value), completions?, member?, static? }` (`completions`: see
+ * `{ listing, read(a, ctx), write(value), completions?, scopes?, member?, static? }` (`completions`: see
  * {@link completionValues}). `read` reads the prompt's
  * `arguments` (strings; unknown names refused after all parameters passed) and returns the
  * argument array or the name of the first invalid argument. `write` returns a `GetPromptResult`:
@@ -108,7 +108,7 @@ export function generatePrompt(p: PromptModel): { code: string; imports: ImportR
     default:
       return assertNever(p.result);
   }
-  return assemble(listing, read, "write(value) {", write, p.site, scope, completionValues(p.params));
+  return assemble(listing, read, "write(value) {", write, p.site, scope, completionValues(p.params), p.scopes);
 }
 
 /**

@@ -16,6 +16,31 @@ interface Ctx {
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** Names of `Object.prototype` members: a property with such a key is read only when it is own. */
+const PROTOTYPE_MEMBERS = new Set([
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "constructor",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "toString",
+  "valueOf",
+]);
+
+/**
+ * Reads property `key` of the value `v`. A key named like an `Object.prototype` member is read
+ * only as an own property: otherwise an absent optional `constructor` (or `__proto__`, …) of a
+ * plain object would be written as `Object` (or `Object.prototype`) instead of being left out.
+ */
+function readProperty(v: string, key: string): string {
+  return PROTOTYPE_MEMBERS.has(key) ? `(Object.hasOwn(${v}, ${str(key)}) ? ${member(v, key)} : undefined)` : member(v, key);
+}
+
 /** Binds `x` to a local unless it already is one (so it is evaluated once). */
 function bind(x: string, c: Ctx): string {
   if (IDENT.test(x)) return x;
@@ -145,7 +170,7 @@ function writeObject(t: ObjectModel, x: string, c: Ctx): string {
   const tail = new Lines();
   let inHead = true;
   for (const p of t.properties) {
-    const get = member(v, p.key);
+    const get = readProperty(v, p.key);
     if (inHead && p.required) {
       // Required properties up to the first optional one go into one object literal.
       const inner = writeInner(p.type, get, c);

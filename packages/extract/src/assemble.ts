@@ -9,6 +9,7 @@ import { toolNameFromMember } from "@typed-mcp/model";
 import type { DeclarationSite, DiagnosticCode, SourceLocation, TypeModel } from "@typed-mcp/model";
 import type { ModuleSession, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { applyConstraints, convertTop, docConstraints, type ConvertContext } from "./convert.js";
+import { functionDocProblems } from "./jsdoc-tags.js";
 import { docMainText, docParamText, docTagText, parseDocComment, type DocComment } from "./jsdoc.js";
 import { typeParametersRule, type Site } from "./sites.js";
 
@@ -106,6 +107,15 @@ export class Assembly {
   /** Spec §1 "Description": the options' `description`, else the `@description` tag, else the main text. */
   description(): string | undefined {
     return this.site.options.description ?? docTagText(this.doc, "description") ?? docMainText(this.doc);
+  }
+
+  /**
+   * Reports the tag problems of the declaration's own doc comment as OMCG0007 at the site (spec §4
+   * "Validation tags": a typo is never silently ignored; a validation tag there applies to no
+   * parameter). `subject` begins each message (`Tool 'add'`, `Resource 'r'`).
+   */
+  checkOwnDoc(subject: string): void {
+    for (const m of functionDocProblems(this.doc)) this.report("OMCG0007", this.siteLoc, `${subject}: ${m}`);
   }
 
   /** Spec §1 "Name" default (§8 too): the method name, or the quick path's bound function name, without `Async`, snake_case. */

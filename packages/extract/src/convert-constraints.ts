@@ -9,44 +9,22 @@ import type { Constraints, TypeModel } from "@typed-mcp/model";
 import type { ConvertContext } from "./convert.js";
 import type { DocComment } from "./jsdoc.js";
 import { tagProblem } from "./convert-problems.js";
-
-const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
-const UNSUPPORTED_KEYWORDS = new Set([
-  "min",
-  "max",
-  "minitems",
-  "maxitems",
-  "exclusiveminimum",
-  "exclusivemaximum",
-  "multipleof",
-  "uniqueitems",
-  "minproperties",
-  "maxproperties",
-  "regex",
-  "regexp",
-  "minlen",
-  "maxlen",
-]);
+import { classifyTag } from "./jsdoc-tags.js";
 
 /**
  * Reads validation tags from a doc comment (spec §4): exact names `@minimum @maximum @minLength
- * @maxLength @pattern @format`; a differently-cased one or another JSON Schema keyword
- * (`@min`, `@maxItems`, `@exclusiveMinimum`, …) is OMCG0007.
+ * @maxLength @pattern @format`; a name within two edits of one (`@minimun`, `@minlength`), a JSON
+ * Schema keyword typed-mcp does not write (`@min`, `@maxItems`, `@exclusiveMinimum`, …) or a
+ * near-miss of `@jsonName` / `@naming` / `@ignore` is OMCG0007 ({@link classifyTag}).
  */
 export function docConstraints(ctx: ConvertContext, path: string, doc: DocComment | undefined): Constraints {
   const c: Constraints = {};
   if (!doc) return c;
   for (const tag of doc.tags) {
-    const canonical = VALIDATION_TAGS.find((v) => v.toLowerCase() === tag.name.toLowerCase());
-    if (canonical && canonical !== tag.name) {
-      tagProblem(ctx, path, `unknown tag @${tag.name}; write @${canonical}.`);
-      continue;
-    }
-    if (!canonical) {
-      if (UNSUPPORTED_KEYWORDS.has(tag.name.toLowerCase()))
-        tagProblem(ctx, path, `unknown validation tag @${tag.name}; the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format.`);
-      continue;
-    }
+    const kind = classifyTag(tag.name);
+    if (kind.kind === "mistake") tagProblem(ctx, path, kind.message);
+    if (kind.kind !== "validation") continue;
+    const canonical = kind.tag;
     const text = tag.text.trim();
     if (canonical === "pattern") {
       addConstraint(ctx, path, c, canonical, text, "JSDoc tag");

@@ -8,19 +8,22 @@ import type { ConvertContext } from "./convert.js";
 
 /**
  * Reports OMCG0005 (input) / OMCG0009 (output) for the type `t` at `path` — once per parameter or
- * return type: later calls are ignored — naming where `t` is declared. Returns `undefined`.
+ * return type: later calls are ignored — naming where `t` is declared. `unresolved` (spec §4: a
+ * name TypeScript cannot resolve) names the type as written instead of the checker's text of
+ * `t` (`any` in a union) and marks the problem. Returns `undefined`.
  */
-export const fail = (ctx: ConvertContext, path: string, t: TypeRef | undefined, why: string, fix: string): undefined => {
+export const fail = (ctx: ConvertContext, path: string, t: TypeRef | undefined, why: string, fix: string, unresolved?: { written: string }): undefined => {
   if (ctx.problems.some((p) => p.code === "OMCG0005" || p.code === "OMCG0009")) return undefined;
   let where = "";
   if (t) {
     const at = ctx.host.declaredAt(t);
     if (at) where = at.line > 0 ? ` (declared at ${displayPath(at.file, ctx.root)}:${at.line}:${at.column})` : ` (declared in ${at.file.split("/").pop()})`;
   }
-  const typeText = t ? ctx.host.text(t) : "?";
+  const typeText = unresolved?.written ?? (t ? ctx.host.text(t) : "?");
   ctx.problems.push({
     code: ctx.mode === "input" ? "OMCG0005" : "OMCG0009",
     message: `${ctx.subject}: '${path}' has type '${typeText}'${where}, which typed-mcp cannot ${ctx.mode === "input" ? "read" : "write"}: ${why}. ${fix}`,
+    ...(unresolved && { unresolved: true }),
   });
   return undefined;
 };

@@ -7,6 +7,8 @@ import type { PropertyModel } from "@typed-mcp/model";
 import type { DocComment } from "./jsdoc.js";
 import type { NamedInfo, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import type { ConvertContext } from "./convert.js";
+import { tagProblem } from "./convert-problems.js";
+import { classifyTag } from "./jsdoc-tags.js";
 
 /** Code-unit order of strings (JavaScript's `<`), the order of computed unions (spec §4). */
 function byCodeUnit(a: string, b: string): number {
@@ -76,8 +78,15 @@ export function keepProperty(ctx: ConvertContext, p: PropertyInfo, isClass: bool
   return true;
 }
 
-/** `@naming camelCase` on the type's declaration (spec §4); another policy is OMCG0006. */
+/**
+ * `@naming camelCase` on the type's declaration (spec §4); another policy is OMCG0006. A mistaken
+ * tag name there (`@namig`, a validation-tag typo; {@link classifyTag}) is OMCG0007.
+ */
 export function parseNaming(ctx: ConvertContext, path: string, doc: DocComment | undefined): "camelCase" | undefined {
+  for (const t of doc?.tags ?? []) {
+    const c = classifyTag(t.name);
+    if (c.kind === "mistake") tagProblem(ctx, path, c.message);
+  }
   const tag = doc?.tags.find((x) => x.name === "naming");
   if (!tag) return undefined;
   const policy = tag.text.trim().split(/\s+/)[0] ?? "";

@@ -18,6 +18,8 @@ export { applyConstraints, displayPath, docConstraints, tagProblem };
 export interface ConvertProblem {
   code: "OMCG0004" | "OMCG0005" | "OMCG0009" | "OMCG0006" | "OMCG0007";
   message: string;
+  /** A type TypeScript cannot resolve (spec §4): OMCG0005 wherever the parameter is read (resources and prompts too). */
+  unresolved?: true;
 }
 
 /** Conversion context for one parameter or one return type. */
@@ -157,6 +159,10 @@ function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, path
   return fail(ctx, path, whole, "an enum mixing string and number members", "Use a string enum or a numeric enum.");
 }
 
+/** The fix of an unresolved type name (spec §4). */
+const UNRESOLVED_FIX =
+  'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
+
 /** Dispatch on one non-union, non-null type. */
 function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
   const s = ctx.host.shape(t);
@@ -180,8 +186,11 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
     case "object":
       return convertObjectType(ctx, t, node, path);
     case "any":
-    case "unknown":
+    case "unknown": {
+      const unresolved = s.kind === "any" ? ctx.host.unresolvedReason(node) : undefined;
+      if (unresolved) return fail(ctx, path, t, `TypeScript cannot resolve the type (${unresolved.message.replace(/\.$/, "")})`, UNRESOLVED_FIX, unresolved);
       return fail(ctx, path, t, `'${s.kind}' says nothing about the value`, "Declare the type the tool expects.");
+    }
     case "typeParameter":
       return fail(ctx, path, t, "an open type parameter has no schema", "Use a concrete type.");
     case "nonPrimitive":

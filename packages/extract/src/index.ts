@@ -129,13 +129,11 @@ function extractModule(
   const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
   if (!mayDeclareTools(code)) return model;
   // One oxc parse, one walk: every kind of site.
-  const scan = scanModule(code, parseModule(file, code));
+  const parsed = parseModule(file, code);
+  let scan = scanModule(code, parsed);
   // A syntax error is reported even when no site was found: oxc may have recovered nothing.
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
   if (scan.parseErrors.length || scan.sites.length === 0) return model;
-  const toolSites = scan.sites.filter((s): s is Site<"tool"> => s.what === "tool");
-  const resourceSites = scan.sites.filter((s): s is ResourceSite => s.what !== "tool");
-
   let session;
   try {
     session = backend.session(file, code);
@@ -143,6 +141,13 @@ function extractModule(
     sink.add("OMCG0000", at(0), `The TypeScript checker failed: ${(e as Error).message}`);
     return model;
   }
+  // Options that are not literals are folded by the checker (spec §1): the same walk again, with the session's folder.
+  if (scan.foldPending && !session.configProblem) {
+    const s = session;
+    scan = scanModule(code, parsed, (span) => s.foldConstant(span));
+  }
+  const toolSites = scan.sites.filter((s): s is Site<"tool"> => s.what === "tool");
+  const resourceSites = scan.sites.filter((s): s is ResourceSite => s.what !== "tool");
   // Same text, no change anywhere since: the previous model still holds (a copy: callers own it).
   const hit = memo.get(file);
   if (hit && hit.code === code && hit.generation === backend.generation) return structuredClone(hit.model);

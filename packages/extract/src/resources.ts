@@ -56,6 +56,7 @@ function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | und
   const uri = site.options.uri ?? "";
   const name = site.options.name ?? a.defaultName() ?? uri;
   const subject = `Resource '${name}'`;
+  a.checkOwnDoc(subject);
   const uriAt = a.at(site.uriOffset);
 
   let variables: string[] = [];
@@ -109,6 +110,7 @@ function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | und
     ...(site.options.title !== undefined && { title: site.options.title }),
     ...(description !== undefined && { description }),
     ...(site.options.mimeType !== undefined && { mimeType: site.options.mimeType }),
+    ...(site.options.scopes !== undefined && { scopes: site.options.scopes }),
     params,
     result,
     site: a.siteModel(),
@@ -121,6 +123,7 @@ function buildPrompt(a: Assembly, site: Site<"prompt">): PromptModel | undefined
   const { host, sig } = a;
   const name = site.options.name ?? a.defaultName() ?? "";
   const subject = `Prompt '${name}'`;
+  a.checkOwnDoc(subject);
   if (name === "") a.report("OMCG0012", a.at(site.offset), "A prompt needs a name: @prompt(\"name\") or server.prompt(\"name\", fn).");
   const params = stringParams(a, subject, "OMCG0012");
   const result = promptResult(host, sig);
@@ -137,6 +140,7 @@ function buildPrompt(a: Assembly, site: Site<"prompt">): PromptModel | undefined
     name,
     ...(site.options.title !== undefined && { title: site.options.title }),
     ...(description !== undefined && { description }),
+    ...(site.options.scopes !== undefined && { scopes: site.options.scopes }),
     params,
     result,
     site: a.siteModel(),
@@ -172,6 +176,11 @@ function stringParams(a: Assembly, subject: string, code: "OMCG0011" | "OMCG0012
 /** One named parameter read from a string (spec §8): required unless optional, defaulted or nullable. */
 function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | "OMCG0012"): StringParam | undefined {
   const c = convertParam(a, p, who);
+  const unresolved = c.ctx.problems.find((x) => x.unresolved);
+  if (unresolved) {
+    a.report(unresolved.code, p.loc, unresolved.message);
+    return undefined;
+  }
   const model = c.model;
   const inner = model?.kind === "nullable" ? model.inner : model;
   if (!model || !inner || !readFromString(inner) || c.ctx.problems.some((x) => x.code === "OMCG0005")) {

@@ -3,10 +3,12 @@
  * (spec §1 "Name", "Description", "Annotations"; §8; §9). {@link DECLARATIONS} is the one table
  * from a decorator (`@tool`, `@resource`, `@prompt`) and its quick-path method (`.tool(`,
  * `.resource(`, `.prompt(`) to its option keys and its diagnostic code; the readers below
- * serve all three kinds. Purely syntactic (oxc nodes); nothing here touches TypeScript.
+ * serve all three kinds. Literals are read from oxc nodes; any other value is folded to a
+ * compile-time constant (spec §1) by the backend through a {@link ConstantReader}.
  */
-import { assertNever } from "@typed-mcp/model";
+import { SCOPE_TOKEN, assertNever } from "@typed-mcp/model";
 import type { AnnotationsModel, DiagnosticCode } from "@typed-mcp/model";
+import type { ConstantValue, FoldResult } from "./backend/host.js";
 import type { Argument, Expression, ObjectExpression, PropertyKey } from "oxc-parser";
 
 /** A problem found syntactically, reported at `offset` of the module text. */
@@ -29,6 +31,8 @@ export interface ToolOptions {
   annotations?: AnnotationsModel;
   /** `uiResource` and `uiVisibility` (spec §9). */
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
+  /** `scopes`: the OAuth scopes a call needs (docs/auth.md "Scopes"). */
+  scopes?: string[];
 }
 
 /** Options of a resource or prompt site (spec §8). Only the keys the source assigns are present. */
@@ -43,6 +47,8 @@ export interface ResourceOptions {
   description?: string;
   /** Resource only: the `mimeType` option. */
   mimeType?: string;
+  /** `scopes`: the OAuth scopes a read (resource) or get (prompt) needs (docs/auth.md "Scopes"). */
+  scopes?: string[];
 }
 
 /** The options type of each kind. */
@@ -52,8 +58,8 @@ export interface OptionsOf {
   prompt: ResourceOptions;
 }
 
-/** The literal an option takes: a string, a boolean, or one of the MCP Apps forms (§9, OMCG0010). */
-type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility";
+/** The literal an option takes: a string, a boolean, one of the MCP Apps forms (§9, OMCG0010), or an array of OAuth scope tokens. */
+type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility" | "scopes";
 
 /** What one declaration kind accepts at its site. */
 export interface DeclarationRules {
@@ -87,6 +93,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
       openWorld: "boolean",
       uiResource: "uiResource",
       uiVisibility: "uiVisibility",
+      scopes: "scopes",
     },
     quickOmits: [],
     firstKey: "name",
@@ -95,7 +102,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
   },
   resource: {
     code: "OMCG0011",
-    options: STRINGS(["uri", "name", "title", "description", "mimeType"]),
+    options: { ...STRINGS(["uri", "name", "title", "description", "mimeType"]), scopes: "scopes" },
     quickOmits: ["uri"],
     firstKey: "uri",
     firstLabel: "URI",
@@ -104,7 +111,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
   },
   prompt: {
     code: "OMCG0012",
-    options: STRINGS(["name", "title", "description"]),
+    options: { ...STRINGS(["name", "title", "description"]), scopes: "scopes" },
     quickOmits: ["name"],
     firstKey: "name",
     firstLabel: "prompt name",
@@ -115,6 +122,45 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
 /** Whether `name` is a declaration kind (a decorator's imported name, a quick-path method). */
 export function isSiteKind(name: string): name is SiteKind {
   return Object.hasOwn(DECLARATIONS, name);
+}
+
+/**
+ * How option values that are not literals are folded to compile-time constants (spec §1): the
+ * backend's {@link ModuleSession.foldConstant} by module span. Without one (the first, purely
+ * syntactic scan), such a value sets `pending` and is left out; the caller scans again with the
+ * backend's folder.
+ */
+export interface ConstantReader {
+  fold?: (span: [number, number]) => FoldResult;
+  pending: boolean;
+}
+
+/** A value written as a literal (string, no-substitution template, number, boolean, `null`, `-n`, arrays of these); `undefined` otherwise. */
+function literalConstant(node: Argument): ConstantValue | undefined {
+  const s = literalString(node);
+  if (s !== undefined) return s;
+  if (node.type === "Literal" && (typeof node.value === "boolean" || typeof node.value === "number" || node.value === null)) return node.value;
+  if (node.type === "ArrayExpression") {
+    const out: ConstantValue[] = [];
+    for (const el of node.elements) {
+      const v = el && el.type !== "SpreadElement" ? literalConstant(unwrap(el)) : undefined;
+      if (v === undefined) return undefined;
+      out.push(v);
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/** The compile-time constant of an option value (spec §1): literal syntax, else the backend's fold; `undefined` while pending. */
+export function constantOf(node: Argument, reader: ConstantReader): FoldResult | undefined {
+  const lit = literalConstant(node);
+  if (lit !== undefined) return { value: lit };
+  if (!reader.fold) {
+    reader.pending = true;
+    return undefined;
+  }
+  return reader.fold([node.start, node.end]);
 }
 
 /** Options read from a site, with the offset of the value that set `firstKey` (when one did). */
@@ -128,27 +174,28 @@ export interface ReadOptions<K extends SiteKind> {
  * or one string literal (sets the kind's `firstKey`) or object literal of options. Problems
  * (kind's code, OMCG0010 for MCP Apps values) are appended to `problems` in source order.
  */
-export function readDecoratorOptions<K extends SiteKind>(what: K, args: Argument[], problems: SiteProblem[]): ReadOptions<K> {
+export function readDecoratorOptions<K extends SiteKind>(what: K, args: Argument[], problems: SiteProblem[], reader: ConstantReader): ReadOptions<K> {
   const rules = DECLARATIONS[what];
   const label = `@${what}`;
   if (args.length === 0) return { options: {} };
   if (args.length > 1) problems.push({ code: rules.code, offset: args[1]!.start, message: `${label}: takes at most one argument${rules.arityHint}.` });
   const arg = unwrap(args[0]!);
-  const s = literalString(arg);
-  if (s !== undefined) return { options: { [rules.firstKey]: s }, firstOffset: arg.start };
   if (arg.type !== "ObjectExpression") {
-    problems.push({
-      code: rules.code,
-      offset: arg.start,
-      message: `${label}: the argument must be a string literal (the ${rules.firstLabel}) or an object literal of options, so that it can be read at build time.`,
-    });
+    const c = constantOf(arg, reader);
+    if (c && "value" in c && typeof c.value === "string") return { options: { [rules.firstKey]: c.value }, firstOffset: arg.start };
+    if (c)
+      problems.push({
+        code: rules.code,
+        offset: arg.start,
+        message: `${label}: the argument must be a string constant (the ${rules.firstLabel}) or an object literal of options, so that it can be read at build time${"error" in c ? `; ${c.error}` : ""}.`,
+      });
     return { options: {} };
   }
-  return readObject(what, arg, Object.keys(rules.options), label, problems);
+  return readObject(what, arg, Object.keys(rules.options), label, problems, reader);
 }
 
 /** Reads a quick path's options argument (`server.tool("name", { … }, fn)`): an object literal. */
-export function readQuickOptions<K extends SiteKind>(what: K, options: Argument, problems: SiteProblem[]): OptionsOf[K] {
+export function readQuickOptions<K extends SiteKind>(what: K, options: Argument, problems: SiteProblem[], reader: ConstantReader): OptionsOf[K] {
   const rules = DECLARATIONS[what];
   const label = `server.${what}`;
   const arg = unwrap(options);
@@ -157,13 +204,13 @@ export function readQuickOptions<K extends SiteKind>(what: K, options: Argument,
     return {};
   }
   const allowed = Object.keys(rules.options).filter((k) => !rules.quickOmits.includes(k));
-  return readObject(what, arg, allowed, label, problems).options;
+  return readObject(what, arg, allowed, label, problems, reader).options;
 }
 
 /** Reads an options object literal whose keys may be `allowed`; each value must be the literal its kind takes. */
-function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed: string[], label: string, problems: SiteProblem[]): ReadOptions<K> {
+function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed: string[], label: string, problems: SiteProblem[], reader: ConstantReader): ReadOptions<K> {
   const rules = DECLARATIONS[what];
-  const values = new Map<string, string | boolean | ("model" | "app")[]>();
+  const values = new Map<string, string | boolean | string[]>();
   let firstOffset: number | undefined;
   for (const prop of arg.properties) {
     if (prop.type !== "Property" || prop.computed || prop.kind !== "init" || prop.method) {
@@ -176,16 +223,22 @@ function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed:
       continue;
     }
     const value = unwrap(prop.value);
-    const read = readValue(rules.options[key]!, value, label, problems);
+    const folded = constantOf(value, reader);
+    if (!folded) continue;
+    if ("error" in folded) {
+      problems.push({ code: rules.code, offset: value.start, message: `${label}: option '${key}' must be a compile-time constant (spec §1): ${folded.error}.` });
+      continue;
+    }
+    const read = readValue(rules.options[key]!, folded.value, value, label, problems, rules.code);
     if (read === undefined) {
       const [kind, code] = NON_LITERAL[rules.options[key]!];
-      problems.push({ code: code ?? rules.code, offset: value.start, message: `${label}: option '${key}' must be ${kind} literal, so that it can be read at build time.` });
+      problems.push({ code: code ?? rules.code, offset: value.start, message: `${label}: option '${key}' must be ${kind} constant, so that it can be read at build time.` });
       continue;
     }
     values.set(key, read);
     if (key === rules.firstKey) firstOffset = value.start;
   }
-  const options = what === "tool" ? toolOptions(values, arg.start, label, problems) : (Object.fromEntries(values) as ResourceOptions);
+  const options = what === "tool" ? toolOptions(values, arg.start, label, problems) : resourceOptions(values);
   return { options, ...(firstOffset !== undefined && { firstOffset }) };
 }
 
@@ -195,29 +248,49 @@ const NON_LITERAL: Record<ValueKind, [string, DiagnosticCode?]> = {
   boolean: ["a boolean"],
   uiResource: ["a string", "OMCG0010"],
   uiVisibility: ["an array", "OMCG0010"],
+  scopes: ["an array"],
 };
 
-/** The literal value of one option, or `undefined` when it is not the literal `kind` takes. MCP Apps value problems (§9) go to `problems`. */
-function readValue(kind: ValueKind, value: Argument, label: string, problems: SiteProblem[]): string | boolean | ("model" | "app")[] | undefined {
+/**
+ * The value of one option from its constant, or `undefined` when it is not what `kind` takes. MCP
+ * Apps value problems (§9) and bad scope entries (under `code`, the kind's) go to `problems`, at
+ * the written value `node` (its element, for an array literal).
+ */
+function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label: string, problems: SiteProblem[], code: DiagnosticCode): string | boolean | string[] | undefined {
+  const offset = node.start;
   switch (kind) {
     case "string":
-      return literalString(value);
+      return typeof value === "string" ? value : undefined;
     case "boolean":
-      return value.type === "Literal" && typeof value.value === "boolean" ? value.value : undefined;
+      return typeof value === "boolean" ? value : undefined;
     case "uiResource": {
-      const s = literalString(value);
-      if (s !== undefined && !s.startsWith("ui://")) problems.push({ code: "OMCG0010", offset: value.start, message: `${label}: uiResource '${s}' must be a ui:// URI.` });
-      return s;
+      if (typeof value !== "string") return undefined;
+      if (!value.startsWith("ui://")) problems.push({ code: "OMCG0010", offset, message: `${label}: uiResource '${value}' must be a ui:// URI.` });
+      return value;
     }
     case "uiVisibility": {
-      if (value.type !== "ArrayExpression") return undefined;
+      if (!Array.isArray(value)) return undefined;
       const visibility: ("model" | "app")[] = [];
-      for (const el of value.elements) {
-        const s = el ? literalString(unwrap(el)) : undefined;
-        if (s === "model" || s === "app") visibility.push(s);
-        else problems.push({ code: "OMCG0010", offset: el?.start ?? value.start, message: `${label}: uiVisibility entries must be the literals "model" or "app".` });
+      for (const [i, el] of value.entries()) {
+        const at = node.type === "ArrayExpression" ? (node.elements[i]?.start ?? offset) : offset;
+        if (el === "model" || el === "app") visibility.push(el);
+        else problems.push({ code: "OMCG0010", offset: at, message: `${label}: uiVisibility entries must be the literals "model" or "app".` });
       }
       return visibility;
+    }
+    case "scopes": {
+      if (!Array.isArray(value)) return undefined;
+      const scopes: string[] = [];
+      for (const [i, el] of value.entries()) {
+        const at = node.type === "ArrayExpression" ? (node.elements[i]?.start ?? offset) : offset;
+        if (typeof el === "string" && SCOPE_TOKEN.test(el)) {
+          if (!scopes.includes(el)) scopes.push(el);
+        } else {
+          const what = typeof el !== "string" ? "a string constant" : `an OAuth scope token (RFC 6749 §3.3: no spaces, quotes or backslashes), got ${JSON.stringify(el)}`;
+          problems.push({ code, offset: at, message: `${label}: each entry of scopes must be ${what}.` });
+        }
+      }
+      return scopes;
     }
     default:
       return assertNever(kind);
@@ -245,6 +318,15 @@ function toolOptions(values: Map<string, unknown>, objectStart: number, label: s
   const visibility = values.get("uiVisibility") as ("model" | "app")[] | undefined;
   if (resourceUri !== undefined) options.ui = visibility ? { resourceUri, visibility } : { resourceUri };
   else if (visibility) problems.push({ code: "OMCG0010", offset: objectStart, message: `${label}: uiVisibility needs a uiResource.` });
+  const scopes = values.get("scopes") as string[] | undefined;
+  if (scopes !== undefined && scopes.length > 0) options.scopes = scopes;
+  return options;
+}
+
+/** Resource and prompt options from the values read; an empty `scopes` is left out (as for tools). */
+function resourceOptions(values: Map<string, unknown>): ResourceOptions {
+  const options = Object.fromEntries(values) as ResourceOptions;
+  if (options.scopes !== undefined && options.scopes.length === 0) delete options.scopes;
   return options;
 }
 

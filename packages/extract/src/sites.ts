@@ -16,10 +16,11 @@ import type { Argument, CallExpression, Class, ClassElement, Expression, Program
 import {
   DECLARATIONS,
   isSiteKind,
-  literalString,
+  constantOf,
   readDecoratorOptions,
   readQuickOptions,
   unwrap,
+  type ConstantReader,
   type OptionsOf,
   type SiteKind,
   type SiteProblem,
@@ -35,6 +36,8 @@ interface SiteBase<K extends SiteKind> {
   offset: number;
   /** Offset of the first argument or the option that set the URI / name (resource URI diagnostics); `offset` otherwise. */
   uriOffset: number;
+  /** An option value needs the checker to fold (spec §1): the options are complete only after a scan with a folder. */
+  foldPending?: true;
 }
 
 /** A decorated class member (`@tool(...)`, `@resource(...)`, `@prompt(...)`). */
@@ -77,6 +80,8 @@ export type QuickFn =
 export interface SiteScan<K extends SiteKind = "tool"> {
   sites: Site<K>[];
   parseErrors: SiteProblem[];
+  /** Some site's options need the checker's fold (spec §1): scan again with the session's `foldConstant`. */
+  foldPending?: true;
 }
 
 /**
@@ -125,27 +130,30 @@ export function parseModule(file: string, code: string): ParsedModule {
  * Every declaration site of one module, all kinds, in source order (spec §1, §8), found in
  * one walk of `parsed` (the module's one oxc parse, {@link parseModule}). Resource and prompt
  * sites are kept only when {@link mayDeclareResources}. Never throws: syntax errors come back
- * in `parseErrors` (sites are still found in what oxc recovered).
+ * in `parseErrors` (sites are still found in what oxc recovered). Option values that are not
+ * literals are folded by `fold` (the session's `foldConstant`, spec §1); without it they are
+ * left out and the scan is `foldPending`, for the caller to scan again with one.
  */
-export function scanModule(code: string, parsed: ParsedModule): SiteScan<SiteKind> {
+export function scanModule(code: string, parsed: ParsedModule, fold?: ConstantReader["fold"]): SiteScan<SiteKind> {
   const { program, parseErrors } = parsed;
   if (!program) return { sites: [], parseErrors };
   const decorators = typedMcpDecorators(program);
   const sites: Site[] = [];
   const visitClass = (cls: Class) => {
-    for (const member of cls.body.body) sites.push(...memberSites(cls, member, decorators));
+    for (const member of cls.body.body) sites.push(...memberSites(cls, member, decorators, fold));
   };
   new Visitor({
     ClassDeclaration: visitClass,
     ClassExpression: visitClass,
     CallExpression(call) {
-      const site = quickSite(code, call);
+      const site = quickSite(code, call, fold);
       if (site) sites.push(site);
     },
   }).visit(program);
   sites.sort((a, b) => a.offset - b.offset);
   const resources = mayDeclareResources(code);
-  return { sites: resources ? sites : sites.filter((s) => s.what === "tool"), parseErrors };
+  const kept = resources ? sites : sites.filter((s) => s.what === "tool");
+  return { sites: kept, parseErrors, ...(kept.some((s) => s.foldPending) && { foldPending: true }) };
 }
 
 /**
@@ -193,7 +201,7 @@ function decoratorKind(e: Expression, imports: TypedMcpDecorators): SiteKind | u
 }
 
 /** The sites of the typed-mcp decorators on one class member. */
-function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorators): Site[] {
+function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorators, fold: ConstantReader["fold"]): Site[] {
   if (member.type === "StaticBlock" || member.type === "TSIndexSignature") return [];
   const sites: Site[] = [];
   for (const dec of member.decorators) {
@@ -202,7 +210,8 @@ function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorato
     const what = decoratorKind(isCall ? unwrap(expr.callee) : expr, imports);
     if (!what) continue;
     const problems = memberProblems(what, member);
-    const read = readDecoratorOptions(what, isCall ? expr.arguments : [], problems);
+    const reader: ConstantReader = { fold, pending: false };
+    const read = readDecoratorOptions(what, isCall ? expr.arguments : [], problems, reader);
     const rules = DECLARATIONS[what];
     const assigned = (read.options as Record<string, unknown>)[rules.firstKey] !== undefined;
     if (rules.requiredMessage && !assigned && !problems.some((p) => p.code !== "OMCG0008")) {
@@ -220,6 +229,7 @@ function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorato
       problems,
       offset: dec.start,
       uriOffset: read.firstOffset ?? dec.start,
+      ...(reader.pending && { foldPending: true }),
     } as Site);
   }
   return sites;
@@ -269,7 +279,7 @@ function memberNameOf(member: DecoratedMember): string {
 }
 
 /** A quick-path candidate: `x.<kind>(first, [options,] fn)` with 2–3 arguments and no spread. */
-function quickSite(code: string, call: CallExpression): Site | undefined {
+function quickSite(code: string, call: CallExpression, fold: ConstantReader["fold"]): Site | undefined {
   const callee = unwrap(call.callee);
   if (callee.type !== "MemberExpression" || callee.computed || !isSiteKind(callee.property.name)) return undefined;
   const what = callee.property.name;
@@ -287,16 +297,17 @@ function quickSite(code: string, call: CallExpression): Site | undefined {
     });
   }
   const first = unwrap(args[0]!);
-  const firstValue = literalString(first);
-  const options = (args.length === 3 ? readQuickOptions(what, args[1]!, problems) : {}) as Record<string, unknown>;
-  if (firstValue === undefined) {
+  const reader: ConstantReader = { fold, pending: false };
+  const firstValue = constantOf(first, reader);
+  const options = (args.length === 3 ? readQuickOptions(what, args[1]!, problems, reader) : {}) as Record<string, unknown>;
+  if (firstValue && "value" in firstValue && typeof firstValue.value === "string") {
+    options[rules.firstKey] = firstValue.value;
+  } else if (firstValue) {
     problems.push({
       code: rules.code,
       offset: first.start,
-      message: `server.${what}: the ${rules.firstLabel} must be a string literal (or a template literal without substitutions), so that it is known at build time.`,
+      message: `server.${what}: the ${rules.firstLabel} must be a string constant (spec §1), so that it is known at build time${"error" in firstValue ? `; ${firstValue.error}` : ""}.`,
     });
-  } else {
-    options[rules.firstKey] = firstValue;
   }
   const callEnd = call.end - 1;
   return {
@@ -310,6 +321,7 @@ function quickSite(code: string, call: CallExpression): Site | undefined {
     problems,
     offset: call.start,
     uriOffset: first.start,
+    ...(reader.pending && { foldPending: true }),
   } as Site;
 }
 

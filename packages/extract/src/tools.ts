@@ -45,6 +45,7 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
     );
   }
   const description = a.description();
+  a.checkOwnDoc(`Tool '${name}'`);
 
   // Parameters (spec §3).
   const listed = sig.params.filter((p) => runtimeRole(host, p) === undefined);
@@ -69,6 +70,7 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
     ...(description !== undefined ? { description } : {}),
     ...(site.options.annotations ? { annotations: site.options.annotations } : {}),
     ...(site.options.ui ? { ui: site.options.ui } : {}),
+    ...(site.options.scopes ? { scopes: site.options.scopes } : {}),
     params,
     result,
     site: a.siteModel(),

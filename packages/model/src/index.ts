@@ -209,6 +209,8 @@ export interface ToolModel {
   annotations?: AnnotationsModel;
   /** MCP Apps (spec §9). */
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
+  /** OAuth scopes a call needs (docs/auth.md "Scopes"); never listed. Absent: none. */
+  scopes?: string[];
   params: ParamModel[];
   result: ResultModel;
   site: ToolSite;
@@ -251,6 +253,8 @@ export interface ResourceModel {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** OAuth scopes a read needs (docs/auth.md "Scopes"); never listed. Absent: none. */
+  scopes?: string[];
   params: StringParamModel[];
   result: ResourceResultModel;
   site: DeclarationSite;
@@ -271,6 +275,8 @@ export interface PromptModel {
   name: string;
   title?: string;
   description?: string;
+  /** OAuth scopes a `prompts/get` needs (docs/auth.md "Scopes"); never listed. Absent: none. */
+  scopes?: string[];
   /** Listed parameters become `arguments` in declaration order. */
   params: StringParamModel[];
   result: PromptResultModel;
@@ -376,3 +382,10 @@ export function assertNever(x: never): never {
   const kind = (x as { kind?: unknown } | null)?.kind ?? x;
   throw new Error(`typed-mcp: unhandled model kind ${JSON.stringify(kind)}.`);
 }
+
+/**
+ * An OAuth scope token (RFC 6749 §3.3 `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`): the
+ * `scopes` option of a tool, resource or prompt (read at build time) and the runtime's `auth`
+ * scopes (docs/auth.md "Scopes") are checked against it.
+ */
+export const SCOPE_TOKEN: RegExp = /^[\x21\x23-\x5B\x5D-\x7E]+$/;

@@ -1,13 +1,15 @@
 /**
  * `completion/complete` (MCP spec, server utilities / completion): argument completion for prompt
  * arguments and resource-template variables from the finite value sets the build plugin wrote
- * into the generated descriptors (`completions`, docs/resources.md "Completion"). Nothing is
- * computed from types at run time.
+ * into the generated descriptors (`completions`, docs/resources.md "Completion"), or from the
+ * {@link CompletionHook}s registered with `server.complete` (docs/resources.md "Completion
+ * hooks"). Nothing is computed from types at run time.
  *
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server } from "@modelcontextprotocol/server";
+import { thrownAnswer } from "./errors.js";
 
 /** The most values one `completion/complete` result carries (the MCP spec: "maximum 100 items"). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -19,8 +21,60 @@ export type CompletionPart = {
   hasMore: boolean;
 };
 
+/**
+ * A completion reference as in MCP `completion/complete` (`ref`): a prompt by name, or a resource
+ * template by its exact `uriTemplate`.
+ */
+export type CompletionRef<T extends string = string> = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: T };
+
+/**
+ * The variable names of an RFC 6570 URI template literal type: `TemplateVariables<"books://{genre}/{id}{?page,size}">`
+ * is `"genre" | "id" | "page" | "size"` (operators `+ # . / ; ? &` and the modifiers `*`, `:n`
+ * removed). For a `string` that is not a literal: `string`.
+ */
+export type TemplateVariables<T extends string> = string extends T
+  ? string
+  : T extends `${string}{${infer Body}}${infer Rest}`
+    ? VariableList<Body extends `${"+" | "#" | "." | "/" | ";" | "?" | "&"}${infer List}` ? List : Body> | TemplateVariables<Rest>
+    : never;
+type VariableList<L extends string> = L extends `${infer A},${infer R}` ? VariableName<A> | VariableList<R> : VariableName<L>;
+type VariableName<V extends string> = V extends `${infer N}*` ? N : V extends `${infer N}:${string}` ? N : V;
+
+/**
+ * A completion hook (docs/resources.md "Completion hooks"), registered with
+ * `server.complete(ref, argument, hook)`: called for `completion/complete` of `argument` with
+ *
+ * @param value The partial value the client typed (`argument.value`).
+ * @param given The other arguments the client already gave (`context.arguments`, MCP
+ *   2025-06-18 and later), as the strings it sent — unparsed, since they may be partial; only the
+ *   names of the prompt's arguments / the template's variables other than `argument`, each
+ *   present only when the client sent a string for it.
+ * @param info `signal`: aborted when the client cancels the request.
+ * @returns The completion values (strings), best first; the first 100 are sent, with `total`
+ *   (their number) and `hasMore`. Not filtered by `value` — the hook decides what matches.
+ *   Throw `ToolError` for a `-32603` carrying its message, or the SDK's `ProtocolError` for that
+ *   JSON-RPC error; anything else (or a result that is not an array of strings) is `-32603`
+ *   `The completion failed.`, reported to `onToolError`.
+ */
+export type CompletionHook<Given extends string = string> = (
+  value: string,
+  given: Readonly<Partial<Record<Given, string>>>,
+  info: { signal: AbortSignal },
+) => readonly string[] | Promise<readonly string[]>;
+
+/** A registered hook and the argument names it may be given. */
+export interface RegisteredHook {
+  readonly hook: CompletionHook;
+  /** The other arguments / variables of the prompt or template (the keys `given` may have). */
+  readonly others: readonly string[];
+}
+
 /** Where the completion handler looks up a reference; implemented by the resource registry. */
 export interface CompletionSource {
+  /** The hook registered for `argument` of the prompt `name` / the template `uri` (`kind`), if any. */
+  completionHook(kind: "prompt" | "resource", key: string, argument: string): RegisteredHook | undefined;
+  /** Reports an exception of a hook of the prompt or template `key` (to `onToolError`). */
+  reportHookFailure(key: string, error: unknown): void;
   /** The value sets of the prompt `name`, `{}` when it has none, `undefined` when there is no such prompt. */
   promptCompletions(name: string): Readonly<Record<string, readonly string[]>> | undefined;
   /**
@@ -53,23 +107,65 @@ export function completeFrom(values: readonly string[] | undefined, prefix: stri
  *   `uriTemplate` string) nor a registered fixed URI: `-32602` `Resource template <uri> not found`
  *   (the SDK `McpServer`'s texts). A fixed URI has no variables: an empty result.
  * - An argument name that is not a parameter, or a parameter without a value set: an empty result.
- * - `context.arguments` (values of the other arguments) is accepted and not used: the value sets
- *   are static, they do not depend on other arguments.
+ * - An argument with a {@link CompletionHook}: the hook's answer ({@link runHook}); the hook wins
+ *   over the built-in value set of a literal union.
+ * - Otherwise `context.arguments` is not used: the value sets are static.
  */
 export function installCompletion(sdk: Server, source: CompletionSource): void {
-  sdk.setRequestHandler("completion/complete", (request) => {
+  sdk.setRequestHandler("completion/complete", (request, ctx) => {
     const { ref, argument } = request.params;
     let sets: Readonly<Record<string, readonly string[]>> | undefined;
+    let key: string;
     if (ref.type === "ref/prompt") {
-      sets = source.promptCompletions(ref.name);
+      sets = source.promptCompletions((key = ref.name));
       if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
     } else if (ref.type === "ref/resource") {
-      sets = source.resourceCompletions(ref.uri);
+      sets = source.resourceCompletions((key = ref.uri));
       if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
     } else {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid completion reference: ${String((ref as { type?: unknown }).type)}`);
     }
+    const hook = source.completionHook(ref.type === "ref/prompt" ? "prompt" : "resource", key, argument.name);
+    if (hook !== undefined) {
+      const given = (request.params.context?.arguments ?? {}) as Record<string, unknown>;
+      return runHook(hook, argument.value, given, ctx.mcpReq.signal, (error) => source.reportHookFailure(key, error));
+    }
     const values = Object.prototype.hasOwnProperty.call(sets, argument.name) ? sets[argument.name] : undefined;
     return { completion: completeFrom(values, argument.value) };
   });
+}
+
+/** The answer of a hook that failed without a ToolError or ProtocolError. */
+const HOOK_FAILED = "The completion failed.";
+
+/**
+ * Runs one hook: `given` holds only the hook's other argument names whose value the client sent
+ * as a string (looked up by name, so the cost is bounded by the prompt's or template's own
+ * arguments, not by what the client sent). The answer: the first {@link MAX_COMPLETION_VALUES}
+ * values, `total` = their number, `hasMore` = `total > 100`.
+ *
+ * @throws ProtocolError as {@link thrownAnswer}: a non-array or non-string value is `The completion failed.`.
+ */
+async function runHook(
+  registered: RegisteredHook,
+  value: string,
+  sent: Record<string, unknown>,
+  signal: AbortSignal,
+  report: (error: unknown) => void,
+): Promise<{ completion: CompletionPart }> {
+  const given: Record<string, string> = {};
+  for (const name of registered.others) {
+    const v = Object.prototype.hasOwnProperty.call(sent, name) ? sent[name] : undefined;
+    if (typeof v === "string") given[name] = v;
+  }
+  let values: unknown;
+  try {
+    values = await registered.hook(value, Object.freeze(given), { signal });
+  } catch (error) {
+    throw thrownAnswer(error, HOOK_FAILED, report);
+  }
+  if (!Array.isArray(values) || !values.every((v) => typeof v === "string")) {
+    throw thrownAnswer(new TypeError(`a completion hook returned ${Array.isArray(values) ? "an array with a non-string value" : typeof values}, not an array of strings`), HOOK_FAILED, report);
+  }
+  return { completion: { values: values.slice(0, MAX_COMPLETION_VALUES), total: values.length, hasMore: values.length > MAX_COMPLETION_VALUES } };
 }

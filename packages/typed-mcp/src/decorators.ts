@@ -28,6 +28,12 @@ export interface QuickToolOptions {
   uiResource?: `ui://${string}`;
   /** MCP Apps (spec §9): who may see the tool → `_meta.ui.visibility`; default both. */
   uiVisibility?: ("model" | "app")[];
+  /**
+   * OAuth scopes (RFC 6749 §3.3 scope tokens) the caller's access token must carry to call the tool, when the
+   * server has `auth` (docs/auth.md "Scopes"): else HTTP 403 `insufficient_scope` naming them.
+   * Never listed; ignored on stdio and without `auth`. An array of string literals, read at build time.
+   */
+  scopes?: readonly string[];
 }
 
 /** Options of `@tool({...})` (spec §1): the tool name and {@link QuickToolOptions}. */
@@ -53,7 +59,7 @@ export interface ToolDecorator {
 /**
  * Marks a class method as an MCP tool (spec §1 generator path). Forms: `@tool()`,
  * `@tool("name")`, `@tool({ name?, description?, title?, readOnly?, destructive?, idempotent?,
- * openWorld?, uiResource?, uiVisibility? })`. Instance methods are registered with
+ * openWorld?, uiResource?, uiVisibility?, scopes? })`. Instance methods are registered with
  * `server.addTools(instance)`, static ones with `server.addTools(Class)`.
  *
  * The build plugin compiles the decorator away. If it is ever evaluated at run time the plugin

@@ -3,16 +3,25 @@
  *
  * @packageDocumentation
  */
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** Brand on {@link ToolError} instances, shared by every copy of typed-mcp loaded in a process. */
 export const TOOL_ERROR_BRAND: unique symbol = Symbol.for("typed-mcp.ToolError") as never;
 
 /**
- * An error whose message is meant for the client (spec §7).
+ * An error whose message is meant for the client (spec §7) — the one error class of tools,
+ * resources and prompts (docs/runtime.md "Errors the client sees").
  *
- * `throw new ToolError("No such order.")` inside a tool answers the call with
- * `{"content":[{"type":"text","text":"No such order."}],"isError":true}`.
- * Any other exception answers `The tool failed.` and is never sent.
+ * - In a tool, `throw new ToolError("No such order.")` answers the call with
+ *   `{"content":[{"type":"text","text":"No such order."}],"isError":true}`.
+ * - In a resource (`resources/read`) or a prompt (`prompts/get`), it answers with the JSON-RPC
+ *   error `-32603` (Internal error, the code the MCP spec gives a resource or prompt that fails)
+ *   whose `message` is the ToolError's message, e.g.
+ *   `{"code":-32603,"message":"No such order."}`.
+ *
+ * Any other exception answers `The tool failed.` (`The resource failed.` / `The prompt failed.`)
+ * and is never sent. To answer with another JSON-RPC code, throw the SDK's `ProtocolError`
+ * (spec §7: it is sent as that JSON-RPC error).
  */
 export class ToolError extends Error {
   /**
@@ -27,6 +36,69 @@ export class ToolError extends Error {
   /** Always `true`: lets the runtime recognize a ToolError from another copy of typed-mcp. */
   get [TOOL_ERROR_BRAND](): true {
     return true;
+  }
+}
+
+/**
+ * Whether `error` is a {@link ToolError}: by `instanceof`, or by the brand a second copy of
+ * typed-mcp in the process also sets.
+ * @internal
+ */
+export function isToolError(error: unknown): error is ToolError {
+  return error instanceof ToolError || (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true);
+}
+
+/**
+ * The JSON-RPC error answering an exception thrown by the function of a resource, prompt or
+ * completion hook (spec §7, §8; docs/runtime.md "Errors the client sees"): the SDK's
+ * `ProtocolError` (any subclass, from any copy of the SDK) as is; a {@link ToolError} `-32603`
+ * with its message; anything else `-32603` with `failedText` (e.g. `The prompt failed.`), after
+ * `report(error)` (whatever `report` throws is ignored).
+ * @internal
+ */
+export function thrownAnswer(error: unknown, failedText: string, report: (error: unknown) => void): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (isToolError(error)) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  try {
+    report(error);
+  } catch {
+    // The answer stays the same.
+  }
+  return new ProtocolError(ProtocolErrorCode.InternalError, failedText);
+}
+
+/** The server→client requests of {@link RequestContext} (MCP method names). */
+export type ServerRequestMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+/**
+ * Rejection of `RequestContext.elicit` / `sample` / `listRoots` when the request's transport
+ * cannot carry a server→client request (docs/runtime.md "Server→client requests"): a 2025-era
+ * request on stateless Streamable HTTP (`server.fetch`, `serveHttp`), where each request is served
+ * by a fresh instance and the client's answer would reach another one. The promise rejects at
+ * once, before anything is sent, so a tool can catch it and go on without the answer:
+ *
+ * ```ts
+ * try { roots = (await ctx.listRoots()).roots; }
+ * catch (e) { if (!(e instanceof ServerRequestUnavailableError)) throw e; roots = []; }
+ * ```
+ *
+ * Let escape, it is an ordinary exception (spec §7): `The tool failed.`, published and passed to
+ * `onToolError`. Over stdio, and with revision 2026-07-28 (the `input_required` flow) on any
+ * transport, the requests work.
+ */
+export class ServerRequestUnavailableError extends Error {
+  /** The MCP method that could not be sent, e.g. `"roots/list"`. */
+  readonly method: ServerRequestMethod;
+
+  /** @param method The MCP method that could not be sent. */
+  constructor(method: ServerRequestMethod) {
+    super(
+      `typed-mcp: cannot send ${method} to the client: this request came over stateless 2025-era Streamable HTTP, ` +
+        `which cannot carry a server-to-client request (the answer would reach another server instance). ` +
+        `It works over stdio, and over HTTP with protocol revision 2026-07-28.`,
+    );
+    this.name = "ServerRequestUnavailableError";
+    this.method = method;
   }
 }
 

@@ -6,7 +6,10 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
-export { ToolError } from "./errors.js";
+export type { AuthOptions } from "./auth.js";
+export { ToolError, ServerRequestUnavailableError } from "./errors.js";
+export type { ServerRequestMethod } from "./errors.js";
+export type { CompletionHook, CompletionRef, TemplateVariables } from "./completion.js";
 export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
 export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";

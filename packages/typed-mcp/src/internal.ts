@@ -30,6 +30,8 @@ export interface GeneratedTool {
   read(args: Record<string, unknown> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the tool's (awaited) return value as a full `CallToolResult` for the newest revision (spec §6). */
   write(value: unknown): CallToolResult;
+  /** The `scopes` option: OAuth scopes a `tools/call` needs when the server has `auth` (docs/auth.md "Scopes"). Absent: none. */
+  scopes?: readonly string[];
   /** Generator path: the decorated method's name, and whether it is static. */
   member?: string;
   static?: boolean;

@@ -55,14 +55,14 @@ export interface HttpServerHandle {
  * {@link ServeHttpOptions.allowedHosts}); on other addresses pass `allowedHosts` or put a
  * reverse proxy in front.
  *
- * @param server The typed-mcp server.
- * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`),
- *   `maxRequestBodySize`, `allowedHosts`.
  * Malformed requests (no or several `Host` headers, an invalid `Host`, a request target that is
  * neither a path nor an absolute http URL) are answered HTTP 400 (RFC 9112 §3.2, http-guards.ts);
  * bodies over `McpServerOptions.maxRequestBodySize` HTTP 413, read by the client even while it is
  * still sending.
  *
+ * @param server The typed-mcp server.
+ * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`),
+ *   `allowedHosts`, the deprecated `maxRequestBodySize`.
  * @returns The bound address, once listening.
  * @throws RangeError when `options.maxRequestBodySize` differs from the server's.
  * @throws (rejects) the `listen` error, e.g. `EADDRINUSE`.

@@ -15,6 +15,7 @@ import type { ClientView, ListedTool } from "./client-view.js";
 import { pluginMissingMessage } from "./errors.js";
 import { GENERATED, TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool } from "./internal.js";
+import type { ListKind } from "./dynamic-lists.js";
 import { ResourceRegistry } from "./resources.js";
 import type { PendingEntries } from "./resources.js";
 import type { ToolListing } from "@typed-mcp/model";
@@ -45,9 +46,43 @@ export class Registry {
   /** `tool uri` pairs already warned about (each is reported once per server). */
   readonly #uiWarned = new Set<string>();
 
-  /** @param onResourceFailure Told about every exception a resource or prompt (or its generated code) throws. */
-  constructor(onResourceFailure: (name: string, error: unknown) => void) {
-    this.resources = new ResourceRegistry(onResourceFailure);
+  /** Told which lists changed after every registration and removal (dynamic-lists.ts). */
+  readonly #changed: (kinds: ListKind[]) => void;
+  /** The server option `dynamic` (docs/runtime.md "Dynamic lists"). */
+  readonly #dynamic: boolean;
+
+  /**
+   * @param onResourceFailure Told about every exception a resource or prompt (or its generated code) throws.
+   * @param dynamic The server option `dynamic`: `listChanged` advertised, every list served even when empty.
+   * @param changed Told which lists changed after every registration and removal.
+   */
+  constructor(onResourceFailure: (name: string, error: unknown) => void, dynamic = false, changed: (kinds: ListKind[]) => void = () => {}) {
+    this.resources = new ResourceRegistry(onResourceFailure, dynamic);
+    this.#dynamic = dynamic;
+    this.#changed = changed;
+  }
+
+  /**
+   * Removes the tool `name` (docs/runtime.md "Dynamic lists").
+   * @returns `true` when it was registered, `false` when there was no such tool.
+   */
+  removeTool(name: string): boolean {
+    if (!this.#tools.delete(name)) return false;
+    this.#hasUi = [...this.#tools.values()].some((e) => e.listing._meta?.ui !== undefined);
+    this.#listings.invalidate();
+    this.#changed(["tools"]);
+    return true;
+  }
+
+  /**
+   * Removes the resource with the fixed URI or the template `uriOrTemplate`, or the prompt `name`.
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removeResourceOrPrompt(kind: "resource" | "prompt", key: string): boolean {
+    if (!this.resources.remove(kind, key)) return false;
+    this.#uiChecked = false;
+    this.#changed([kind === "resource" ? "resources" : "prompts"]);
+    return true;
   }
 
   /** `server.addTools(target)`. @throws Error when `target` has no compiled tools, or on a bad member or duplicate name. */
@@ -106,6 +141,16 @@ export class Registry {
     return this.#tools.get(name);
   }
 
+  /** The `scopes` option of the tool `name`, for the auth gate (docs/auth.md "Scopes"). */
+  toolScopes(name: string): readonly string[] | undefined {
+    return this.#tools.get(name)?.descriptor.scopes;
+  }
+
+  /** Every `scopes` entry of the registered tools, resources and prompts, without repeats (RFC 9728 `scopes_supported`). */
+  allScopes(): string[] {
+    return [...new Set([...[...this.#tools.values()].flatMap((t) => t.descriptor.scopes ?? []), ...this.resources.allScopes()])];
+  }
+
   /** The `tools/list` array for a client view (client-view.ts; memoized until the next registration). */
   listTools(view: ClientView): ToolListing[] {
     return this.#listings.list(this.#tools.values(), view);
@@ -117,12 +162,13 @@ export class Registry {
    * tool has `_meta.ui` (docs/runtime.md "Capabilities").
    */
   capabilities(): ServerCapabilities {
+    const listChanged = this.#dynamic ? { listChanged: true } : {};
     return {
-      tools: {},
+      tools: { ...listChanged },
       logging: {},
-      ...(this.resources.hasResources && { resources: { subscribe: true } }),
-      ...(this.resources.hasPrompts && { prompts: {} }),
-      ...(this.resources.hasCompletions && { completions: {} }),
+      ...(this.resources.servesResources && { resources: { subscribe: true, ...listChanged } }),
+      ...(this.resources.servesPrompts && { prompts: { ...listChanged } }),
+      ...(this.resources.servesCompletions && { completions: {} }),
       ...(this.#hasUi && { extensions: { [UI_EXTENSION]: {} } }),
     };
   }
@@ -149,6 +195,7 @@ export class Registry {
   #commitResources(pending: PendingEntries): void {
     this.resources.commit(pending);
     this.#uiChecked = false;
+    this.#changed([...(pending.resources.length > 0 ? ["resources" as const] : []), ...(pending.prompts.length > 0 ? ["prompts" as const] : [])]);
   }
 
   #registerTools(entries: ToolEntry[]): void {
@@ -167,6 +214,7 @@ export class Registry {
     }
     this.#listings.invalidate();
     this.#uiChecked = false;
+    this.#changed(["tools"]);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { unavailableRequest } from "./back-channel.js";
 import type { ClientView } from "./client-view.js";
 import { inputRoundOf } from "./input-required.js";
 import { hasMissingCapabilityError } from "./revisions.js";
@@ -18,8 +19,9 @@ import type { LogLevel, RequestContext } from "./types.js";
  * - `elicit` / `sample` / `listRoots`: on revisions with {@link hasMissingCapabilityError}, a
  *   rejected `MissingRequiredClientCapabilityError` (`-32021`) when the declared client
  *   capabilities lack the one needed; else the `input_required` round of the request
- *   (input-required.ts) when there is one; else the SDK's server→client request, related to
- *   this request and aborted with `signal`.
+ *   (input-required.ts) when there is one; else, on an instance that cannot carry a server→client
+ *   request (stateless 2025-era HTTP, back-channel.ts), a rejected `ServerRequestUnavailableError`;
+ *   else the SDK's server→client request, related to this request and aborted with `signal`.
  *
  * @param sdk The SDK `Server` instance serving the request.
  * @param ctx The SDK's context of the request.
@@ -56,10 +58,17 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
       return ctx.mcpReq.log(level, data);
     },
     elicit: (params, options) =>
-      missingCapability(view, "elicitation") ?? round?.elicit(params, options) ?? sdk.elicitInput(params, { ...related, signal }),
+      missingCapability(view, "elicitation") ??
+      round?.elicit(params, options) ??
+      unavailableRequest(sdk, "elicitation/create") ??
+      sdk.elicitInput(params, { ...related, signal }),
     sample: (params, options) =>
-      missingCapability(view, "sampling") ?? round?.sample(params, options) ?? sdk.createMessage(params, { ...related, signal }),
-    listRoots: (options) => missingCapability(view, "roots") ?? round?.listRoots(options) ?? sdk.listRoots(undefined, { ...related, signal }),
+      missingCapability(view, "sampling") ??
+      round?.sample(params, options) ??
+      unavailableRequest(sdk, "sampling/createMessage") ??
+      sdk.createMessage(params, { ...related, signal }),
+    listRoots: (options) =>
+      missingCapability(view, "roots") ?? round?.listRoots(options) ?? unavailableRequest(sdk, "roots/list") ?? sdk.listRoots(undefined, { ...related, signal }),
   };
 }
 

@@ -38,6 +38,12 @@ export interface QuickResourceOptions {
   description?: string;
   /** The `mimeType` listed and sent with the contents; default for a string result `text/plain`. */
   mimeType?: string;
+  /**
+   * OAuth scopes (RFC 6749 §3.3 scope tokens) the caller's access token must carry to read the resource, when the
+   * server has `auth` (docs/auth.md "Scopes"): else HTTP 403 `insufficient_scope` naming them.
+   * Never listed; ignored on stdio and without `auth`. An array of string literals, read at build time.
+   */
+  scopes?: readonly string[];
 }
 
 /** Options of `@resource({...})` (spec §8): the URI or RFC 6570 template and {@link QuickResourceOptions}. */
@@ -52,6 +58,12 @@ export interface QuickPromptOptions {
   title?: string;
   /** The prompt's `description`; wins over the JSDoc. */
   description?: string;
+  /**
+   * OAuth scopes (RFC 6749 §3.3 scope tokens) the caller's access token must carry to get the prompt, when the
+   * server has `auth` (docs/auth.md "Scopes"): else HTTP 403 `insufficient_scope` naming them.
+   * Never listed; ignored on stdio and without `auth`. An array of string literals, read at build time.
+   */
+  scopes?: readonly string[];
 }
 
 /** Options of `@prompt({...})` (spec §8). */

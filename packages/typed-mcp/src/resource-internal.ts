@@ -34,6 +34,8 @@ export interface GeneratedResource {
    * `false` for a boolean). Variables of other types are absent; absent when none has a set.
    */
   completions?: Readonly<Record<string, readonly string[]>>;
+  /** The `scopes` option: OAuth scopes a `resources/read` needs when the server has `auth` (docs/auth.md "Scopes"). */
+  scopes?: readonly string[];
   /** Generator path: the decorated method's name, and whether it is static. */
   member?: string;
   static?: boolean;
@@ -48,6 +50,8 @@ export interface GeneratedPrompt {
   write(value: unknown): GetPromptResult;
   /** `completion/complete` value sets: argument name → finite values in source order (as {@link GeneratedResource.completions}). */
   completions?: Readonly<Record<string, readonly string[]>>;
+  /** The `scopes` option: OAuth scopes a `prompts/get` needs when the server has `auth` (docs/auth.md "Scopes"). */
+  scopes?: readonly string[];
   member?: string;
   static?: boolean;
 }

@@ -10,8 +10,9 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
 import { bindMember, collect } from "./class-members.js";
-import { pluginMissingMessage } from "./errors.js";
+import { pluginMissingMessage, thrownAnswer } from "./errors.js";
 import { installCompletion } from "./completion.js";
+import type { CompletionHook, CompletionRef, RegisteredHook } from "./completion.js";
 import { isGenerated } from "./internal.js";
 import { resourceNotFoundIsInvalidParams } from "./revisions.js";
 import { RESOURCE_NOT_FOUND_2025, patchResourceNotFoundCode } from "./sdk-patches.js";
@@ -56,10 +57,82 @@ export class ResourceRegistry {
   readonly #templates = new Map<string, ResourceEntry>();
   readonly #prompts = new Map<string, PromptEntry>();
   readonly #onError: (name: string, error: unknown) => void;
+  /** Completion hooks: `prompt`/`resource` → prompt name / template → argument → hook (`server.complete`). */
+  readonly #hooks = { prompt: new Map<string, Map<string, RegisteredHook>>(), resource: new Map<string, Map<string, RegisteredHook>>() };
+  /** The server option `dynamic`: resources, prompts and completion are served even while none is registered. */
+  readonly #dynamic: boolean;
 
-  /** @param onError Told about every exception a resource or prompt (or its generated code) throws. */
-  constructor(onError: (name: string, error: unknown) => void) {
+  /**
+   * @param onError Told about every exception a resource or prompt (or its generated code) throws.
+   * @param dynamic The server option `dynamic` (docs/runtime.md "Dynamic lists").
+   */
+  constructor(onError: (name: string, error: unknown) => void, dynamic = false) {
     this.#onError = onError;
+    this.#dynamic = dynamic;
+  }
+
+  /** Whether `resources/*` is served and the `resources` capability advertised: any registered, or `dynamic`. */
+  get servesResources(): boolean {
+    return this.#dynamic || this.hasResources;
+  }
+
+  /** Whether `prompts/*` is served and the `prompts` capability advertised: any registered, or `dynamic`. */
+  get servesPrompts(): boolean {
+    return this.#dynamic || this.hasPrompts;
+  }
+
+  /** Whether `completion/complete` is served and the `completions` capability advertised: a prompt or template registered, or `dynamic`. */
+  get servesCompletions(): boolean {
+    return this.#dynamic || this.hasCompletions;
+  }
+
+  /**
+   * Removes the resource with the fixed URI or template `key` (`kind` `"resource"`), or the prompt
+   * named `key` (docs/runtime.md "Dynamic lists").
+   * @returns Whether something was removed.
+   */
+  remove(kind: "resource" | "prompt", key: string): boolean {
+    this.#hooks[kind].delete(key);
+    if (kind === "prompt") return this.#prompts.delete(key);
+    return this.#fixed.delete(key) || this.#templates.delete(key);
+  }
+
+  /**
+   * Registers `hook` as the completion of `argument` of the prompt or resource template `ref`
+   * (docs/resources.md "Completion hooks"). Removing the prompt or template removes its hooks.
+   *
+   * @throws TypeError when `hook` is not a function; Error when `ref` names no registered prompt
+   *   / template (a fixed URI has no variables), when `argument` is not one of its arguments /
+   *   variables (the message lists them), or when that argument already has a hook.
+   */
+  addCompletionHook(ref: CompletionRef, argument: string, hook: CompletionHook): void {
+    if (typeof hook !== "function") throw new TypeError(`typed-mcp: server.complete(…, ${JSON.stringify(argument)}, hook): hook must be a function, got ${typeof hook}.`);
+    const [kind, key, names, what] =
+      ref?.type === "ref/prompt"
+        ? (["prompt", ref.name, this.#prompts.get(ref.name)?.descriptor.listing.arguments?.map((a) => a.name), `prompt ${JSON.stringify(ref.name)}`] as const)
+        : ref?.type === "ref/resource"
+          ? (["resource", ref.uri, this.#templates.get(ref.uri)?.template!.variableNames, `resource template ${JSON.stringify(ref.uri)}`] as const)
+          : (() => {
+              throw new TypeError(`typed-mcp: server.complete(ref, …): ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }.`);
+            })();
+    if (names === undefined) throw new Error(`typed-mcp: server.complete: no ${what} is registered on this server; register it before its completion hooks.`);
+    if (!names.includes(argument)) {
+      throw new Error(`typed-mcp: server.complete: ${what} has no argument ${JSON.stringify(argument)}; its arguments are ${names.map((n) => JSON.stringify(n)).join(", ") || "none"}.`);
+    }
+    const forKey = this.#hooks[kind].get(key) ?? new Map<string, RegisteredHook>();
+    if (forKey.has(argument)) throw new Error(`typed-mcp: server.complete: ${what} already has a completion hook for ${JSON.stringify(argument)}.`);
+    forKey.set(argument, { hook: hook as CompletionHook, others: names.filter((n) => n !== argument) });
+    this.#hooks[kind].set(key, forKey);
+  }
+
+  /** `completion/complete` lookup ({@link CompletionSource}): the hook of `argument` of the prompt / template `key`. */
+  completionHook(kind: "prompt" | "resource", key: string, argument: string): RegisteredHook | undefined {
+    return this.#hooks[kind].get(key)?.get(argument);
+  }
+
+  /** Reports a hook's exception as a failure of the prompt / template `key` ({@link CompletionSource}). */
+  reportHookFailure(key: string, error: unknown): void {
+    this.#onError(key, error);
   }
 
   /** Whether any resource or template is registered (the `resources` capability). */
@@ -100,9 +173,33 @@ export class ResourceRegistry {
 
   /** Whether `uri` is a registered fixed URI or matches a registered template with every variable non-empty (as `resources/read`). */
   matches(uri: string): boolean {
-    if (this.#fixed.has(uri)) return true;
-    for (const t of this.#templates.values()) if (matchTemplate(t.template!, uri) !== null) return true;
-    return false;
+    return this.#find(uri) !== undefined;
+  }
+
+  /** The `scopes` option of the resource serving `uri` (as `resources/read` finds it), for the auth gate (docs/auth.md "Scopes"). */
+  resourceScopes(uri: string): readonly string[] | undefined {
+    return this.#find(uri)?.entry.descriptor.scopes;
+  }
+
+  /** The `scopes` option of the prompt `name`, for the auth gate. */
+  promptScopes(name: string): readonly string[] | undefined {
+    return this.#prompts.get(name)?.descriptor.scopes;
+  }
+
+  /** Every `scopes` entry of the registered resources, templates and prompts, in registration order. */
+  allScopes(): string[] {
+    return [...this.#fixed.values(), ...this.#templates.values(), ...this.#prompts.values()].flatMap((e) => e.descriptor.scopes ?? []);
+  }
+
+  /** The entry serving `uri`: the fixed URI, else the first template (in registration order) that matches, with its variables. */
+  #find(uri: string): { entry: ResourceEntry; match?: Record<string, string | string[]> } | undefined {
+    const fixed = this.#fixed.get(uri);
+    if (fixed !== undefined) return { entry: fixed };
+    for (const t of this.#templates.values()) {
+      const match = matchTemplate(t.template!, uri);
+      if (match !== null) return { entry: t, match };
+    }
+    return undefined;
   }
 
   /**
@@ -168,17 +265,17 @@ export class ResourceRegistry {
 
   /**
    * Installs the handlers on one SDK `Server` whose capabilities include `resources` / `prompts`
-   * when {@link hasResources} / {@link hasPrompts}. `info(ctx)` gives the request's revision and
+   * when {@link servesResources} / {@link servesPrompts}. `info(ctx)` gives the request's revision and
    * context. For a 2025-era client an unknown URI is answered `-32002` (the SDK itself always
    * sends `-32602`, so sdk-patches.ts puts the code of exactly those responses back on the way out).
-   * With {@link hasCompletions} it installs `completion/complete` (completion.ts; the server must
+   * With {@link servesCompletions} it installs `completion/complete` (completion.ts; the server must
    * advertise `completions`); with `subscriptions` and resources, `resources/subscribe` /
    * `resources/unsubscribe` (subscriptions.ts; the server must advertise `resources.subscribe`),
    * `connection` telling whether `sdk` serves a lasting connection (stdio).
    */
   install(sdk: Server, info: (ctx: ServerContext) => RequestInfo, subscriptions?: { hub: Subscriptions; connection: boolean }): void {
-    if (this.hasCompletions) installCompletion(sdk, this);
-    if (this.hasResources) {
+    if (this.servesCompletions) installCompletion(sdk, this);
+    if (this.servesResources) {
       const markNotFound2025 = patchResourceNotFoundCode(sdk);
       const notFound = (uri: string, ctx: ServerContext): never => {
         if (resourceNotFoundIsInvalidParams(info(ctx).protocolVersion)) throw new ResourceNotFoundError(uri);
@@ -193,30 +290,22 @@ export class ResourceRegistry {
       sdk.setRequestHandler("resources/read", async (request, ctx) => {
         const uri = request.params.uri;
         const request_ = info(ctx);
-        let entry = this.#fixed.get(uri);
-        let vars: Record<string, string> = {};
-        if (entry === undefined) {
-          for (const t of this.#templates.values()) {
-            const m = matchTemplate(t.template!, uri);
-            if (m === null) continue;
-            entry = t;
-            for (const [k, v] of Object.entries(m)) {
-              const raw = Array.isArray(v) ? v.join(",") : v;
-              try {
-                vars[k] = decodeURIComponent(raw);
-              } catch {
-                throw invalidArgument(k);
-              }
-            }
-            break;
+        const found = this.#find(uri);
+        if (found === undefined) return notFound(uri, ctx);
+        const vars: Record<string, string> = {};
+        for (const [k, v] of Object.entries(found.match ?? {})) {
+          const raw = Array.isArray(v) ? v.join(",") : v;
+          try {
+            vars[k] = decodeURIComponent(raw);
+          } catch {
+            throw invalidArgument(k);
           }
         }
-        if (entry === undefined) return notFound(uri, ctx);
-        const e = entry;
+        const e = found.entry;
         return this.#run(e, "resource", () => e.descriptor.read(vars, request_.context), (value) => e.descriptor.write(value, uri)) as Promise<ReadResourceResult>;
       });
     }
-    if (this.hasPrompts) {
+    if (this.servesPrompts) {
       sdk.setRequestHandler("prompts/list", () => ({ prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never }));
       sdk.setRequestHandler("prompts/get", async (request, ctx) => {
         const entry = this.#prompts.get(request.params.name);
@@ -227,7 +316,11 @@ export class ResourceRegistry {
     }
   }
 
-  /** Reads the arguments, calls the function, writes the result; a failure is `-32602` (bad argument) or `-32603` (anything thrown). */
+  /**
+   * Reads the arguments, calls the function, writes the result. A bad argument is `-32602`; a
+   * `ToolError` from the function is `-32603` with its message; the SDK's `ProtocolError` is sent
+   * as is (spec §7); anything else thrown is `-32603` `The resource failed.` / `The prompt failed.`.
+   */
   async #run(entry: Entry<unknown>, what: "resource" | "prompt", read: () => unknown[] | string, write: (value: unknown) => unknown): Promise<unknown> {
     let args: unknown[] | string;
     try {
@@ -239,6 +332,10 @@ export class ResourceRegistry {
     let value: unknown;
     try {
       value = await entry.fn.apply(entry.thisArg, args);
+    } catch (error) {
+      throw thrownAnswer(error, `The ${what} failed.`, (e) => this.#onError(entry.key, e));
+    }
+    try {
       return write(value);
     } catch (error) {
       throw this.#failed(entry, what, error);

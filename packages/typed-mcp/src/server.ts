@@ -13,11 +13,16 @@
 import { Server, createMcpHandler } from "@modelcontextprotocol/server";
 import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
 import { UI_EXTENSION } from "./apps.js";
+import { AuthGate } from "./auth.js";
+import type { AuthOptions } from "./auth.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
+import type { CompletionHook, TemplateVariables } from "./completion.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { checkRequestStateOptions, installInputRequired, requestStateCodec } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
+import { markWithoutBackChannel } from "./back-channel.js";
+import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -77,11 +82,34 @@ export interface McpServerOptions {
    * is refused like {@link maxArgumentDepth}, naming the argument being read when it was crossed.
    */
   maxArgumentValues?: number;
+  /**
+   * Makes the server an OAuth 2.1 resource server (MCP "Authorization"; docs/auth.md): every HTTP
+   * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
+   * `audience`, and `scopes` options of tools, resources and prompts are enforced (403
+   * `insufficient_scope`). The verified token reaches tools as `RequestContext.authInfo`. stdio is
+   * not affected. See {@link AuthOptions}.
+   * @throws TypeError / Error (from the constructor) as {@link AuthGate}'s constructor.
+   */
+  auth?: AuthOptions;
+  /**
+   * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
+   * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and
+   * `completions`) are advertised with `listChanged: true` — even while none of that kind is
+   * registered, so one can be added later — and every registration or removal
+   * ({@link McpServer.removeTool}, …) sends `notifications/{tools,resources,prompts}/list_changed`
+   * to connected clients (stdio; 2026-07-28 `subscriptions/listen` streams on any transport;
+   * not stateless 2025-era HTTP, which has no stream). Default `false`: no `listChanged`, no
+   * notifications (registering and removing still change what later requests see).
+   */
+  dynamic?: boolean;
 }
 
 /** Options of {@link McpServer.fetch}. */
 export interface FetchOptions {
-  /** Validated authentication information, passed through to `RequestContext.authInfo` (never derived from headers). */
+  /**
+   * Validated authentication information, passed through to `RequestContext.authInfo` (never
+   * derived from headers). Ignored when the server has `auth`: the gate's verified token is used.
+   */
   authInfo?: AuthInfo;
   /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
   parsedBody?: unknown;
@@ -122,6 +150,10 @@ export class McpServer {
   readonly #limits: ArgumentLimits;
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
   readonly maxRequestBodySize: number;
+  /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
+  readonly #auth: AuthGate | undefined;
+  /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
+  readonly #lists: ListChanges;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -144,7 +176,21 @@ export class McpServer {
     this.maxRequestBodySize = maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
-    this.#registry = new Registry((name, error) => reportFailure(name, error, this.#options.onToolError));
+    this.#lists = new ListChanges(options.dynamic === true);
+    this.#registry = new Registry(
+      (name, error) => reportFailure(name, error, this.#options.onToolError),
+      options.dynamic === true,
+      (kinds) => this.#lists.announce(kinds),
+    );
+    const registry = this.#registry;
+    this.#auth =
+      options.auth &&
+      new AuthGate(options.auth, {
+        toolScopes: (name) => registry.toolScopes(name),
+        resourceScopes: (uri) => registry.resources.resourceScopes(uri),
+        promptScopes: (name) => registry.resources.promptScopes(name),
+        allScopes: () => registry.allScopes(),
+      });
     this.#info = {
       name: options.name,
       version: options.version,
@@ -157,14 +203,16 @@ export class McpServer {
    * 2025-era clients (the SDK's `createMcpHandler`). A bound property, so
    * `export default { fetch: server.fetch }` works. MCP is served on every path and method the
    * SDK handles; put Origin/Host validation and routing in front of it when exposed publicly.
+   * With the `auth` option the OAuth gate answers first (auth.ts: metadata, 401, 403, 503).
    *
    * @param request The HTTP request.
-   * @param options `authInfo` passed through to tools as `RequestContext.authInfo`; `parsedBody`.
+   * @param options `authInfo` passed through to tools as `RequestContext.authInfo` (without `auth`); `parsedBody`.
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize });
-    return this.#handler.fetch(request, options);
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
+    if (this.#auth === undefined) return handler.fetch(request, options);
+    return this.#auth.handle(request, (r, verified) => handler.fetch(r, { ...options, ...verified }));
   };
 
   /**
@@ -295,6 +343,63 @@ export class McpServer {
   }
 
   /**
+   * Removes the tool `name` while serving or before (docs/runtime.md "Dynamic lists"): later
+   * `tools/list` answers leave it out and `tools/call` answers it `-32602` `Tool <name> not found`.
+   * With `dynamic: true`, connected clients get `notifications/tools/list_changed`.
+   *
+   * @returns `true` when the tool was registered, `false` when there was none of that name.
+   */
+  removeTool(name: string): boolean {
+    return this.#registry.removeTool(name);
+  }
+
+  /**
+   * Removes the resource with the fixed URI, or the template, `uriOrTemplate` (exactly as
+   * registered), as {@link removeTool} does for tools; `notifications/resources/list_changed`.
+   *
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.#registry.removeResourceOrPrompt("resource", uriOrTemplate);
+  }
+
+  /**
+   * Removes the prompt `name`, as {@link removeTool} does for tools (`prompts/get` then answers
+   * `-32602` `Prompt <name> not found`); `notifications/prompts/list_changed`.
+   *
+   * @returns `true` when it was registered, `false` otherwise.
+   */
+  removePrompt(name: string): boolean {
+    return this.#registry.removeResourceOrPrompt("prompt", name);
+  }
+
+  /**
+   * Registers a completion hook (docs/resources.md "Completion hooks"; MCP `completion/complete`):
+   * `hook(value, given, { signal })` answers the completion of `argument` of the resource
+   * template `{ type: "ref/resource", uri }` (its exact `uriTemplate`) or the prompt
+   * `{ type: "ref/prompt", name }`, receiving the other arguments the client already gave. For a
+   * template literal, `argument` and the keys of `given` are typed from the template's variables:
+   *
+   * ```ts
+   * server.complete({ type: "ref/resource", uri: "books://{genre}/{id}" }, "id",
+   *   (value, given) => ids(given.genre).filter((id) => id.startsWith(value)));
+   * ```
+   *
+   * The hook wins over the built-in completion of a literal-union parameter. Register the
+   * prompt or template first; removing it removes its hooks.
+   *
+   * @returns this server, for chaining.
+   * @throws Error when `ref` names no registered prompt / template, `argument` is not one of its
+   *   arguments / variables, or already has a hook; TypeError when `hook` is not a function.
+   */
+  complete<T extends string, A extends TemplateVariables<T>>(ref: { type: "ref/resource"; uri: T }, argument: A, hook: CompletionHook<Exclude<TemplateVariables<T>, A>>): this;
+  complete(ref: { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook): this;
+  complete(ref: { type: "ref/resource"; uri: string } | { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook<never>): this {
+    this.#registry.resources.addCompletionHook(ref, argument, hook as CompletionHook);
+    return this;
+  }
+
+  /**
    * Quick path (spec §1): registers `fn` as the tool `name`. The build plugin reads `fn`'s types
    * and appends the generated descriptor as one more argument; `options` are read at build time.
    *
@@ -330,7 +435,11 @@ export class McpServer {
     });
     // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
     installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
-    sdk.setRequestHandler("tools/list", (_request, ctx) => ({ tools: registry.listTools(viewOf(sdk, ctx)) as never }));
+    sdk.setRequestHandler("tools/list", (_request, ctx) => {
+      const view = viewOf(sdk, ctx);
+      const tools = registry.listTools(view);
+      return (this.#auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools }) as never;
+    });
     const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
     // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
     const limits = this.#limits;
@@ -347,7 +456,12 @@ export class McpServer {
       { hub: this.#subscriptions, connection: servesConnection(ctx) },
     );
     // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
-    if (isLegacyHttpRequest(ctx)) installSessionHook(sdk, UI_EXTENSION);
+    // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
+    if (servesConnection(ctx)) this.#lists.track(sdk);
+    if (isLegacyHttpRequest(ctx)) {
+      installSessionHook(sdk, UI_EXTENSION);
+      markWithoutBackChannel(sdk);
+    }
     return sdk;
   }
 }

@@ -12,7 +12,7 @@ import { shapeResult } from "./client-view.js";
 import { defineOwn } from "./codegen-support.js";
 import type { ClientView } from "./client-view.js";
 import { publishToolError } from "./diagnostics.js";
-import { TOOL_ERROR_BRAND, ToolError } from "./errors.js";
+import { isToolError } from "./errors.js";
 import { isInputRequiredSignal } from "./input-required.js";
 import type { ToolEntry } from "./registry.js";
 import { isMissingCapabilityAnswer, requestContext } from "./request-context.js";
@@ -126,6 +126,8 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * - cancelled by the client: `The tool failed.` (the SDK sends nothing for an aborted request);
  * - a 2026-07-28 pending input request or missing client capability: rethrown, for the
  *   `input_required` wrapper (input-required.ts) and the SDK (`-32021`) to answer;
+ * - the SDK's `ProtocolError` (any subclass, e.g. `UrlElicitationRequiredError` `-32042`) thrown
+ *   by the function: rethrown, and sent by the SDK as that JSON-RPC error (spec §7);
  * - any other exception from reader, function or writer: {@link reportFailure}, then `isError`
  *   `The tool failed.`.
  *
@@ -170,6 +172,8 @@ export async function callTool(
       value = await runBounded(() => entry.fn.apply(entry.thisArg, args), policy.timeoutMs);
     } catch (error) {
       if (isInputRequiredSignal(error) || isMissingCapabilityAnswer(error, view.protocolVersion)) throw error;
+      // Spec §7: a protocol error thrown on purpose is that JSON-RPC error (the SDK rewrites -32042 on 2026-07-28).
+      if (error instanceof ProtocolError) throw error;
       if (isToolError(error)) return errorResult(error.message);
       if (upstream.aborted) return errorResult(FAILED_TEXT);
       return failed(error);
@@ -225,11 +229,6 @@ export function reportFailure(tool: string, error: unknown, onToolError: Failure
   } catch {
     // The answer stays the same whatever the callback does.
   }
-}
-
-/** Whether `error` is a {@link ToolError}: by `instanceof`, or by the brand a second copy of typed-mcp in the process also sets. */
-function isToolError(error: unknown): error is ToolError {
-  return error instanceof ToolError || (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true);
 }
 
 /** A `CallToolResult` with one text block and `isError: true` (spec §7 key order). */

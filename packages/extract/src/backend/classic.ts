@@ -149,14 +149,14 @@ export class ClassicBackend extends BackendBase<TS.SourceFile> {
         if (!program) return couldNotLoadMessage(config);
       }
     }
-    const checker = program.getTypeChecker();
+    program.getTypeChecker(); // creates the checker inside the cold-start measurement
     if (first) this.coldStartMs = performance.now() - t0;
     const found = program;
     return {
       compilerOptions: () => found.getCompilerOptions(),
       // Like the 7.0 backend: the module must be in the program (a root or imported from one).
       sourceFile: () => found.getSourceFile(file),
-      session: (sf) => new ClassicSession(this.ts, checker, sf, file, this.cachesOf(config, found)),
+      session: (sf) => new ClassicSession(this.ts, found, sf, file, this.cachesOf(config, found)),
     };
   }
 
@@ -196,14 +196,24 @@ export class ClassicBackend extends BackendBase<TS.SourceFile> {
 
 /** The classic API's primitives; the algorithm is {@link SessionBase}. Nothing is batched (no IPC). */
 class ClassicSession extends SessionBase {
+  private readonly checker: TS.TypeChecker;
+
   constructor(
     private readonly ts: ClassicTs,
-    private readonly checker: TS.TypeChecker,
+    private readonly program: TS.Program,
     protected readonly sf: TS.SourceFile,
     file: string,
     c: Caches,
   ) {
     super(file, c, ts);
+    this.checker = program.getTypeChecker();
+  }
+
+  protected errorsOfFile(node: TS.Node): { start: number; end: number; text: string }[] {
+    return this.program
+      .getSemanticDiagnostics(node.getSourceFile())
+      .filter((d) => d.category === this.ts.DiagnosticCategory.Error && d.start !== undefined)
+      .map((d) => ({ start: d.start!, end: d.start! + (d.length ?? 0), text: this.ts.flattenDiagnosticMessageText(d.messageText, " ") }));
   }
 
   // ---- syntax ---------------------------------------------------------------------------------

@@ -149,6 +149,13 @@ export interface TypeHost {
   aliasNamed(t: TypeRef): NamedInfo | undefined;
   /** The declaration a type annotation that is a plain reference (`CallToolResult`) names, through imports. */
   referenceNamed(node: TypeNodeRef | undefined): NamedInfo | undefined;
+  /**
+   * When the annotation `node` is a reference whose name TypeScript cannot resolve (a misspelt or
+   * unimported name, a global missing from `lib`/`types`), directly or through type aliases: the
+   * reference as written (`Dtae`) and the checker's own error message there ("Cannot find name
+   * 'Dtae'."); else `undefined`.
+   */
+  unresolvedReason(node: TypeNodeRef | undefined): { written: string; message: string } | undefined;
   /** Raw JSDoc of the declaration of a named object type (interface, class, alias), for `@naming`. */
   typeDoc(t: TypeRef): string | undefined;
   /** The type as written by the checker (`Item[]`, `"a" | "b"`), for messages. */
@@ -194,6 +201,12 @@ export interface QuickResolution {
   problem?: string;
 }
 
+/** A compile-time constant (spec §1): what an option value or a default folds to. */
+export type ConstantValue = string | number | boolean | null | ConstantValue[];
+
+/** A folded constant, or why the expression is not one (naming it, in backquotes). */
+export type FoldResult = { value: ConstantValue } | { error: string };
+
 /** The per-module view a backend hands to the conversion. */
 export interface ModuleSession {
   host: TypeHost;
@@ -203,6 +216,8 @@ export interface ModuleSession {
   methodSignature(nameSpan: [number, number]): SignatureInfo | undefined;
   /** Resolves quick-path candidates (one batched query for all receivers). */
   quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[];
+  /** Folds the option value or default spanning `[start, end)` of the module to its compile-time constant (spec §1). */
+  foldConstant(span: [number, number]): FoldResult;
   /** Files whose declarations were consulted so far (absolute, forward slashes). */
   consulted(): string[];
 }

@@ -107,6 +107,8 @@ export abstract class ApiPrimitives {
   protected abstract symbolAtPosition(span: [number, number]): Any;
   /** The symbol an import alias stands for. */
   protected abstract aliasedSymbol(sym: Any): Any;
+  /** The checker's error diagnostics of the file `node` is in: `[start, end)` offsets and the flattened message text. Costly (checks the file): ask only on a failure path. */
+  protected abstract errorsOfFile(node: Any): { start: number; end: number; text: string }[];
 
   // ---- types ----------------------------------------------------------------------------------
 

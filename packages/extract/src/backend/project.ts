@@ -57,6 +57,7 @@ export function failedSession(message: string): ModuleSession {
     configProblem: message,
     methodSignature: () => undefined,
     quickSites: () => [],
+    foldConstant: () => ({ error: message }),
     consulted: () => [],
   };
 }

@@ -65,11 +65,13 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
     const symbols = this.signatureParameters(sig);
     const types = symbols.length ? this.typesOfSymbols(symbols) : [];
     const returnType = this.returnTypeOf(sig);
-    // Defaults that need the checker (identifiers, enum members): typed after all parameters are read.
+    // Defaults that need the checker (identifiers, enum members): typed after all parameters are
+    // read; other non-literal defaults are folded as constants (spec §1, §3).
     const needType: Any[] = [];
     const defaultOf = (init: Any): DefaultInfo | undefined => {
       if (!init) return undefined;
       const d = this.syntacticDefault(init);
+      if (d?.kind === "other") return this.foldedDefault(init) ?? d;
       if (d) return d;
       const e = this.unparen(init);
       needType.push(e);
@@ -94,7 +96,11 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
     const fix = (d: DefaultInfo | undefined): DefaultInfo | undefined => {
       if (d?.kind !== "type") return d;
       const t = byNode.get(d.type);
-      return t ? { kind: "type", type: t as never } : { kind: "other" };
+      // A literal or enum-member type decides (numeric enum members are written by name); a
+      // `const` typed `string` (`const A = "a" + "b"`) is folded from its initializer (spec §1).
+      const literal = t && ["stringLiteral", "numberLiteral", "booleanLiteral", "enumLiteral"].includes(this.shape(t as never).kind);
+      if (literal) return { kind: "type", type: t as never };
+      return this.foldedDefault(d.type) ?? (t ? { kind: "type", type: t as never } : { kind: "other" });
     };
     for (const p of params) {
       p.default = fix(p.default);

@@ -4,12 +4,15 @@
  * literal values a union writes in source order (docs/mapping.md §4, "Order of `enum` values").
  */
 import type { SourceLocation } from "@typed-mcp/model";
-import type { DefaultInfo, EnumInfo, TypeNodeRef, TypeRef } from "./host.js";
+import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, TypeNodeRef, TypeRef } from "./host.js";
 import { ApiPrimitives, type Any } from "./primitives.js";
 import { norm } from "./library.js";
 
 /** How deep type aliases and literal unions are followed. */
-const MAX_DEPTH = 20;
+export const MAX_DEPTH = 20;
+
+/** How deeply nested a compile-time constant's expression (spec §1) may be (a `+` chain of that many lines). */
+const MAX_FOLD_NESTING = 1000;
 
 /** The syntax half of a session: everything decided on AST nodes (and the symbols they name). */
 export abstract class SyntaxFacts extends ApiPrimitives {
@@ -149,6 +152,127 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       default:
         return { kind: "other" };
     }
+  }
+
+  // ---- compile-time constants (spec §1) -------------------------------------------------------
+
+  /**
+   * {@link ModuleSession.foldConstant}: folds the expression spanning `span` of the module (spec
+   * §1): literals, string-enum members, template literals of constants, `+` of constants,
+   * parentheses, arrays of constants, and references to a `const` initialised with a constant,
+   * followed through imports and re-exports by the checker's symbols. Anything else is an error
+   * naming the expression. Bounded: at most {@link MAX_FOLD_DEPTH} steps of nesting and
+   * references, and a declaration met twice ("refers to itself") stops.
+   */
+  foldConstant(span: [number, number]): FoldResult {
+    const node = this.findNode(span[0], span[1], (n) => this.start(n) === span[0] && n.end === span[1]);
+    return node ? this.foldNode(node) : { error: "the expression could not be read" };
+  }
+
+  /** {@link foldConstant} of an expression node (of any file of the program). */
+  protected foldNode(node: Any): FoldResult {
+    return this.fold(node, 0, 0, new Set());
+  }
+
+  /**
+   * A default (spec §3) folded as §1 folds option values, when it is a string, number or boolean
+   * constant (`"a" + B`, `` `v${N}` ``, a `const` of those); `undefined` otherwise.
+   */
+  protected foldedDefault(init: Any): DefaultInfo | undefined {
+    const f = this.foldNode(init);
+    if ("error" in f) return undefined;
+    if (f.value === null) return { kind: "null" };
+    return typeof f.value === "object" ? undefined : { kind: "const", value: f.value };
+  }
+
+  /** One step of {@link foldConstant}. */
+  private fold(n: Any, depth: number, hops: number, seen: Set<Any>): FoldResult {
+    const K = this.K;
+    const e = this.unparen(n);
+    const text = (): string => {
+      const t = String(e.getText(e.getSourceFile())).replace(/\s+/g, " ");
+      return "`" + (t.length > 60 ? t.slice(0, 59) + "…" : t) + "`";
+    };
+    if (depth > MAX_FOLD_NESTING) return { error: `${text()} is nested more than ${MAX_FOLD_NESTING} deep` };
+    switch (e.kind) {
+      case K.StringLiteral:
+      case K.NoSubstitutionTemplateLiteral:
+        return { value: e.text };
+      case K.NumericLiteral:
+        return { value: Number(String(e.text).replace(/_/g, "")) };
+      case K.TrueKeyword:
+        return { value: true };
+      case K.FalseKeyword:
+        return { value: false };
+      case K.NullKeyword:
+        return { value: null };
+      case K.PrefixUnaryExpression: {
+        const o = this.fold(e.operand, depth + 1, hops, seen);
+        if ("error" in o) return o;
+        return e.operator === K.MinusToken && typeof o.value === "number" ? { value: -o.value } : { error: `${text()} is not a constant` };
+      }
+      case K.TemplateExpression: {
+        let out = e.head.text as string;
+        for (const part of e.templateSpans as Any[]) {
+          const v = this.fold(part.expression, depth + 1, hops, seen);
+          if ("error" in v) return v;
+          if (typeof v.value === "object") return { error: `${text()} substitutes an array or null` };
+          out += String(v.value) + part.literal.text;
+        }
+        return { value: out };
+      }
+      case K.BinaryExpression: {
+        if (e.operatorToken.kind !== K.PlusToken) return { error: `${text()} is not a \`+\` of constants` };
+        const l = this.fold(e.left, depth + 1, hops, seen);
+        if ("error" in l) return l;
+        const r = this.fold(e.right, depth + 1, hops, seen);
+        if ("error" in r) return r;
+        if (typeof l.value === "string" || typeof r.value === "string") {
+          if (typeof l.value === "object" || typeof r.value === "object") return { error: `${text()} adds an array or null` };
+          return { value: String(l.value) + String(r.value) };
+        }
+        if (typeof l.value === "number" && typeof r.value === "number") return { value: l.value + r.value };
+        return { error: `${text()} is not a \`+\` of strings or numbers` };
+      }
+      case K.ArrayLiteralExpression: {
+        const out: ConstantValue[] = [];
+        for (const el of e.elements as Any[]) {
+          const v = this.fold(el, depth + 1, hops, seen);
+          if ("error" in v) return v;
+          out.push(v.value);
+        }
+        return { value: out };
+      }
+      case K.Identifier:
+      case K.PropertyAccessExpression:
+        return this.foldReference(e, text(), depth + 1, hops + 1, seen);
+      case K.CallExpression:
+      case K.NewExpression:
+        return { error: `${text()} is a function call, not a compile-time constant` };
+      default:
+        return { error: `${text()} is not a compile-time constant` };
+    }
+  }
+
+  /** {@link fold} of a name: a `const` with a constant initialiser, or an enum member. `seen` holds the declarations on the current chain. */
+  private foldReference(e: Any, text: string, depth: number, hops: number, seen: Set<Any>): FoldResult {
+    const K = this.K;
+    if (hops > MAX_DEPTH) return { error: `the chain of constants through ${text} is more than ${MAX_DEPTH} deep` };
+    const sym = this.unaliased(this.symbolAt(e.kind === K.PropertyAccessExpression ? e.name : e));
+    const decl = sym ? this.firstDeclaration(sym) : undefined;
+    if (!decl) return { error: `${text} does not name a declaration TypeScript can resolve` };
+    if (seen.has(decl)) return { error: `${text} refers to itself` };
+    const isConst = decl.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const;
+    if (decl.kind === K.EnumMember || isConst) {
+      if (!decl.initializer) return { error: `${text} has no initialiser` };
+      seen.add(decl);
+      const folded = this.fold(decl.initializer, depth, hops, seen);
+      seen.delete(decl);
+      return folded;
+    }
+    if (decl.kind === K.VariableDeclaration) return { error: `${text} is a \`let\` or \`var\`, not a \`const\`` };
+    if (e.kind === K.PropertyAccessExpression) return { error: `${text} is a property of an object, not a compile-time constant` };
+    return { error: `${text} is not a \`const\` initialised with a constant` };
   }
 
   // ---- type annotations (TypeHost) -------------------------------------------------------------

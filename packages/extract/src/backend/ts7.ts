@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import type * as sync70 from "typescript/unstable/sync";
-import type { API, Checker, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
+import type { API, Checker, Diagnostic, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
 import type * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
 import type { Backend, BackendStats } from "./host.js";
@@ -229,6 +229,7 @@ type AnyNode = Node & { [k: string]: any };
 class Ts7Session extends SessionBase {
   private readonly checker: Checker;
   private readonly signatureKind: IpcLib["sync"]["SignatureKind"];
+  private readonly errorCategory: number;
 
   constructor(
     lib: IpcLib,
@@ -241,6 +242,7 @@ class Ts7Session extends SessionBase {
     super(file, c, { SyntaxKind: lib.ast.SyntaxKind, NodeFlags: lib.ast.NodeFlags, TypeFlags, SymbolFlags, ModifierFlags, ObjectFlags });
     this.checker = project.checker;
     this.signatureKind = lib.sync.SignatureKind;
+    this.errorCategory = lib.sync.DiagnosticCategory.Error;
   }
 
   // ---- syntax ---------------------------------------------------------------------------------
@@ -291,6 +293,15 @@ class Ts7Session extends SessionBase {
 
   protected aliasedSymbol(sym: TsSymbol): TsSymbol {
     return this.checker.getAliasedSymbol(sym);
+  }
+
+  protected errorsOfFile(node: AnyNode): { start: number; end: number; text: string }[] {
+    const file = node.getSourceFile().fileName as string;
+    const flat = (d: Diagnostic): string => [d.text, ...(d.messageChain ?? []).map(flat)].join(" ");
+    return this.project.program
+      .getSemanticDiagnostics(file)
+      .filter((d) => d.category === this.errorCategory)
+      .map((d) => ({ start: d.pos, end: d.end, text: flat(d) }));
   }
 
   // ---- types ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import type { SourceLocation } from "@typed-mcp/model";
 import type { ConstructorInfo, EnumInfo, NamedInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef, TypeRef, TypeShape } from "./host.js";
 import { fileOrigin, isBuiltinDeclaration, isTypedMcpFile, moduleSpecifier, norm } from "./library.js";
 import type { Any } from "./primitives.js";
-import { SyntaxFacts } from "./syntax.js";
+import { MAX_DEPTH, SyntaxFacts } from "./syntax.js";
 
 /** The prefix of typed-mcp's phantom tag properties (`Minimum<1>` → `"typed-mcp:minimum"`). */
 const TAG_PREFIX = "typed-mcp:";
@@ -109,6 +109,28 @@ export abstract class TypeFacts extends SyntaxFacts {
     const sym = this.unaliased(this.symbolAt(n.typeName));
     if (!sym) return undefined;
     return this.namedFromSymbol(sym, !!(sym.flags & this.SF.Class));
+  }
+
+  /**
+   * {@link TypeHost.unresolvedReason}: a reference whose name resolves to no declaration (the
+   * checker's `unknown` symbol), directly or through type aliases (at most {@link MAX_DEPTH}),
+   * with the checker's message at it (spec §4).
+   */
+  unresolvedReason(node: TypeNodeRef | undefined): { written: string; message: string } | undefined {
+    let n = this.unparenType(node as Any);
+    for (let depth = 0; n?.kind === this.K.TypeReference && depth < MAX_DEPTH; depth++) {
+      const sym = this.unaliased(this.symbolAt(n.typeName));
+      if (!sym || this.declarations(sym).length === 0) {
+        const sf = n.getSourceFile();
+        const start = n.getStart(sf);
+        const found = this.errorsOfFile(n).find((d) => d.start >= start && d.start < n.end);
+        return found && { written: String(n.getText(sf)), message: found.text };
+      }
+      const decl = sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
+      if (decl?.kind !== this.K.TypeAliasDeclaration) return undefined;
+      n = this.unparenType(decl.type);
+    }
+    return undefined;
   }
 
   /** {@link TypeHost.typeDoc}: the JSDoc of the type's symbol, else of its alias. */

@@ -1,0 +1,233 @@
+/**
+ * The OAuth 2.1 resource server in front of `server.fetch` (MCP 2025-06-18 and later,
+ * "Authorization"; docs/auth.md): RFC 9728 protected resource metadata, RFC 6750 bearer
+ * tokens with `WWW-Authenticate` challenges, RFC 8707 audience-bound tokens, and per-tool,
+ * per-resource and per-prompt scopes. The protocol parts are the SDK's
+ * (`verifyBearerToken`, `bearerAuthChallengeResponse`, `oauthMetadataResponse`,
+ * `buildOAuthProtectedResourceMetadata`); tokens are verified in auth-verify.ts (jose,
+ * oauth4webapi). stdio never passes through here (MCP: stdio servers take credentials from the
+ * environment).
+ *
+ * @module
+ */
+import {
+  OAuthError,
+  OAuthErrorCode,
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  oauthMetadataResponse,
+  verifyBearerToken,
+} from "@modelcontextprotocol/server";
+import type { AuthInfo, AuthMetadataOptions, OAuthMetadata, OAuthTokenVerifier } from "@modelcontextprotocol/server";
+import { SCOPE_TOKEN } from "@typed-mcp/model";
+import { AuthUnavailableError, createVerifier } from "./auth-verify.js";
+import { mayUse, missingScopes, requiredScopes } from "./auth-scopes.js";
+import { isStateless } from "./revisions.js";
+import type { ScopeSource } from "./auth-scopes.js";
+
+export { AuthUnavailableError };
+
+/**
+ * The `auth` option of `McpServer` (docs/auth.md): makes every HTTP request (`server.fetch` on
+ * every runtime, and `serveHttp`) need a valid bearer access token for this resource.
+ */
+export interface AuthOptions {
+  /**
+   * The authorization server's issuer identifier (RFC 8414 §2 `issuer`, e.g.
+   * `https://auth.example.com`). Its metadata is discovered from
+   * `/.well-known/oauth-authorization-server`, else `/.well-known/openid-configuration`. Must be
+   * `https` except on `localhost` / `127.0.0.1`.
+   */
+  issuer: string | URL;
+  /**
+   * This server's resource identifier (RFC 8707 §2, RFC 9728 `resource`): its public MCP URL,
+   * e.g. `https://mcp.example.com/mcp`. Tokens must name it in `aud` (compared without a
+   * fragment and ignoring one trailing slash). It also places the metadata document:
+   * `/.well-known/oauth-protected-resource/mcp` (and `/.well-known/oauth-protected-resource`).
+   */
+  audience: string | URL;
+  /** Scopes every request needs (HTTP 403 `insufficient_scope` without them). Default: none. */
+  scopes?: readonly string[];
+  /**
+   * RFC 9728 `scopes_supported`. Default: {@link scopes} with every `scopes` option of the
+   * registered tools, resources and prompts, as the server is first asked for the document.
+   */
+  scopesSupported?: readonly string[];
+  /** RFC 9728 `resource_name`. */
+  resourceName?: string;
+  /**
+   * Verify tokens by RFC 7662 introspection at the issuer's `introspection_endpoint`,
+   * authenticating as this client (`client_secret_basic`), instead of as JWTs against its JWKS.
+   */
+  introspection?: { clientId: string; clientSecret: string };
+  /**
+   * A verifier of your own (the SDK's `OAuthTokenVerifier`), replacing the JWT / introspection
+   * verification. It must set `expiresAt` and `resource` (checked against `audience`) and throw
+   * the SDK's `OAuthError` `invalid_token` for a bad token.
+   */
+  verify?: OAuthTokenVerifier;
+  /**
+   * `tools/list` leaves out the tools whose `scopes` the caller's token lacks (the answer then
+   * depends on the caller: `cacheScope: "private"` on 2026-07-28). Default `false`: every tool is
+   * listed, and calling one without its scopes is 403.
+   */
+  hideUnauthorizedTools?: boolean;
+  /** Clock skew allowed on `nbf`/`iat`, in seconds (RFC 7519 §4.1.5). Default 30. `exp` itself is checked without skew. */
+  clockToleranceSeconds?: number;
+  /** How long the issuer's JWKS is cached, in seconds; a token with an unknown `kid` refetches it sooner (at most every 30 s). Default 600. */
+  jwksCacheMaxAgeSeconds?: number;
+  /** Longest wait for the authorization server (metadata, JWKS, introspection), in milliseconds. Default 5000. */
+  timeoutMs?: number;
+  /** Longest `Authorization` header accepted, in bytes (longer: HTTP 431). Default 8192. */
+  maxAuthorizationHeaderBytes?: number;
+  /** The `fetch` used to reach the authorization server. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** `server.fetch` without auth: the SDK's handler, given the verified `authInfo` and the parsed body. */
+type Serve = (request: Request, options: { authInfo: AuthInfo; parsedBody?: unknown }) => Promise<Response>;
+
+/** Where RFC 9728 puts the metadata of a resource whose path is `/`. */
+const ROOT_METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+/**
+ * The resource-server gate of one `McpServer` (docs/auth.md "What is verified where"). Made by
+ * the constructor; does no I/O until the first request (Workers forbid it at global scope).
+ */
+export class AuthGate {
+  readonly #audience: URL;
+  readonly #metadataUrl: string;
+  readonly #metadata: Omit<AuthMetadataOptions, "scopesSupported">;
+  readonly #options: AuthOptions;
+  readonly #verifier: OAuthTokenVerifier;
+  readonly #source: ScopeSource;
+  readonly #maxHeader: number;
+
+  /**
+   * @param options The `auth` option.
+   * @param source The scopes the registered tools, resources and prompts need.
+   * @throws TypeError when `issuer` or `audience` is not an absolute URL, `audience` has a
+   *   fragment, a number option is not positive, or a scope is not an RFC 6749 §3.3 scope token;
+   *   Error (the SDK's) when the issuer is plain `http` on a host other than `localhost`/`127.0.0.1`.
+   */
+  constructor(options: AuthOptions, source: ScopeSource) {
+    const issuer = absoluteUrl(options.issuer, "auth.issuer");
+    this.#audience = absoluteUrl(options.audience, "auth.audience");
+    if (this.#audience.hash !== "") throw new TypeError(`auth.audience must not have a fragment (RFC 8707 §2), got ${this.#audience.href}`);
+    for (const scope of [...(options.scopes ?? []), ...(options.scopesSupported ?? [])]) checkScopeToken(scope, "auth.scopes");
+    this.#options = options;
+    this.#source = source;
+    this.#metadataUrl = getOAuthProtectedResourceMetadataUrl(this.#audience);
+    // Only `issuer` is read for the protected resource document (the authorization server's own document is not served here).
+    // RFC 8414 §3.3 / RFC 9728 §3: issuer identifiers are compared as strings, so the one configured is used exactly as written.
+    const issuerId = typeof options.issuer === "string" ? options.issuer : options.issuer.href;
+    this.#metadata = { oauthMetadata: { issuer: issuerId } as OAuthMetadata, resourceServerUrl: this.#audience, ...(options.resourceName !== undefined && { resourceName: options.resourceName }) };
+    buildOAuthProtectedResourceMetadata(this.#metadata); // fail fast on an insecure issuer
+    this.#maxHeader = positive(options.maxAuthorizationHeaderBytes, 8192, "auth.maxAuthorizationHeaderBytes");
+    const href = this.#audience.href;
+    this.#verifier =
+      options.verify ??
+      createVerifier({
+        issuer,
+        audiences: href.endsWith("/") ? [href, href.slice(0, -1)] : [href, `${href}/`],
+        clockTolerance: positive(options.clockToleranceSeconds, 30, "auth.clockToleranceSeconds", true),
+        jwksCacheMaxAgeMs: positive(options.jwksCacheMaxAgeSeconds, 600, "auth.jwksCacheMaxAgeSeconds") * 1000,
+        timeoutMs: positive(options.timeoutMs, 5000, "auth.timeoutMs"),
+        ...(options.introspection !== undefined && { introspection: options.introspection }),
+        fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      });
+  }
+
+  /**
+   * The `tools/list` result for a caller: every tool; with {@link AuthOptions.hideUnauthorizedTools}
+   * and a verified caller, only the tools whose `scopes` its token carries, and on 2026-07-28
+   * `cacheScope: "private"` (the answer depends on the caller; docs/mapping.md §11).
+   */
+  listTools<T extends { name: string }>(tools: T[], authInfo: AuthInfo | undefined, protocolVersion: string): { tools: T[]; cacheScope?: "private" } {
+    if (this.#options.hideUnauthorizedTools !== true || authInfo === undefined) return { tools };
+    const visible = tools.filter((t) => mayUse(this.#source.toolScopes(t.name), authInfo));
+    return { tools: visible, ...(isStateless(protocolVersion) && { cacheScope: "private" as const }) };
+  }
+
+  /**
+   * Answers one HTTP request: the RFC 9728 document on its well-known paths (no token needed);
+   * 400 `invalid_request` for a token in the query string (MCP "Access tokens MUST NOT be included
+   * in the URI query string", RFC 6750 §2.3); 431 for an oversized `Authorization` header; 401
+   * `invalid_token` with `WWW-Authenticate: Bearer … resource_metadata="…"` without a valid token;
+   * 503 `temporarily_unavailable` when the authorization server cannot be reached (fail closed);
+   * 403 `insufficient_scope` naming the missing scopes; else `serve` with the verified `authInfo`.
+   */
+  async handle(request: Request, serve: Serve): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/(.)\/$/, "$1");
+    if (path === ROOT_METADATA_PATH || path === new URL(this.#metadataUrl).pathname) {
+      // The SDK serves the document (GET/HEAD, CORS preflight, 405) on the resource's path-suffixed path; the root form is the same document.
+      return oauthMetadataResponse(new Request(this.#metadataUrl, request), { ...this.#metadata, scopesSupported: this.#scopesSupported() })!;
+    }
+    if (url.searchParams.has("access_token")) {
+      return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, "Access tokens must be sent in the Authorization header, not the query string"));
+    }
+    const header = request.headers.get("authorization");
+    if (header !== null && new TextEncoder().encode(header).length > this.#maxHeader) {
+      const error = new OAuthError(OAuthErrorCode.InvalidRequest, `The Authorization header is longer than ${this.#maxHeader} bytes`);
+      return Response.json(error.toResponseObject(), { status: 431 });
+    }
+    const challenge = { requiredScopes: [...(this.#options.scopes ?? [])], resourceMetadataUrl: this.#metadataUrl };
+    let authInfo: AuthInfo;
+    try {
+      authInfo = await verifyBearerToken(header, { ...challenge, verifier: this.#verifier, expectedResource: this.#audience });
+    } catch (error) {
+      if (error instanceof AuthUnavailableError) return unavailable();
+      return bearerAuthChallengeResponse(error, challenge);
+    }
+    const body = await parsedBody(request);
+    const missing = body === undefined ? undefined : missingScopes(requiredScopes(body.value, this.#source), authInfo);
+    if (missing !== undefined) {
+      const error = new OAuthError(OAuthErrorCode.InsufficientScope, `${missing.what} needs the scope ${missing.scopes.join(" ")}`);
+      return bearerAuthChallengeResponse(error, { requiredScopes: [...new Set([...challenge.requiredScopes, ...missing.required])], resourceMetadataUrl: this.#metadataUrl });
+    }
+    return serve(request, { authInfo, ...(body !== undefined && { parsedBody: body.value }) });
+  }
+
+  /** RFC 9728 `scopes_supported`: the option, else the global scopes with every registered `scopes` option (`undefined` when none). */
+  #scopesSupported(): string[] | undefined {
+    const all = this.#options.scopesSupported ?? [...new Set([...(this.#options.scopes ?? []), ...this.#source.allScopes()])];
+    return all.length > 0 ? [...all] : undefined;
+  }
+}
+
+/** 503 with the OAuth error `temporarily_unavailable` and `Retry-After` (RFC 9110 §10.2.3); the cause stays on the server. */
+function unavailable(): Response {
+  const error = new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The authorization server cannot be reached; try again later");
+  return Response.json(error.toResponseObject(), { status: 503, headers: { "Retry-After": "30" } });
+}
+
+/** The JSON body of a POST (the SDK's handler gets it as `parsedBody`, so it is read once); `undefined` for other requests and bodies that do not parse (the SDK answers those). */
+async function parsedBody(request: Request): Promise<{ value: unknown } | undefined> {
+  if (request.method !== "POST" || !(request.headers.get("content-type") ?? "").toLowerCase().includes("application/json")) return undefined;
+  try {
+    return { value: await request.clone().json() };
+  } catch {
+    return undefined;
+  }
+}
+
+function absoluteUrl(value: string | URL, option: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new TypeError(`${option} must be an absolute URL, got ${JSON.stringify(String(value))}`);
+  }
+}
+
+function positive(value: number | undefined, fallback: number, option: string, zeroAllowed = false): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0)) throw new TypeError(`${option} must be a ${zeroAllowed ? "non-negative" : "positive"} number, got ${String(value)}`);
+  return value;
+}
+
+/** @throws TypeError unless `scope` is an RFC 6749 §3.3 scope token ({@link SCOPE_TOKEN}). */
+function checkScopeToken(scope: string, option: string): void {
+  if (typeof scope !== "string" || !SCOPE_TOKEN.test(scope)) throw new TypeError(`${option}: ${JSON.stringify(scope)} is not an OAuth scope token (RFC 6749 §3.3)`);
+}

@@ -1,0 +1,242 @@
+/**
+ * Hostile requests to the OAuth resource server (docs/auth.md "Threat model"), against the
+ * plugin-built notes fixture on `serveHttp` and oidc-provider as the authorization server. Every
+ * answer is the one RFC 6750 §3.1 / the MCP specification ("Authorization", "Security Best
+ * Practices") asks for: 401 `invalid_token`, 400 `invalid_request`, 503 when the authorization
+ * server cannot be reached (fail closed), 403 for a foreign Origin.
+ */
+import { createServer, type Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair } from "jose";
+import { M2M, RESOURCE_SERVER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import { RPC, buildNotes, clientCredentialsToken, importNotes, post, rpcAnswer, serveNotes, type NotesModule } from "./setup.js";
+import { freePort } from "../runtimes/helpers.js";
+
+let as: AuthorizationServer;
+let notes: NotesModule;
+let served: Awaited<ReturnType<typeof serveNotes>>;
+let build: Awaited<ReturnType<typeof buildNotes>>;
+const closing: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  build = await buildNotes([["node", "node"], ["stdio", "node"]]);
+  notes = await importNotes(build.built["node"]!);
+  served = await serveNotes(notes, as.issuer);
+});
+afterAll(async () => {
+  for (const close of closing) await close();
+  await served?.close();
+  await as?.stop();
+  await build?.remove();
+});
+
+/** The `error` and `error_description` of a `WWW-Authenticate: Bearer` challenge (RFC 6750 §3). */
+function challenge(response: Response): { error?: string; description?: string } {
+  const header = response.headers.get("www-authenticate") ?? "";
+  return { error: /error="([^"]*)"/.exec(header)?.[1], description: /error_description="([^"]*)"/.exec(header)?.[1] };
+}
+
+const token = () => clientCredentialsToken(as.issuer, M2M, served.audience, "notes:read notes:write");
+const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+
+describe("tokens in the wrong place or shape", () => {
+  it("refuses a token in the query string, even a valid one (MCP: MUST NOT be in the URI; RFC 6750 §2.3)", async () => {
+    const response = await post(`${served.url.href}?access_token=${await token()}`, RPC.callTool("list_notes"));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: "invalid_request",
+      error_description: "Access tokens must be sent in the Authorization header, not the query string",
+    });
+  });
+
+  it("refuses an oversized Authorization header with 431 before verifying anything", async () => {
+    const response = await post(served.url, RPC.callTool("list_notes"), bearer("a".repeat(9000)));
+    expect(response.status).toBe(431);
+    expect(await response.json()).toEqual({ error: "invalid_request", error_description: "The Authorization header is longer than 8192 bytes" });
+  });
+
+  it("refuses another scheme and garbage", async () => {
+    for (const authorization of ["Basic bTJtOnNlY3JldA==", "Bearer not.a.jwt", "Bearer"]) {
+      const response = await post(served.url, RPC.callTool("list_notes"), { authorization });
+      expect(response.status, authorization).toBe(401);
+      expect(challenge(response).error, authorization).toBe("invalid_token");
+    }
+  });
+});
+
+describe("tokens that are not for this resource or not from this issuer", () => {
+  it("refuses a token issued for another resource (RFC 8707 audience)", async () => {
+    const other = await clientCredentialsToken(as.issuer, M2M, "http://127.0.0.1:1/other", "notes:read");
+    const response = await post(served.url, RPC.callTool("list_notes"), bearer(other));
+    expect(response.status).toBe(401);
+    expect(challenge(response)).toEqual({ error: "invalid_token", description: "The token was not issued for this resource" });
+  });
+
+  it("refuses a forged token: right claims, signed by another key (with the issuer's kid and with its own)", async () => {
+    const jwks = (await (await fetch(`${as.issuer}/jwks`)).json()) as { keys: { kid: string }[] };
+    const { privateKey } = await generateKeyPair("RS256");
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { scope: "notes:read notes:write", client_id: "m2m" };
+    for (const kid of [jwks.keys[0]!.kid, "attacker"]) {
+      const forged = await new SignJWT(claims)
+        .setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" })
+        .setIssuer(as.issuer)
+        .setAudience(served.audience)
+        .setSubject("m2m")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(privateKey);
+      const response = await post(served.url, RPC.callTool("list_notes"), bearer(forged));
+      expect(response.status, kid).toBe(401);
+      expect(challenge(response).description, kid).toBe(
+        kid === "attacker" ? "The token is not signed by a key of the authorization server" : "The token's signature is not valid",
+      );
+    }
+  });
+
+  it("refuses alg none and HS256 keyed with the issuer's public key (algorithm confusion)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { scope: "notes:read", client_id: "m2m", iss: as.issuer, aud: served.audience, sub: "m2m", iat: now, exp: now + 300 };
+    const none = new UnsecuredJWT(claims).encode();
+    const publicJwk = JSON.stringify(((await (await fetch(`${as.issuer}/jwks`)).json()) as { keys: object[] }).keys[0]);
+    const hs = await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(publicJwk));
+    for (const [label, jwt] of [["none", none], ["HS256", hs]] as const) {
+      const response = await post(served.url, RPC.callTool("list_notes"), bearer(jwt));
+      expect(response.status, label).toBe(401);
+      expect(challenge(response), label).toEqual({ error: "invalid_token", description: "The token's signature algorithm is not accepted" });
+    }
+  });
+});
+
+describe("expiry", () => {
+  it("refuses a replay of a token after it expired (exp, RFC 7519 §4.1.4)", async () => {
+    const shortLived = await startAuthorizationServer({ accessTokenTTL: 1 });
+    closing.push(() => shortLived.stop());
+    const server = await serveNotes(notes, shortLived.issuer);
+    closing.push(() => server.close());
+    const t = await clientCredentialsToken(shortLived.issuer, M2M, server.audience, "notes:read");
+    expect((await post(server.url, RPC.callTool("list_notes"), bearer(t))).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    const replay = await post(server.url, RPC.callTool("list_notes"), bearer(t));
+    expect(replay.status).toBe(401);
+    expect(challenge(replay)).toEqual({ error: "invalid_token", description: "Token has expired" });
+  });
+});
+
+describe("claims of a token signed with the issuer's own key", () => {
+  it("refuses nbf beyond the clock tolerance and another iss; accepts nbf within it (RFC 7519 §4.1)", async () => {
+    const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), kid: "own", alg: "RS256", use: "sig" };
+    const issuerServer = await startAuthorizationServer({ jwks: { keys: [jwk] } });
+    closing.push(() => issuerServer.stop());
+    const server = await serveNotes(notes, issuerServer.issuer);
+    closing.push(() => server.close());
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (claims: { iss?: string; nbf?: number }) =>
+      new SignJWT({ scope: "notes:read", client_id: "m2m", ...claims })
+        .setProtectedHeader({ alg: "RS256", kid: "own", typ: "at+jwt" })
+        .setAudience(server.audience)
+        .setSubject("m2m")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(privateKey);
+    const cases = [
+      [{ iss: issuerServer.issuer, nbf: now + 120 }, 401, "The token is not valid yet"],
+      [{ iss: "http://127.0.0.1:1" }, 401, "The token was issued by another authorization server"],
+      [{ iss: issuerServer.issuer, nbf: now + 10 }, 200, undefined],
+    ] as const;
+    for (const [claims, status, description] of cases) {
+      const response = await post(server.url, RPC.callTool("list_notes"), bearer(await sign(claims)));
+      expect(response.status, JSON.stringify(claims)).toBe(status);
+      if (description !== undefined) expect(challenge(response), JSON.stringify(claims)).toEqual({ error: "invalid_token", description });
+    }
+  });
+});
+
+describe("the authorization server is down (fail closed, never hang)", () => {
+  it("answers 503 temporarily_unavailable when nothing listens at the issuer", async () => {
+    const port = await freePort();
+    const server = await serveNotes(notes, `http://127.0.0.1:${port}`);
+    closing.push(() => server.close());
+    const response = await post(server.url, RPC.callTool("list_notes"), bearer("eyJhbGciOiJSUzI1NiJ9.e30.c2ln"));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("30");
+    expect(await response.json()).toEqual({ error: "temporarily_unavailable", error_description: "The authorization server cannot be reached; try again later" });
+  });
+
+  it("answers 503 after auth.timeoutMs when the issuer accepts connections and never answers", async () => {
+    const sockets: import("node:net").Socket[] = [];
+    const blackHole: Server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((r) => blackHole.listen(0, "127.0.0.1", () => r()));
+    closing.push(() => new Promise((r) => { for (const s of sockets) s.destroy(); blackHole.close(() => r()); }));
+    const issuer = `http://127.0.0.1:${(blackHole.address() as { port: number }).port}`;
+    const server = await serveNotes(notes, issuer, { timeoutMs: 300 });
+    closing.push(() => server.close());
+    const response = await post(server.url, RPC.callTool("list_notes"), bearer("eyJhbGciOiJSUzI1NiJ9.e30.c2ln"));
+    expect(response.status).toBe(503);
+  });
+});
+
+describe("key rotation", () => {
+  it("accepts tokens signed by a new key once the JWKS is fetched again, and refuses the retired key's", async () => {
+    const key = async (kid: string) => ({ ...(await exportJWK((await generateKeyPair("RS256", { extractable: true })).privateKey)), kid, alg: "RS256", use: "sig" });
+    const [k1, k2] = [await key("k1"), await key("k2")];
+    const first = await startAuthorizationServer({ jwks: { keys: [k1] } });
+    const server = await serveNotes(notes, first.issuer, { jwksCacheMaxAgeSeconds: 1 });
+    closing.push(() => server.close());
+    const old = await clientCredentialsToken(first.issuer, M2M, server.audience, "notes:read");
+    expect((await post(server.url, RPC.callTool("list_notes"), bearer(old))).status).toBe(200);
+    // The authorization server rotates: same issuer, only the new key.
+    await first.stop();
+    const second = await startAuthorizationServer({ port: first.port, jwks: { keys: [k2] } });
+    closing.push(() => second.stop());
+    await new Promise((r) => setTimeout(r, 1100));
+    const fresh = await clientCredentialsToken(second.issuer, M2M, server.audience, "notes:read");
+    expect((await post(server.url, RPC.callTool("list_notes"), bearer(fresh))).status).toBe(200);
+    const retired = await post(server.url, RPC.callTool("list_notes"), bearer(old));
+    expect(retired.status).toBe(401);
+    expect(challenge(retired).description).toBe("The token is not signed by a key of the authorization server");
+  });
+});
+
+describe("introspection (RFC 7662)", () => {
+  it("verifies opaque tokens at the introspection endpoint and refuses unknown ones", async () => {
+    const opaque = await startAuthorizationServer({ format: "opaque" });
+    closing.push(() => opaque.stop());
+    const server = await serveNotes(notes, opaque.issuer, { introspection: RESOURCE_SERVER });
+    closing.push(() => server.close());
+    const t = await clientCredentialsToken(opaque.issuer, M2M, server.audience, "notes:read");
+    expect(t.split(".")).toHaveLength(1); // not a JWT
+    const answer = await rpcAnswer(await post(server.url, RPC.callTool("whoami"), bearer(t)));
+    expect(answer.result?.["structuredContent"]).toMatchObject({ clientId: "m2m", scopes: ["notes:read"] });
+    const unknown = await post(server.url, RPC.callTool("whoami"), bearer("x".repeat(43)));
+    expect(unknown.status).toBe(401);
+    expect(challenge(unknown)).toEqual({ error: "invalid_token", description: "The token is not active" });
+  });
+});
+
+describe("what the gate leaves in place", () => {
+  it("still refuses a foreign Origin (DNS rebinding protection) with a valid token", async () => {
+    const response = await post(served.url, RPC.callTool("list_notes"), { ...bearer(await token()), origin: "http://evil.example" });
+    expect(response.status).toBe(403);
+  });
+
+  it("ignores an authInfo-looking header: the identity is the verified token's", async () => {
+    const answer = await rpcAnswer(await post(served.url, RPC.callTool("whoami"), { ...bearer(await token()), "x-auth-info": '{"clientId":"admin"}', "x-client-id": "admin" }));
+    expect(answer.result?.["structuredContent"]).toMatchObject({ clientId: "m2m", subject: "m2m" });
+  });
+
+  it("leaves stdio alone: no token is asked for (MCP: stdio takes credentials from the environment)", async () => {
+    const client = new Client({ name: "auth-stdio", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [build.built["stdio"]!.file], stderr: "pipe" }));
+    try {
+      const result = await client.callTool({ name: "add_note", arguments: { text: "offline" } });
+      expect(result.content).toEqual([{ type: "text", text: "2 notes" }]);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,27 @@
+/** The `auth` option is checked when the server is made (docs/auth.md "The `auth` option"), never on a request. */
+import { describe, expect, it } from "vitest";
+import { McpServer, type AuthOptions } from "typed-mcp";
+
+const make = (auth: Partial<AuthOptions>) => () =>
+  new McpServer({ name: "s", version: "1", auth: { issuer: "https://auth.example.com", audience: "https://mcp.example.com/mcp", ...auth } });
+
+describe("auth option checks", () => {
+  it("accepts https issuers and loopback http ones", () => {
+    expect(make({})).not.toThrow();
+    expect(make({ issuer: "http://127.0.0.1:4000" })).not.toThrow();
+    expect(make({ issuer: "http://localhost:4000" })).not.toThrow();
+  });
+
+  it("refuses a plain-http issuer elsewhere (the SDK's rule)", () => {
+    expect(make({ issuer: "http://auth.example.com" })).toThrow("Issuer URL must be HTTPS");
+  });
+
+  it("refuses relative URLs, an audience with a fragment (RFC 8707 §2), bad numbers and bad scope tokens", () => {
+    expect(make({ issuer: "auth.example.com" })).toThrow(new TypeError('auth.issuer must be an absolute URL, got "auth.example.com"'));
+    expect(make({ audience: "/mcp" })).toThrow(new TypeError('auth.audience must be an absolute URL, got "/mcp"'));
+    expect(make({ audience: "https://mcp.example.com/mcp#x" })).toThrow(new TypeError("auth.audience must not have a fragment (RFC 8707 §2), got https://mcp.example.com/mcp#x"));
+    expect(make({ timeoutMs: 0 })).toThrow(new TypeError("auth.timeoutMs must be a positive number, got 0"));
+    expect(make({ clockToleranceSeconds: -1 })).toThrow(new TypeError("auth.clockToleranceSeconds must be a non-negative number, got -1"));
+    expect(make({ scopes: ["notes read"] })).toThrow(new TypeError('auth.scopes: "notes read" is not an OAuth scope token (RFC 6749 §3.3)'));
+  });
+});

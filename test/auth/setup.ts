@@ -1,0 +1,87 @@
+// Shared parts of the auth tests: the plugin-built notes fixture (test/auth/fixtures) and raw
+// HTTP requests that carry a bearer token.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import * as oauth from "oauth4webapi";
+import type { AuthOptions, McpServer } from "typed-mcp";
+import type { HttpServerHandle, ServeHttpOptions } from "typed-mcp/node";
+import { buildFixture, type Built, type Target } from "../runtimes/build.js";
+import { freePort } from "../runtimes/helpers.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const AUTH_FIXTURE = join(here, "fixtures");
+
+/** The Node bundle's exports. */
+export interface NotesModule {
+  createServer(auth: AuthOptions): McpServer;
+  serveHttp(server: McpServer, options?: ServeHttpOptions): Promise<HttpServerHandle>;
+}
+
+/** A temporary folder with the fixture's entries built by Vite with the typed-mcp plugin. */
+export async function buildNotes(entries: [string, Target][]): Promise<{ dir: string; built: Record<string, Built>; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "typed-mcp-auth-"));
+  const built: Record<string, Built> = {};
+  for (const [entry, target] of entries) built[entry] = await buildFixture(entry, target, join(dir, entry), AUTH_FIXTURE);
+  return { dir, built, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Imports the built Node entry. */
+export async function importNotes(built: Built): Promise<NotesModule> {
+  return (await import(pathToFileURL(built.file).href)) as NotesModule;
+}
+
+/** Serves `createServer({ issuer, audience, ...extra })` on a port chosen first, so that `audience` is its own URL. */
+export async function serveNotes(notes: NotesModule, issuer: string, extra: Partial<AuthOptions> = {}): Promise<HttpServerHandle & { audience: string }> {
+  const port = await freePort();
+  const audience = `http://127.0.0.1:${port}/mcp`;
+  const handle = await notes.serveHttp(notes.createServer({ issuer, audience, ...extra }), { port });
+  return Object.assign(handle, { audience });
+}
+
+/**
+ * An access token from the authorization server's token endpoint (RFC 6749 §4.4 client
+ * credentials, RFC 8707 `resource`), through oauth4webapi.
+ */
+export async function clientCredentialsToken(issuer: string, client: { clientId: string; clientSecret: string }, resource: string, scope: string): Promise<string> {
+  const issuerUrl = new URL(issuer);
+  const insecure = { [oauth.allowInsecureRequests]: true };
+  const as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    { client_id: client.clientId },
+    oauth.ClientSecretBasic(client.clientSecret),
+    new URLSearchParams({ scope, resource }),
+    insecure,
+  );
+  const tokens = await oauth.processClientCredentialsResponse(as, { client_id: client.clientId }, response);
+  return tokens.access_token;
+}
+
+/** The JSON-RPC requests the raw tests send (2025-11-25, stateless HTTP). */
+export const RPC = {
+  callTool: (name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  readResource: (uri: string) => ({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }),
+  getPrompt: (name: string) => ({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name } }),
+};
+
+/** POSTs one JSON-RPC message to `url` with `headers` (e.g. `Authorization`). */
+export function post(url: string | URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The JSON-RPC answer of a Streamable HTTP response: a JSON body, or the first `message` event of an SSE stream. */
+export async function rpcAnswer(response: Response): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const body = await response.text();
+  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    const data = /^data: (.*)$/m.exec(body);
+    if (data === null) throw new Error(`no message in the stream: ${body}`);
+    return JSON.parse(data[1]!);
+  }
+  return JSON.parse(body);
+}

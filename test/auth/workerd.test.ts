@@ -1,0 +1,93 @@
+/**
+ * The OAuth resource server inside Cloudflare's workerd (the real binary from npm): the
+ * plugin-built notes fixture's worker entry (issuer and audience from the Worker's bindings),
+ * oidc-provider on 127.0.0.1 as the authorization server, and the official client with
+ * client credentials — the same expectations as test/auth/node.test.ts (MCP "Authorization",
+ * RFC 9728, RFC 6750 §3).
+ */
+import { writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { M2M, READER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import { RPC, buildNotes, clientCredentialsToken, post } from "./setup.js";
+import { freePort, startServer, type Running } from "../runtimes/helpers.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const WORKERD = resolve(here, "../../node_modules/workerd/bin/workerd");
+
+let as: AuthorizationServer;
+let build: Awaited<ReturnType<typeof buildNotes>>;
+let worker: Running;
+let audience: string;
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  build = await buildNotes([["worker", "worker"]]);
+  const port = await freePort();
+  audience = `http://127.0.0.1:${port}/mcp`;
+  // The Worker reaches the authorization server on loopback through an explicit outbound
+  // network (workerd's default outbound allows public addresses only).
+  const config = `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .notes),
+    (name = "loopback", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const notes :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "worker/worker.js") ],
+  compatibilityDate = "2025-09-01",
+  bindings = [
+    (name = "AUTH_ISSUER", text = ${JSON.stringify(as.issuer)}),
+    (name = "AUTH_AUDIENCE", text = ${JSON.stringify(audience)}),
+  ],
+  globalOutbound = "loopback",
+);
+`;
+  const file = join(build.dir, "auth.capnp");
+  await writeFile(file, config);
+  worker = await startServer(WORKERD, ["serve", file, "--control-fd=3"], {
+    cwd: build.dir,
+    controlFd: true,
+    listening: /"socket":"http","port":(\d+)/,
+    url: () => audience,
+  });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await as?.stop();
+  await build?.remove();
+});
+
+it("answers 401 with the Bearer challenge and serves the RFC 9728 document", async () => {
+  const response = await post(audience, RPC.callTool("whoami"));
+  expect(response.status).toBe(401);
+  const metadataUrl = audience.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+  expect(response.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="${metadataUrl}"`);
+  expect(await (await fetch(metadataUrl)).json()).toEqual({ resource: audience, authorization_servers: [as.issuer], scopes_supported: ["notes:read", "notes:write", "admin"] });
+});
+
+it("lets the official client discover, get a token by client credentials and call tools", async () => {
+  const client = new Client({ name: "auth-workerd", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(audience), { authProvider: new ClientCredentialsProvider({ ...M2M, expectedIssuer: as.issuer }) }));
+  try {
+    expect((await client.callTool({ name: "add_note", arguments: { text: "edge" } })).content).toEqual([{ type: "text", text: "2 notes" }]);
+    expect((await client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ clientId: "m2m", subject: "m2m" });
+  } finally {
+    await client.close();
+  }
+});
+
+it("refuses a missing scope with 403 and a foreign audience with 401", async () => {
+  const reader = await clientCredentialsToken(as.issuer, READER, audience, "notes:read");
+  const write = await post(audience, RPC.callTool("add_note", { text: "x" }), { authorization: `Bearer ${reader}` });
+  expect(write.status).toBe(403);
+  expect(write.headers.get("www-authenticate")).toContain(`error="insufficient_scope", error_description="The tool 'add_note' needs the scope notes:write"`);
+  const other = await clientCredentialsToken(as.issuer, M2M, "http://127.0.0.1:1/other", "notes:read");
+  const foreign = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${other}` });
+  expect(foreign.status).toBe(401);
+  expect(foreign.headers.get("www-authenticate")).toContain(`error_description="The token was not issued for this resource"`);
+});
