@@ -171,7 +171,7 @@ export type RawArgumentsCapture =
  * Looks at the raw `params.arguments` of every `tools/call` request `sdk` receives, before the
  * SDK's parse, on every transport it is connected to (patch 4 above):
  *
- * - `inspect(arguments)` returns a path when the arguments are over a bound (tool-call.ts,
+ * - `inspect(arguments)` returns a path when the arguments are over a bound (limits.ts,
  *   `checkArgumentBounds`): the request is passed on with `arguments: {}` (so no later stage
  *   walks the oversized value) and the capture is `{ refused: path }`;
  * - otherwise an own `__proto__` key is remembered as `{ proto: value }`, so the reader can see

@@ -28,14 +28,15 @@ import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { captureToolArguments, installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
-import { DEFAULT_ARGUMENT_LIMITS, callTool, checkArgumentBounds, reportFailure } from "./tool-call.js";
-import type { ArgumentLimits } from "./tool-call.js";
+import { checkArgumentBounds, resolveLimits } from "./limits.js";
+import type { ArgumentLimits, LimitOptions } from "./limits.js";
+import { callTool, reportFailure } from "./tool-call.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
 
 /** Options of {@link McpServer} (spec §0). */
-export interface McpServerOptions {
+export interface McpServerOptions extends LimitOptions {
   /** `serverInfo.name` sent to clients. */
   name: string;
   /** `serverInfo.version` sent to clients. */
@@ -63,25 +64,6 @@ export interface McpServerOptions {
    * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
    */
   requestState?: RequestStateOptions;
-  /**
-   * Largest HTTP request body read, in bytes (a positive finite number; default 4 MiB =
-   * 4,194,304). Larger bodies are answered HTTP 413 with JSON-RPC error `-32000`, by
-   * {@link McpServer.fetch} and by `serveHttp` alike (docs/security.md "Limits").
-   */
-  maxRequestBodySize?: number;
-  /**
-   * Deepest nesting of arrays and objects accepted in a `tools/call`'s `arguments`, an
-   * argument's own value being level 1 (a positive integer; default 64). Deeper arguments are
-   * refused before the reader runs with `Argument '<name>' is not valid.` naming the top-level
-   * argument (spec §5; docs/security.md "Limits").
-   */
-  maxArgumentDepth?: number;
-  /**
-   * Most JSON values (objects, arrays and scalars, each counting 1) accepted in a
-   * `tools/call`'s `arguments` together (a positive integer; default 100,000). Past it the call
-   * is refused like {@link maxArgumentDepth}, naming the argument being read when it was crossed.
-   */
-  maxArgumentValues?: number;
   /**
    * Makes the server an OAuth 2.1 resource server (MCP "Authorization"; docs/auth.md): every HTTP
    * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
@@ -114,9 +96,6 @@ export interface FetchOptions {
   /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
   parsedBody?: unknown;
 }
-
-/** The default of {@link McpServerOptions.maxRequestBodySize}: 4 MiB, the SDK's own default. */
-export const DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024;
 
 /** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
 export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
@@ -162,18 +141,13 @@ export class McpServer {
    *   `requestState.key` is shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number.
    */
   constructor(options: McpServerOptions) {
-    const { requestTimeoutMs, maxRequestBodySize, maxArgumentDepth, maxArgumentValues } = options;
+    const { requestTimeoutMs } = options;
     if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
       throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
     }
-    if (maxRequestBodySize !== undefined && !(Number.isFinite(maxRequestBodySize) && maxRequestBodySize > 0)) {
-      throw new RangeError(`maxRequestBodySize must be a positive number of bytes, got ${String(maxRequestBodySize)}`);
-    }
-    for (const [name, value] of [["maxArgumentDepth", maxArgumentDepth], ["maxArgumentValues", maxArgumentValues]] as const) {
-      if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-    }
-    this.#limits = { maxDepth: maxArgumentDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth, maxValues: maxArgumentValues ?? DEFAULT_ARGUMENT_LIMITS.maxValues };
-    this.maxRequestBodySize = maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+    const limits = resolveLimits(options);
+    this.#limits = limits.arguments;
+    this.maxRequestBodySize = limits.maxRequestBodySize;
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
     this.#lists = new ListChanges(options.dynamic === true);

@@ -30,80 +30,6 @@ export interface CallPolicy {
   readonly onToolError: FailureListener | undefined;
 }
 
-/**
- * Bounds on the `arguments` of one `tools/call`, checked before the SDK's parse and the
- * generated reader (`McpServerOptions.maxArgumentDepth` / `maxArgumentValues`;
- * docs/security.md "Limits").
- */
-export interface ArgumentLimits {
-  /** Deepest nesting of arrays and objects, an argument's own value being level 1. Default {@link DEFAULT_ARGUMENT_LIMITS}. */
-  readonly maxDepth: number;
-  /** Most JSON values in all arguments together (every object, array, string, number, boolean, null counts 1). */
-  readonly maxValues: number;
-}
-
-/**
- * The defaults of {@link ArgumentLimits}: depth 64 (a TypeScript parameter type nests far less:
- * the reader never looks deeper than the type), 100,000 values (a 4 MiB body can hold ~1 million).
- */
-export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxDepth: 64, maxValues: 100_000 };
-
-/**
- * Checks `args` (a raw `arguments` object, as `JSON.parse` made it) against `limits` without
- * recursion (an explicit stack), in argument order. Returns `undefined` when within the bounds,
- * else the §5 path of the top-level argument being walked when a bound was crossed (the call is
- * then answered `Argument '<path>' is not valid.`). Own `__proto__` keys are read as data.
- */
-export function checkArgumentBounds(args: Record<string, unknown>, limits: ArgumentLimits): string | undefined {
-  let values = 0;
-  for (const key of Object.keys(args)) {
-    const stack: Array<{ value: unknown; depth: number }> = [{ value: ownValue(args, key), depth: 1 }];
-    while (stack.length > 0) {
-      const { value, depth } = stack.pop()!;
-      if (++values > limits.maxValues || depth > limits.maxDepth) return argumentPath(key);
-      if (typeof value !== "object" || value === null) continue;
-      if (Array.isArray(value)) {
-        if (values + value.length > limits.maxValues) return argumentPath(key);
-        for (const item of value) stack.push({ value: item, depth: depth + 1 });
-      } else {
-        const keys = Object.keys(value);
-        if (values + keys.length > limits.maxValues) return argumentPath(key);
-        for (const k of keys) stack.push({ value: ownValue(value as Record<string, unknown>, k), depth: depth + 1 });
-      }
-    }
-  }
-  return undefined;
-}
-
-/** `obj[key]`, reading an own `__proto__` key as the data property it is. */
-function ownValue(obj: Record<string, unknown>, key: string): unknown {
-  return key === "__proto__" ? Object.getOwnPropertyDescriptor(obj, key)?.value : obj[key];
-}
-
-/** The longest path written in an argument error, in UTF-16 code units (spec §5). */
-const MAX_PATH_LENGTH = 200;
-
-/**
- * A top-level argument name as a §5 path: as is when it matches `[A-Za-z_$][A-Za-z0-9_$-]*`,
- * else a bracketed JSON string with `'` and every character outside U+0020–U+007E written
- * `\uXXXX`; longer than 200 code units: its first 200 and `…`.
- */
-export function argumentPath(name: string): string {
-  let path = name;
-  if (!/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(name)) {
-    path = '["';
-    for (const c of name) {
-      if (c === '"' || c === "\\") path += `\\${c}`;
-      else if (c === "'" || c.length > 1 || c < " " || c > "~") {
-        for (let i = 0; i < c.length; i++) path += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
-      } else path += c;
-    }
-    path += '"]';
-  }
-  // Only ASCII remains (everything else is escaped), so no surrogate pair can be split.
-  return path.length <= MAX_PATH_LENGTH ? path : `${path.slice(0, MAX_PATH_LENGTH)}…`;
-}
-
 /** The answer of a call whose run timed out (spec §7). */
 const TIMED_OUT_TEXT = "The tool timed out.";
 /** The answer of a call that failed (spec §7): nothing about the exception is sent. */
@@ -115,7 +41,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * Answers one `tools/call` (spec §5–§7):
  *
  * - unknown tool: throws `ProtocolError` `-32602` `Tool <name> not found`;
- * - arguments over the {@link ArgumentLimits} (`capture.refused`): `isError` `Argument '<path>' is
+ * - arguments over the `ArgumentLimits` (limits.ts; `capture.refused`): `isError` `Argument '<path>' is
  *   not valid.` before the reader runs;
  * - an own `__proto__` argument the SDK's parse dropped (`capture.proto`): put back as an own data
  *   property, so the reader treats it like `constructor` or `prototype` (spec §5);
