@@ -3,7 +3,7 @@
  * {@link PINNED_SDK_VERSION}) or relies on how it behaves beyond its documented API. Nothing else
  * in typed-mcp wraps SDK methods or reads SDK internals.
  *
- * What each patch assumes about the SDK is asserted by `test/runtime/sdk-patches.test.ts`, which
+ * What each patch assumes about the SDK (1–4) is asserted by `test/runtime/sdk-patches.test.ts`, which
  * fails naming the pinned version and the changed assumption when the SDK changes under it:
  *
  * 1. {@link wrapRequestHandlers}: `Server#setRequestHandler` is an ordinary (overridable) method,
