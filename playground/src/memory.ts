@@ -24,7 +24,9 @@ export class MemoryTools {
   @tool({ idempotent: true })
   async createEntities(entities: Entity[]): Promise<{ created: Entity[] }> {
     return this.store.update((graph) => {
-      const created = entities.filter((e) => !graph.entities.some((x) => x.name === e.name));
+      // Names are unique: one already stored, or repeated within this call, is skipped (the first one wins).
+      const names = new Set(graph.entities.map((x) => x.name));
+      const created = entities.filter((e) => !names.has(e.name) && names.add(e.name) !== undefined);
       graph.entities.push(...created);
       return { created };
     });

@@ -19,7 +19,13 @@ export function own(entries: [string, Json][]): { [k: string]: Json } {
   return o;
 }
 
-const keyArb = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_KEYS) });
+/**
+ * Keys of argument objects: short random ones, and hostile ones (issue 13) — the prototype names,
+ * quotes (both kinds), dots, spaces, line breaks (LF and U+2028), the empty key, and a
+ * 10,000-character key (its path is cut to 200 code units, spec §5).
+ */
+export const HOSTILE_VALUE_KEYS = [...HOSTILE_KEYS, "x' y", "\u2028", "k".repeat(10_000)];
+const keyArb = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_VALUE_KEYS) });
 
 const EMAILS = ["a@b.io", "first.last@example.org", "x+y@sub.domain.co", "a..b@x.io", "a@b", "@x.io", "a@-x.io", "é@x.io", "a b@x.io"];
 const URIS = ["https://example.org/p?q=1#f", "urn:isbn:0451450523", "mailto:a@b.io", "a:", "http://", "http://[", "http://a:99999/", "/relative", "x y:z", "http://%zz", "file:///tmp/a", "HTTP://A.B/%41"];
@@ -232,7 +238,7 @@ export function argsArb(params: ParamModel[]): fc.Arbitrary<string> {
   const names = listed(params).map((p) => p.name);
   const nearValid = fc.tuple(valid, fc.nat(), mutationArb).map(([v, at, m]) => mutate(v, at, m));
   const twice = fc.tuple(nearValid, fc.nat(), mutationArb).map(([v, at, m]) => mutate(v, at, m));
-  const randomArgs = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...names, ...HOSTILE_KEYS), keyArb), hostileJson), { maxLength: 4 }).map(own);
+  const randomArgs = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...names, ...HOSTILE_VALUE_KEYS), keyArb), hostileJson), { maxLength: 4 }).map(own);
   return fc
     .oneof(
       { weight: 4, arbitrary: valid },

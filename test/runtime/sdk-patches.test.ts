@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   PINNED_SDK_VERSION,
   RESOURCE_NOT_FOUND_2025,
+  captureToolArguments,
   installSessionHook,
   isLegacyHttpRequest,
   patchResourceNotFoundCode,
@@ -72,6 +73,27 @@ async function connected(server: InstanceType<typeof sdk.Server>) {
 }
 
 describe("sdk-patches.ts assumptions", () => {
+  it("captureToolArguments: transport.onmessage gets the raw message before the SDK's parse, which drops an own __proto__", async () => {
+    const server = new sdk.Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });
+    const take = captureToolArguments(server, (args) => (Object.keys(args).length > 3 ? "big" : undefined));
+    const seen: Array<Record<string, unknown> | undefined> = [];
+    const captures: unknown[] = [];
+    server.setRequestHandler("tools/call", (request, ctx) => {
+      seen.push(request.params.arguments);
+      captures.push(take(ctx.mcpReq.id));
+      return { content: [] };
+    });
+    const { deliver, sent } = await connected(server);
+    deliver(JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1,"__proto__":{"p":1}}}}'));
+    deliver({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x", arguments: { a: 1, b: 2, c: 3, d: 4 } } });
+    await answered(sent, 1);
+    await answered(sent, 2);
+    expect(Object.keys(seen[0]!), changed("the SDK's tools/call parse no longer drops an own __proto__ key (the capture may be unnecessary)")).toEqual(["a"]);
+    expect(captures[0]).toEqual({ proto: { p: 1 } });
+    expect(seen[1], changed("the message handed on by transport.onmessage is not the one the handler sees")).toEqual({});
+    expect(captures[1]).toEqual({ refused: "big" });
+  });
+
   it(`the installed SDK is the pinned ${PINNED_SDK_VERSION}`, () => {
     expect(installed, changed("another version is installed: re-check every assumption listed in sdk-patches.ts, then update PINNED_SDK_VERSION")).toBe(
       PINNED_SDK_VERSION,

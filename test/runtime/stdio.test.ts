@@ -1,7 +1,5 @@
 // typed-mcp over stdio: a child Node process (fixtures/stdio-server.mjs, importing the built dist)
 // driven by the real @modelcontextprotocol/client, and by raw JSON-RPC lines for byte checks.
-import { spawn } from "node:child_process";
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
@@ -22,45 +20,9 @@ import {
   rawTool,
   until,
 } from "./helpers.js";
+import { RawSession } from "./stdio-session.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/stdio-server.mjs", import.meta.url));
-
-/** A raw stdio session: send JSON-RPC lines, get the raw response line of an id. */
-class RawSession {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: string[] = [];
-  #buffer = "";
-  constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...env }, stdio: "pipe" });
-    this.child.stdout.setEncoding("utf8");
-    this.child.stdout.on("data", (chunk: string) => {
-      this.#buffer += chunk;
-      let nl: number;
-      while ((nl = this.#buffer.indexOf("\n")) >= 0) {
-        this.lines.push(this.#buffer.slice(0, nl));
-        this.#buffer = this.#buffer.slice(nl + 1);
-      }
-    });
-  }
-  send(message: unknown): void {
-    this.child.stdin.write(JSON.stringify(message) + "\n");
-  }
-  async request(id: number, method: string, params?: unknown): Promise<string> {
-    this.send({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) });
-    let line: string | undefined;
-    await until(() => (line = this.lines.find((l) => JSON.parse(l).id === id)) !== undefined, 10_000);
-    return line!;
-  }
-  async initialize(protocolVersion: string, capabilities: unknown = {}): Promise<Record<string, any>> {
-    const line = await this.request(0, "initialize", { protocolVersion, capabilities, clientInfo: { name: "raw", version: "0" } });
-    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    return JSON.parse(line).result;
-  }
-  close(): void {
-    this.child.stdin.end();
-    this.child.kill();
-  }
-}
 
 /** A real client on a fresh child process; `stderr` collects the child's stderr. */
 async function connect(options: Record<string, unknown> = {}, env: Record<string, string> = {}) {

@@ -213,8 +213,11 @@ export function requestStateCodec(options: RequestStateOptions | undefined): Req
 export function installInputRequired(sdk: Server, codec: RequestStateCodec<StatePayload>, revisionOf: (ctx: ServerContext) => string): void {
   wrapRequestHandlers(sdk, CAPABLE_METHODS, (method, handler) => async (request, ctx) => {
     if (!inputRequiredFlow(revisionOf(ctx))) return handler(request, ctx);
-    const target = await targetOf(method, (request as { params?: Record<string, unknown> }).params);
-    const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...verifiedAnswers(ctx, target) });
+    const params = (request as { params?: Record<string, unknown> }).params;
+    // The digest of the arguments is computed only when a requestState is verified or minted (lazy).
+    let target: Promise<string> | undefined;
+    const targetOnce = (): Promise<string> => (target ??= targetOf(method, params));
+    const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...(await verifiedAnswers(ctx, targetOnce)) });
     ROUNDS.set(ctx, round);
     let outcome: { value: unknown } | { error: unknown };
     try {
@@ -224,7 +227,7 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
     } finally {
       ROUNDS.delete(ctx);
     }
-    if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: target, r: round.used }, ctx));
+    if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: await targetOnce(), r: round.used }, ctx));
     if ("error" in outcome) throw outcome.error;
     return outcome.value;
   });
@@ -235,10 +238,10 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
  * `{}` without one.
  * @throws ProtocolError `-32602` `Invalid or expired requestState` when it was minted for another target.
  */
-function verifiedAnswers(ctx: ServerContext, target: string): Record<string, unknown> {
+async function verifiedAnswers(ctx: ServerContext, target: () => Promise<string>): Promise<Record<string, unknown>> {
   const state = ctx.mcpReq.requestState<StatePayload | string>();
   if (state === undefined) return {};
-  if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== target || typeof state.r !== "object" || state.r === null) {
+  if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== (await target()) || typeof state.r !== "object" || state.r === null) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
   }
   return state.r;
@@ -259,12 +262,42 @@ async function targetOf(method: string, params: Record<string, unknown> | undefi
   return `${method}\0${String(subject)}\0${hex}`;
 }
 
-/** JSON with object keys sorted, so that the same arguments in another key order bind the same. */
+/**
+ * JSON with object keys sorted (UTF-16 code unit order), so that the same arguments in another key
+ * order bind the same. Iterative — an explicit stack, never recursion — so arguments nested
+ * arbitrarily deep (client data, bounded only by the request body size) cannot overflow the call
+ * stack. Values are JSON-parsed data: strings, numbers, booleans, null, arrays and plain objects.
+ */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  const out: string[] = [];
+  // Each frame: a value still to write, or a literal piece of text (punctuation, a written key).
+  const stack: Array<{ value: unknown } | string> = [{ value }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (typeof top === "string") {
+      out.push(top);
+      continue;
+    }
+    const v = top.value;
+    if (Array.isArray(v)) {
+      stack.push("]");
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ value: v[i] });
+        if (i > 0) stack.push(",");
+      }
+      out.push("[");
+    } else if (typeof v === "object" && v !== null) {
+      const keys = Object.keys(v).sort();
+      stack.push("}");
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push({ value: (v as Record<string, unknown>)[key] });
+        stack.push(`${i > 0 ? "," : ""}${JSON.stringify(key)}:`);
+      }
+      out.push("{");
+    } else {
+      out.push(JSON.stringify(v) ?? "null");
+    }
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }

@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { checkRequestTarget, lingerAfter413 } from "./http-guards.js";
 import type { McpServer } from "./server.js";
 
 /** Options of {@link serveHttp}. */
@@ -16,7 +17,11 @@ export interface ServeHttpOptions {
   port?: number;
   /** Interface to listen on; default `"127.0.0.1"` (use `"0.0.0.0"` or `"::"` to accept remote clients). */
   hostname?: string;
-  /** Largest request body read, in bytes; larger ones are answered 413. Default 4 MiB. */
+  /**
+   * @deprecated Set `McpServerOptions.maxRequestBodySize`, the one body limit that
+   * `server.fetch` and `serveHttp` both honour. Given here, it must equal the server's (else
+   * `serveHttp` throws a `RangeError`).
+   */
   maxRequestBodySize?: number;
   /**
    * DNS-rebinding protection (MCP 2025-11-25 "Security Best Practices", Streamable HTTP
@@ -50,21 +55,31 @@ export interface HttpServerHandle {
  * {@link ServeHttpOptions.allowedHosts}); on other addresses pass `allowedHosts` or put a
  * reverse proxy in front.
  *
+ * Malformed requests (no or several `Host` headers, an invalid `Host`, a request target that is
+ * neither a path nor an absolute http URL) are answered HTTP 400 (RFC 9112 §3.2, http-guards.ts);
+ * bodies over `McpServerOptions.maxRequestBodySize` HTTP 413, read by the client even while it is
+ * still sending.
+ *
  * @param server The typed-mcp server.
  * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`),
- *   `maxRequestBodySize`, `allowedHosts`.
+ *   `allowedHosts`, the deprecated `maxRequestBodySize`.
  * @returns The bound address, once listening.
+ * @throws RangeError when `options.maxRequestBodySize` differs from the server's.
  * @throws (rejects) the `listen` error, e.g. `EADDRINUSE`.
  */
 export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-  const handler = toNodeHandler(
-    { fetch: server.fetch },
-    options.maxRequestBodySize === undefined ? undefined : { maxRequestBodySize: options.maxRequestBodySize },
-  );
+  if (options.maxRequestBodySize !== undefined && options.maxRequestBodySize !== server.maxRequestBodySize) {
+    throw new RangeError(
+      `serveHttp: maxRequestBodySize ${String(options.maxRequestBodySize)} differs from the server's ${server.maxRequestBodySize}; set it once, as new McpServer({ maxRequestBodySize }), so server.fetch honours it too`,
+    );
+  }
+  const handler = toNodeHandler({ fetch: server.fetch }, { maxRequestBodySize: server.maxRequestBodySize });
   const allowed = allowedHostsFor(options);
   const checkHost = allowed === undefined ? undefined : hostHeaderValidation(allowed);
   const checkOrigin = allowed === undefined ? undefined : originValidation(allowed);
   const httpServer = createServer((req, res) => {
+    if (!checkRequestTarget(req, res)) return;
+    lingerAfter413(req, res);
     // The SDK's guards answer 403 (JSON-RPC error -32000) themselves when they return false.
     if (checkHost !== undefined && !checkHost(req, res)) return;
     if (checkOrigin !== undefined && !checkOrigin(req, res)) return;

@@ -196,7 +196,7 @@ export class ResourceRegistry {
     const fixed = this.#fixed.get(uri);
     if (fixed !== undefined) return { entry: fixed };
     for (const t of this.#templates.values()) {
-      const match = t.template!.match(uri);
+      const match = matchTemplate(t.template!, uri);
       if (match !== null) return { entry: t, match };
     }
     return undefined;
@@ -365,3 +365,16 @@ function bind(target: object, d: GeneratedResource | GeneratedPrompt, kind: "res
   const bound = bindMember(target, d, (origin) => `typed-mcp: ${kind} ${origin} is not a function on the registered object.`);
   return [bound.fn, bound.thisArg, bound.origin];
 }
+
+/**
+ * Longest resource URI matched against a template, in UTF-16 code units (docs/security.md
+ * "Limits"). Longer URIs match no template: `resources/read` answers resource-not-found (spec §8)
+ * instead of the SDK matcher's internal "URI exceeds maximum length" (`-32603`).
+ */
+export const MAX_RESOURCE_URI_LENGTH = 65_536;
+
+/** `template.match(uri)`, or `null` for a URI over {@link MAX_RESOURCE_URI_LENGTH}. */
+function matchTemplate(template: UriTemplate, uri: string): ReturnType<UriTemplate["match"]> {
+  return uri.length > MAX_RESOURCE_URI_LENGTH ? null : template.match(uri);
+}
+

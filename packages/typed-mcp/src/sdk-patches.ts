@@ -3,7 +3,7 @@
  * {@link PINNED_SDK_VERSION}) or relies on how it behaves beyond its documented API. Nothing else
  * in typed-mcp wraps SDK methods or reads SDK internals.
  *
- * What each patch assumes about the SDK is asserted by `test/runtime/sdk-patches.test.ts`, which
+ * What each patch assumes about the SDK (1–4) is asserted by `test/runtime/sdk-patches.test.ts`, which
  * fails naming the pinned version and the changed assumption when the SDK changes under it:
  *
  * 1. {@link wrapRequestHandlers}: `Server#setRequestHandler` is an ordinary (overridable) method,
@@ -15,6 +15,10 @@
  *    per-request transport with `handleRequest`, `send` and `onmessage` (set by `connect`), then
  *    calls `transport.handleRequest(request)`, and answers `initialize` before that promise's
  *    response is used. stdio (`serveStdio`) calls the factory without `requestInfo`.
+ * 4. {@link captureToolArguments}: every transport (stdio, the per-request HTTP transports of
+ *    both eras) hands each inbound JSON-RPC message, as `JSON.parse` made it, to the
+ *    `transport.onmessage` that `Server#connect` sets, before the SDK's Zod parse; that parse
+ *    (`z.record`) drops an own `__proto__` key.
  *
  * @module
  */
@@ -154,4 +158,64 @@ function withHeader(response: Response, name: string, value: string): Response {
     headers.set(name, value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
+}
+
+/** What {@link captureToolArguments} saw in the raw `arguments` of one `tools/call`. */
+export type RawArgumentsCapture =
+  /** The arguments were over a bound: the path to report (spec §5); the SDK was handed `{}` instead. */
+  | { readonly refused: string }
+  /** The arguments had an own `__proto__` key, which the SDK's parse drops: its value. */
+  | { readonly proto: unknown };
+
+/**
+ * Looks at the raw `params.arguments` of every `tools/call` request `sdk` receives, before the
+ * SDK's parse, on every transport it is connected to (patch 4 above):
+ *
+ * - `inspect(arguments)` returns a path when the arguments are over a bound (limits.ts,
+ *   `checkArgumentBounds`): the request is passed on with `arguments: {}` (so no later stage
+ *   walks the oversized value) and the capture is `{ refused: path }`;
+ * - otherwise an own `__proto__` key is remembered as `{ proto: value }`, so the reader can see
+ *   it like any other key (spec §5: `__proto__`, `constructor`, `prototype` follow one rule).
+ *
+ * @param sdk One SDK `Server` instance, before it is connected.
+ * @param inspect The bound check; must not recurse on the value.
+ * @returns `take(requestId)`: the capture of that request, removed once read (also removed when
+ *   the request is answered).
+ */
+export function captureToolArguments(
+  sdk: Server,
+  inspect: (args: Record<string, unknown>) => string | undefined,
+): (requestId: string | number) => RawArgumentsCapture | undefined {
+  const captured = new Map<string | number, RawArgumentsCapture>();
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = async (transport) => {
+    await connect(transport);
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+      const args = m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number") ? m.params?.arguments : undefined;
+      if (typeof args === "object" && args !== null && !Array.isArray(args)) {
+        const id = m.id as string | number;
+        const refused = inspect(args as Record<string, unknown>);
+        if (refused !== undefined) {
+          captured.set(id, { refused });
+          message = { ...m, params: { ...m.params, arguments: {} } } as unknown as typeof message;
+        } else if (Object.prototype.hasOwnProperty.call(args, "__proto__")) {
+          captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
+        }
+      }
+      onmessage?.(message, extra as never);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const id = (message as { id?: unknown; method?: unknown }).id;
+      if ((message as { method?: unknown }).method === undefined && (typeof id === "string" || typeof id === "number")) captured.delete(id);
+      return send(message, options);
+    };
+  };
+  return (requestId) => {
+    const capture = captured.get(requestId);
+    captured.delete(requestId);
+    return capture;
+  };
 }

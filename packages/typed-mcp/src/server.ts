@@ -26,15 +26,17 @@ import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
+import { captureToolArguments, installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
+import { checkArgumentBounds, resolveLimits } from "./limits.js";
+import type { ArgumentLimits, LimitOptions } from "./limits.js";
 import { callTool, reportFailure } from "./tool-call.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
 
 /** Options of {@link McpServer} (spec §0). */
-export interface McpServerOptions {
+export interface McpServerOptions extends LimitOptions {
   /** `serverInfo.name` sent to clients. */
   name: string;
   /** `serverInfo.version` sent to clients. */
@@ -123,6 +125,10 @@ export class McpServer {
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions = new Subscriptions();
+  /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
+  readonly #limits: ArgumentLimits;
+  /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
+  readonly maxRequestBodySize: number;
   /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
   readonly #auth: AuthGate | undefined;
   /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
@@ -130,7 +136,8 @@ export class McpServer {
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
-   * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number, or
+   * @throws RangeError when `requestTimeoutMs` or `maxRequestBodySize` is given and is not a
+   *   positive finite number, `maxArgumentDepth` or `maxArgumentValues` not a positive integer, or
    *   `requestState.key` is shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number.
    */
   constructor(options: McpServerOptions) {
@@ -138,6 +145,9 @@ export class McpServer {
     if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
       throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
     }
+    const limits = resolveLimits(options);
+    this.#limits = limits.arguments;
+    this.maxRequestBodySize = limits.maxRequestBodySize;
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
     this.#lists = new ListChanges(options.dynamic === true);
@@ -174,7 +184,7 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx)));
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
     if (this.#auth === undefined) return handler.fetch(request, options);
     return this.#auth.handle(request, (r, verified) => handler.fetch(r, { ...options, ...verified }));
   };
@@ -405,7 +415,12 @@ export class McpServer {
       return (this.#auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools }) as never;
     });
     const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
-    sdk.setRequestHandler("tools/call", (request, ctx) => callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy));
+    // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
+    const limits = this.#limits;
+    const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
+    sdk.setRequestHandler("tools/call", (request, ctx) =>
+      callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy, rawArguments(ctx.mcpReq.id)),
+    );
     registry.resources.install(
       sdk,
       (ctx) => {

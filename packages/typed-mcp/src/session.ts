@@ -32,7 +32,7 @@ import { isLegacyRevision } from "./revisions.js";
 export const SESSION_PREFIX = "tmcp1.";
 /** Longest header value decoded; longer ones are ignored. */
 const MAX_TOKEN_LENGTH = 4096;
-/** Longest JSON payload encoded with the full capabilities; past it only the MCP Apps entry is kept. */
+/** Longest JSON payload in UTF-8 bytes (its base64url then stays under {@link MAX_TOKEN_LENGTH}); see {@link encodeSession}. */
 const MAX_PAYLOAD = 2048;
 
 /** What `initialize` negotiated, as carried by the session id. */
@@ -45,10 +45,17 @@ export interface SessionState {
   readonly clientCapabilities: ClientCapabilities | undefined;
 }
 
+/** Longest `clientInfo.name` / `version` kept in the last, smallest form of the payload (UTF-16 code units). */
+const MAX_INFO_LENGTH = 64;
+
 /**
  * Encodes the state negotiated by `initialize` as an `Mcp-Session-Id` value: visible ASCII
- * (`A–Z a–z 0–9 - _ .`), normally under 300 characters. Capabilities whose JSON makes the payload
- * longer than 2 KiB are reduced to their `extensions[uiExtension]` entry.
+ * (`A–Z a–z 0–9 - _ .`), normally under 300 characters and never longer than the 4,096 that
+ * {@link decodeSession} reads (docs/security.md "Session id"). The JSON payload is the first of
+ * these forms that fits in 2 KiB: the full capabilities and `clientInfo` (name, version, title);
+ * the capabilities reduced to their `extensions[uiExtension]` entry; that entry reduced to `{}`
+ * (the gating only needs its presence, spec §9); finally also `clientInfo` without `title` and its
+ * `name` and `version` cut to 64 code units. The revision is always carried whole.
  *
  * @param state What `initialize` negotiated.
  * @param uiExtension The MCP Apps extension id (`io.modelcontextprotocol/ui`, spec §9), kept when capabilities are reduced.
@@ -59,14 +66,30 @@ export function encodeSession(state: SessionState, uiExtension: string): string 
     info === undefined
       ? undefined
       : { name: info.name, version: info.version, ...(typeof info.title === "string" && { title: info.title }) };
+  const shortInfo = info === undefined ? undefined : { name: cut(String(info.name)), version: cut(String(info.version)) };
+  const ui = (state.clientCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[uiExtension];
+  const uiOnly = ui === undefined ? {} : { extensions: { [uiExtension]: ui } };
+  const uiPresent = ui === undefined ? {} : { extensions: { [uiExtension]: {} } };
   const nonce = toBase64url(crypto.getRandomValues(new Uint8Array(9)));
-  let payload = JSON.stringify({ v: state.protocolVersion, i: clientInfo, c: state.clientCapabilities, n: nonce });
-  if (payload.length > MAX_PAYLOAD) {
-    const ui = (state.clientCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[uiExtension];
-    const reduced = ui === undefined ? {} : { extensions: { [uiExtension]: ui } };
-    payload = JSON.stringify({ v: state.protocolVersion, i: clientInfo, c: reduced, n: nonce });
+  const forms: Array<[unknown, unknown]> = [
+    [clientInfo, state.clientCapabilities],
+    [clientInfo, uiOnly],
+    [clientInfo, uiPresent],
+    [shortInfo, uiPresent],
+  ];
+  let payload = "";
+  for (const [i, c] of forms) {
+    payload = JSON.stringify({ v: state.protocolVersion, i, c, n: nonce });
+    if (new TextEncoder().encode(payload).byteLength <= MAX_PAYLOAD) break;
   }
   return SESSION_PREFIX + toBase64url(new TextEncoder().encode(payload));
+}
+
+/** `text` cut to {@link MAX_INFO_LENGTH} code units, never splitting a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= MAX_INFO_LENGTH) return text;
+  const end = /[\ud800-\udbff]/.test(text[MAX_INFO_LENGTH - 1]!) ? MAX_INFO_LENGTH - 1 : MAX_INFO_LENGTH;
+  return text.slice(0, end);
 }
 
 /**

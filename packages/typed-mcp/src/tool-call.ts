@@ -9,12 +9,14 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { shapeResult } from "./client-view.js";
+import { defineOwn } from "./codegen-support.js";
 import type { ClientView } from "./client-view.js";
 import { publishToolError } from "./diagnostics.js";
 import { isToolError } from "./errors.js";
 import { isInputRequiredSignal } from "./input-required.js";
 import type { ToolEntry } from "./registry.js";
 import { isMissingCapabilityAnswer, requestContext } from "./request-context.js";
+import type { RawArgumentsCapture } from "./sdk-patches.js";
 import type { CallToolResult } from "./types.js";
 
 /** Called with every exception reported as a failure (`McpServerOptions.onToolError`). */
@@ -39,6 +41,10 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * Answers one `tools/call` (spec §5–§7):
  *
  * - unknown tool: throws `ProtocolError` `-32602` `Tool <name> not found`;
+ * - arguments over the `ArgumentLimits` (limits.ts; `capture.refused`): `isError` `Argument '<path>' is
+ *   not valid.` before the reader runs;
+ * - an own `__proto__` argument the SDK's parse dropped (`capture.proto`): put back as an own data
+ *   property, so the reader treats it like `constructor` or `prototype` (spec §5);
  * - reader returns a path: `isError` `Argument '<path>' is not valid.`;
  * - {@link ToolError} (also from another copy of typed-mcp): `isError` with its message;
  * - timeout: `isError` `The tool timed out.` at once, the tool's signal aborted with a
@@ -54,6 +60,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * The result is shaped for the client's revision ({@link shapeResult}).
  *
  * @param entry The registered tool, or `undefined` when `name` is unknown.
+ * @param capture What the raw-message hook saw in this request's arguments (sdk-patches.ts `captureToolArguments`).
  * @throws ProtocolError for an unknown tool; the signals above.
  */
 export async function callTool(
@@ -63,8 +70,11 @@ export async function callTool(
   ctx: ServerContext,
   view: ClientView,
   policy: CallPolicy,
+  capture?: RawArgumentsCapture,
 ): Promise<CallToolResult> {
   if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+  if (capture !== undefined && "refused" in capture) return errorResult(`Argument '${capture.refused}' is not valid.`);
+  const raw = capture === undefined ? params.arguments : defineOwn({ ...params.arguments }, "__proto__", capture.proto);
   const upstream = ctx.mcpReq.signal;
   const controller = new AbortController();
   const onUpstreamAbort = (): void => controller.abort(upstream.reason);
@@ -77,7 +87,7 @@ export async function callTool(
   try {
     let args: unknown[] | string;
     try {
-      args = entry.descriptor.read(params.arguments, requestContext(sdk, ctx, view, controller.signal));
+      args = entry.descriptor.read(raw, requestContext(sdk, ctx, view, controller.signal));
     } catch (error) {
       return failed(error);
     }
