@@ -127,7 +127,7 @@ process.stdout.write(JSON.stringify({ evalBlocked, ok: Array.isArray(r), sig: r[
 `,
     );
     const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", script], { encoding: "utf8" });
-    expect(JSON.parse(out)).toEqual({ evalBlocked: true, ok: true, sig: true, bad: "e", w: { when: "1970-01-01T00:00:00.000Z", data: "AQ==" } });
+    expect(JSON.parse(out)).toEqual({ evalBlocked: true, ok: true, sig: true, bad: "Argument 'e' is not valid. Expected an email address.", w: { when: "1970-01-01T00:00:00.000Z", data: "AQ==" } });
   });
 
   it("escapes U+2028/U+2029 so \\n is the only line terminator, and the listing is unchanged", async () => {

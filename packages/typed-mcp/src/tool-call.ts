@@ -39,7 +39,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * Answers one `tools/call` (spec §5–§7):
  *
  * - unknown tool: throws `ProtocolError` `-32602` `Tool <name> not found`;
- * - reader returns a path: `isError` `Argument '<path>' is not valid.`;
+ * - reader returns a string: `isError` with it, `Argument '<path>' is not valid. <sentence>` (spec §5);
  * - {@link ToolError} (also from another copy of typed-mcp): `isError` with its message;
  * - timeout: `isError` `The tool timed out.` at once, the tool's signal aborted with a
  *   `TimeoutError` `DOMException`, its later outcome ignored;
@@ -79,7 +79,7 @@ export async function callTool(
     } catch (error) {
       return failed(error);
     }
-    if (typeof args === "string") return errorResult(`Argument '${args}' is not valid.`);
+    if (typeof args === "string") return errorResult(args);
 
     let value: unknown;
     try {
