@@ -4,7 +4,8 @@ import { expect } from "vitest";
  * build (bundlers.test.ts) and every Babel build (test/babel), with the answers the spec gives
  * for them (§5 reading, §6 writing, §7 errors): one list, so that every build is held to the same.
  */
-const invalid = (path: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid.` }], isError: true });
+/** The §5 argument error: the seed's sentence, then the §5 table's second sentence. */
+const invalid = (path: string, second: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid. ${second}` }], isError: true });
 
 const oslo = { lat: 59.91, lon: 10.75, label: "Oslo" };
 
@@ -35,14 +36,14 @@ export const calls: { name: string; args?: Record<string, unknown>; answer: Reco
   { name: "countdown", args: { from: 3 }, answer: { content: [{ type: "text", text: "3 2 1 0" }] } },
   { name: "repeat", args: { word: "ab" }, answer: { content: [{ type: "text", text: "ab ab" }] } },
   { name: "repeat", args: { word: "ab", times: 3, style: "upper" }, answer: { content: [{ type: "text", text: "AB AB AB" }] } },
-  { name: "read_temperature", args: { place: { lat: "59", lon: 10 }, note: null }, answer: invalid("place.lat") },
-  { name: "read_temperature", args: { place: oslo }, answer: invalid("note") },
-  { name: "read_temperature", args: { place: oslo, note: null, unit: "kelvin" }, answer: invalid("unit") },
-  { name: "countdown", args: { from: 1.5 }, answer: invalid("from") },
-  { name: "countdown", args: { from: "3" }, answer: invalid("from") },
-  { name: "repeat", args: { word: "a", style: "UPPER" }, answer: invalid("style") },
-  { name: "repeat", args: { word: "a", extra: 1 }, answer: invalid("extra") },
-  { name: "explode", answer: invalid("reason") },
+  { name: "read_temperature", args: { place: { lat: "59", lon: 10 }, note: null }, answer: invalid("place.lat", "Expected a number, got a string.") },
+  { name: "read_temperature", args: { place: oslo }, answer: invalid("note", "It is required.") },
+  { name: "read_temperature", args: { place: oslo, note: null, unit: "kelvin" }, answer: invalid("unit", 'Expected one of "celsius", "fahrenheit".') },
+  { name: "countdown", args: { from: 1.5 }, answer: invalid("from", "Expected an integer.") },
+  { name: "countdown", args: { from: "3" }, answer: invalid("from", "Expected an integer, got a string.") },
+  { name: "repeat", args: { word: "a", style: "UPPER" }, answer: invalid("style", 'Expected one of "upper", "lower".') },
+  { name: "repeat", args: { word: "a", extra: 1 }, answer: invalid("extra", "It is not a parameter of this tool.") },
+  { name: "explode", answer: invalid("reason", "It is required.") },
   {
     name: "countdown",
     args: { from: 3, step: 0 },
