@@ -115,7 +115,7 @@ function destructured(
   const r = convertTop(ctx, p.type, p.typeNode, "{…}");
   if (!r) return undefined;
   if (r.model.kind !== "object") {
-    ctx.problems.push({ code: "OMCG0004", message: `${ctx.subject}: a destructured parameter needs an object type with properties; got '${host.text(p.type)}'.` });
+    ctx.problems.push({ code: "OMCG0004", message: `${ctx.subject}: a destructured parameter needs an object type with properties; got '${host.text(p.type)}'${r.model.kind === "union" || (r.model.kind === "nullable" && r.model.inner.kind === "union") ? " (a union is always a named parameter, spec §4a: name the parameter)" : ""}.` });
     return undefined;
   }
   const properties: ValueParam[] = [];

@@ -50,7 +50,7 @@ export abstract class TypeFacts extends SyntaxFacts {
     if (f & TF.EnumLiteral && f & (TF.StringLiteral | TF.NumberLiteral)) return { kind: "enumLiteral", value: type.value, enumId: this.enumId(type) };
     if (f & TF.StringLiteral) return { kind: "stringLiteral", value: type.value };
     if (f & TF.NumberLiteral) return { kind: "numberLiteral", value: type.value };
-    if (f & TF.BooleanLiteral) return { kind: "booleanLiteral", value: type.intrinsicName === "true" };
+    if (f & TF.BooleanLiteral) return { kind: "booleanLiteral", value: (type.intrinsicName ?? this.typeToString(type)) === "true" };
     if (f & TF.BigIntLiteral) return { kind: "bigintLiteral" };
     if (f & TF.String) return { kind: "string" };
     if (f & TF.Number) return { kind: "number" };
@@ -150,8 +150,9 @@ export abstract class TypeFacts extends SyntaxFacts {
     if (cached) return cached;
     const shape: ObjectShape = { tuple: false, typeArguments: [], callable: false, otherIndex: false };
     if (this.objectFlags(type) & this.OF.Reference) {
-      if (this.isTupleType(type)) shape.tuple = true;
-      else shape.typeArguments = [...this.typeArguments(type)];
+      // A tuple's type arguments are its element types (spec §4a homogeneous tuples).
+      shape.tuple = this.isTupleType(type);
+      shape.typeArguments = [...this.typeArguments(type)];
       if (!shape.tuple && this.isArrayType(type)) shape.arrayElement = shape.typeArguments[0];
     }
     shape.named = this.namedOf(type);
