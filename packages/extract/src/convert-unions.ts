@@ -159,7 +159,11 @@ function noStrayBooleanLiterals(ctx: ConvertContext, ms: TypeModel[], whole: Typ
 function describe(m: TypeModel): string {
   if (m.kind === "object") return `{ ${m.properties.map((p) => p.name).slice(0, 3).join(", ")}${m.properties.length > 3 ? ", …" : ""} }`;
   if (m.kind === "enum") return m.values.map((v) => JSON.stringify(v)).join(" | ");
-  return m.kind === "integer" && m.bigint ? "bigint" : m.kind;
+  const names: Partial<Record<TypeModel["kind"], string>> = { integer: "Int", date: "Date", url: "URL", bytes: "Uint8Array", record: "a record", array: "an array", tuple: "a tuple" };
+  if (m.kind === "integer" && m.bigint) return "bigint";
+  if (m.kind === "array" && m.set) return "a Set";
+  if (m.kind === "record" && m.map) return "a Map";
+  return names[m.kind] ?? m.kind;
 }
 
 /** Why property `name` is not a discriminator of `members`, or `undefined` when it is one (spec §4a). */
