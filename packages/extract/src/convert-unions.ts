@@ -34,8 +34,8 @@ function groups(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: T
   const { host } = ctx;
   const written = host.unionOrder(whole, node) ?? [];
   const position = (t: TypeRef) => {
-    const i = written.findIndex((w) => host.typeId(w.type) === host.typeId(t));
-    return i < 0 ? Infinity : i;
+    const w = written.find((x) => host.typeId(x.type) === host.typeId(t));
+    return w === undefined ? Infinity : w.slot;
   };
   const out: Group[] = [];
   for (const t of [...members].sort((a, b) => position(a) - position(b))) {
@@ -43,10 +43,13 @@ function groups(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: T
     const kind = s.kind === "stringLiteral" ? "string" : s.kind === "numberLiteral" ? "number" : s.kind === "booleanLiteral" ? "boolean" : s.kind === "enumLiteral" ? "enum" : "single";
     const same = kind === "single" ? undefined : out.find((g) => g.kind === kind && (kind !== "enum" || sameEnum(ctx, g.types[0]!, t)));
     const at = position(t);
+    const w = written.find((x) => host.typeId(x.type) === host.typeId(t));
     if (same) {
       same.types.push(t);
-      same.written &&= Number.isFinite(at);
-    } else out.push({ kind, types: [t], node: Number.isFinite(at) ? written[at]!.node : undefined, at, written: Number.isFinite(at) });
+      same.written &&= w?.node !== undefined;
+    } else {
+      out.push({ kind, types: [t], node: w?.node, at, written: w?.node !== undefined });
+    }
   }
   return out;
 }
@@ -100,10 +103,9 @@ export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: Typ
   } finally {
     ctx.booleanLiteralsAt = saved;
   }
-  if (gs.every((g) => !Number.isFinite(g.at))) {
-    const ranked = models.map((m, i) => ({ m, i })).sort((a, b) => fallbackRank(a.m) - fallbackRank(b.m) || a.i - b.i);
-    models.splice(0, models.length, ...ranked.map((r) => r.m));
-  }
+  // Members from one slot (a computed union, or none written at all) take the order string, integer, number, boolean, array, object.
+  const ranked = models.map((m, i) => ({ m, i, at: gs[i]!.at })).sort((a, b) => (a.at === b.at ? 0 : a.at < b.at ? -1 : 1) || fallbackRank(a.m) - fallbackRank(b.m) || a.i - b.i);
+  models.splice(0, models.length, ...ranked.map((r) => r.m));
   if (models.length === 1) return models[0];
   const objects = models.filter((m) => wireType(m) === "object");
   if (objects.length > 1 && objects.length === models.length && models.every((m) => m.kind === "object")) {

@@ -167,10 +167,11 @@ export interface TypeHost {
   /**
    * The members of a union as written in the source (spec §4a "Order"): from `node` if given,
    * else from the type's alias declaration, through parentheses, nested unions and references
-   * to union aliases; a member written as a reference to a union type (`boolean`, an enum) gives
-   * its members without a node. `undefined` when the source does not write the union out.
+   * to union aliases. `slot` numbers the members as written; a member written as a type that is
+   * itself a union (`boolean`, an enum, a computed type) gives each of its members, without a
+   * node, one shared slot. `undefined` when the source does not write the union out.
    */
-  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef }[] | undefined;
+  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined;
   /**
    * The type node written in the declaration of the type's alias (`Record<"b" | "a", T>` for
    * `type Opts = Record<"b" | "a", T>`), following plain references to further type aliases

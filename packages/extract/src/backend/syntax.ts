@@ -209,15 +209,15 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   }
 
   /** {@link TypeHost.unionOrder}: the members of a union as written (in `node`, else in the type's alias). */
-  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef }[] | undefined {
+  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined {
     const n = (node as Any) ?? this.aliasTypeNode(t);
     if (!n) return undefined;
-    const out: { type: TypeRef; node?: TypeNodeRef }[] = [];
+    const out: { type: TypeRef; node?: TypeNodeRef; slot: number }[] = [];
     return this.collectMembers(n, out, 0) ? out : undefined;
   }
 
   /** Appends the members a union type node writes to `out`; `false` when a member's type cannot be read. */
-  private collectMembers(node: Any, out: { type: TypeRef; node?: TypeNodeRef }[], depth: number): boolean {
+  private collectMembers(node: Any, out: { type: TypeRef; node?: TypeNodeRef; slot: number }[], depth: number): boolean {
     const K = this.K;
     if (depth > MAX_DEPTH) return false;
     const n = this.unparenType(node);
@@ -229,8 +229,9 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     }
     const type = this.typeFromTypeNode(n);
     if (!type) return false;
-    if (type.flags & this.TF.Union) for (const m of this.typeMembers(type)) out.push({ type: m });
-    else out.push({ type, node: n });
+    const slot = out.length === 0 ? 0 : out[out.length - 1]!.slot + 1;
+    if (type.flags & this.TF.Union) for (const m of this.typeMembers(type)) out.push({ type: m, slot });
+    else out.push({ type, node: n, slot });
     return true;
   }
 
