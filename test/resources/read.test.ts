@@ -51,6 +51,9 @@ describe("template variables read from strings (spec §8)", () => {
     ["typed://date/", ["2026-01-02T03:04:05Z=>date:2026-01-02T03:04:05.000Z", "2026-01-02T03:04:05.5%2B01:00=>date:2026-01-02T02:04:05.500Z"], ["2026-01-02", "2026-02-30T00:00:00Z", "2026-01-02%2003:04:05Z", "1767322800000", "2026-01-02T03:04:05"], "Argument 'd' is not valid. Expected an RFC 3339 date-time."],
     ["typed://enum/", ["red=>enum:red", "green=>enum:green"], ["Red", "blue", "%20red"], 'Argument \'c\' is not valid. Expected one of "red", "green".'],
     ["typed://union/", ["a=>union:a", "b=>union:b"], ["c", "A", "a%20"], 'Argument \'u\' is not valid. Expected one of "a", "b".'],
+    ["typed://mixed/", ["42=>mixed:number:42", "-1=>mixed:number:-1", "latest=>mixed:string:latest"], ["4.2", "Latest", "latest%20", "0x1"], 'Argument \'m\' is not valid. Expected an integer or one of "latest".'],
+    // Date | "now" | boolean | string: string last takes what the others do not.
+    ["typed://when/", ["2026-01-02T03:04:05Z=>when:2026-01-02T03:04:05.000Z:", "now=>when:string:now", "true=>when:boolean:true", "soon=>when:string:soon"], ["%ZZ"], "Argument 'w' is not valid. Expected percent-encoded UTF-8."],
     ["typed://string/", ["hello%20world=>string:hello world", "x%2Fy=>string:x/y", "caf%C3%A9=>string:café"], ["%E0%A4%A", "%ZZ"], "Argument 's' is not valid. Expected percent-encoded UTF-8."],
   ];
   for (const [prefix, valid, invalid, message] of cases) {

@@ -132,7 +132,7 @@ function checkMembers(ctx: ConvertContext, u: UnionModel, whole: TypeRef, path: 
     }
     const w = wireType(m);
     const before = seen.get(w);
-    if (before) {
+    if (before && !ctx.fromString) {
       fail(ctx, path, whole, `two of its members (${describe(before)} and ${describe(m)}) are JSON ${w}s, which the reader cannot tell apart`, FIX_KINDS);
       return false;
     }

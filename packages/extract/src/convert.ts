@@ -40,6 +40,12 @@ export interface ConvertContext {
    * direct properties of a union's object members, where a discriminator stands (spec §4a).
    */
   booleanLiteralsAt?: number;
+  /**
+   * The value is read from a string (a resource template variable or prompt argument, spec §8):
+   * a union's members are tried by their string grammars in the order written, so two members
+   * of one JSON type (`Date | "now"`) can be told apart.
+   */
+  fromString?: boolean;
 }
 
 /** Result of converting a type that may include `undefined` (optionality is the caller's business). */
