@@ -7,6 +7,9 @@ import { expect } from "vitest";
 /** The §5 argument error: the seed's sentence, then the §5 table's second sentence. */
 const invalid = (path: string, second: string) => ({ content: [{ type: "text", text: `Argument '${path}' is not valid. ${second}` }], isError: true });
 
+/** An object-shaped result (spec §6): the JSON text and the same value as structuredContent. */
+const structured = (value: Record<string, unknown>) => ({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value });
+
 const oslo = { lat: 59.91, lon: 10.75, label: "Oslo" };
 
 export const calls: { name: string; args?: Record<string, unknown>; answer: Record<string, unknown> }[] = [
@@ -50,6 +53,16 @@ export const calls: { name: string; args?: Record<string, unknown>; answer: Reco
     answer: { content: [{ type: "text", text: "The step must be positive, not 0." }], isError: true },
   },
   { name: "explode", args: { reason: "boom" }, answer: { content: [{ type: "text", text: "The tool failed." }], isError: true } },
+  // §4a: a discriminated union parameter, an `Int | "all"` with a default, a tuple, a union result (the writer dispatches on `ok`).
+  { name: "measure", args: { shape: { kind: "circle", r: 1 }, digits: 2 }, answer: structured({ ok: true, area: 3.14 }) },
+  { name: "measure", args: { shape: { kind: "rect", w: 2, h: 3, d: 9 }, scale: [2, 1] }, answer: structured({ ok: true, area: 12 }) },
+  { name: "measure", args: { shape: { kind: "rect", w: 0, h: 1 } }, answer: structured({ ok: false, reason: "empty" }) },
+  { name: "measure", args: { shape: { kind: "oval", r: 1 } }, answer: invalid("shape.kind", 'Expected one of "circle", "rect".') },
+  { name: "measure", args: { shape: { r: 1 } }, answer: invalid("shape.kind", 'Expected one of "circle", "rect".') },
+  { name: "measure", args: { shape: { kind: "rect", w: 1 } }, answer: invalid("shape.h", "It is required.") },
+  { name: "measure", args: { shape: { kind: "circle", r: 1 }, scale: [1] }, answer: invalid("scale", "Expected an array of exactly 2 items.") },
+  { name: "measure", args: { shape: { kind: "circle", r: 1 }, digits: "some" }, answer: invalid("digits", 'Expected one of "all".') },
+  { name: "measure", args: { shape: { kind: "circle", r: 1 }, digits: true }, answer: invalid("digits", "Expected an integer or a string, got a boolean.") },
 ];
 
 /**

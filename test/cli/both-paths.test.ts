@@ -163,7 +163,13 @@ describe("unions and tuples (§4a) derived from the spec", () => {
   const pickShape = {
     name: "pick_shape",
     description: "Returns a shape.",
-    inputSchema: { type: "object", properties: { big: { type: "boolean" } }, required: ["big"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      // Shape | Shape[]: the discriminated objects are listed flat, at the first object's position.
+      properties: { big: { type: "boolean" }, among: { anyOf: [circle, square, { type: "array", items: shape }] } },
+      required: ["big"],
+      additionalProperties: false,
+    },
     outputSchema: { type: "object", anyOf: [circle, square] },
   };
   for (const side of ["method", "quick"]) {

@@ -96,6 +96,14 @@ function departures(t: TypeModel, s: Schema): Schema {
       break;
     case "nullable":
       return departures(t.inner, s);
+    case "tuple":
+      out.items = departures(t.items, s.items as Schema);
+      break;
+    case "union":
+      // §4a: a type array has bare members (a `bigint` member's x-safeInteger applies to numbers only).
+      if (Array.isArray(s.anyOf)) out.anyOf = (s.anyOf as Schema[]).map((m, i) => (i < t.members.length ? departures(t.members[i]!, m) : m));
+      else if (t.members.some((m) => m.kind === "integer" && m.bigint)) out["x-safeInteger"] = true;
+      break;
     default:
       break;
   }

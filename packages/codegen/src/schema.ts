@@ -164,8 +164,12 @@ function bareType(s: Schema): string | undefined {
  */
 export function unionSchema(t: UnionModel, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
   checkUnion(t);
-  const members = t.members.map((m) => typeSchema(m, where));
-  const bare = members.map(bareType);
+  // A discriminated member (`Shape | Shape[]`) is listed as its objects, flat in the anyOf.
+  const members = t.members.flatMap((m) => {
+    const s = typeSchema(m, where);
+    return m.kind === "union" ? (s.anyOf as Schema[]) : [s];
+  });
+  const bare = t.members.some((m) => m.kind === "union") ? [undefined] : members.map(bareType);
   if (t.discriminator === undefined && bare.every((b) => b !== undefined)) return { type: bare };
   return { anyOf: members };
 }
@@ -176,7 +180,10 @@ export function checkUnion(t: UnionModel): void {
   const seen = new Set<string>();
   const literals = new Set<unknown>();
   for (const m of t.members) {
-    if (m.kind === "nullable" || m.kind === "union") throw new CodegenError(`A union member cannot be a ${m.kind} (spec §4a).`);
+    if (m.kind === "nullable") throw new CodegenError("A union member cannot be nullable (spec §4a).");
+    if (m.kind === "union" && (t.discriminator !== undefined || m.discriminator === undefined)) {
+      throw new CodegenError("A union member can only be a discriminated union, in a union without a discriminator (spec §4a).");
+    }
     if (t.discriminator === undefined) {
       const w = wireType(m);
       if (seen.has(w)) throw new CodegenError(`Two union members have the JSON type ${w} (spec §4a).`);

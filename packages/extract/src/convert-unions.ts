@@ -108,8 +108,12 @@ export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: Typ
   models.splice(0, models.length, ...ranked.map((r) => r.m));
   if (models.length === 1) return models[0];
   const objects = models.filter((m) => wireType(m) === "object");
-  if (objects.length > 1 && objects.length === models.length && models.every((m) => m.kind === "object")) {
-    return discriminated(ctx, models as ObjectModel[], whole, path);
+  if (objects.length > 1 && objects.every((m) => m.kind === "object")) {
+    const tagged = discriminated(ctx, objects as ObjectModel[], whole, path);
+    if (!tagged || objects.length === models.length) return tagged;
+    // `Shape | Shape[]`: the discriminated objects are one member, at the first object's position.
+    const first = models.indexOf(objects[0]!);
+    models.splice(0, models.length, ...models.filter((m, i) => i === first || !(objects as TypeModel[]).includes(m)).map((m, i) => (i === first ? tagged : m)));
   }
   const union: UnionModel = { kind: "union", members: models };
   return checkMembers(ctx, union, whole, path) ? union : undefined;

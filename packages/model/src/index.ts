@@ -98,8 +98,9 @@ export type TypeModel =
 
 /**
  * A union of spec §4a, `null` excluded (a nullable union is `nullable` of this). Members are in
- * the order written, never `nullable`, never unions. Without `discriminator`, no two members have
- * the same {@link wireType} and the reader dispatches on the JSON type; with it, every member is
+ * the order written, never `nullable`. Without `discriminator`, no two members have the same
+ * {@link wireType} and the reader dispatches on the JSON type; one member may be a discriminated
+ * union (its objects, listed flat inside the `anyOf`: `Shape | Shape[]`). With it, every member is
  * an object whose property `discriminator` (a wire name) is a required `enum` of its literals,
  * disjoint across members, and the reader dispatches on that property's value.
  */
