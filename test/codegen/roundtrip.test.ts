@@ -97,6 +97,8 @@ const cases: [string, TypeModel, unknown][] = [
   ["{ ok: true; value: Date } | { ok: false; error: string } (ok)", outcome, { ok: true, value: new Date(7) }],
   ["{ ok: true; value: Date } | { ok: false; error: string } (error)", outcome, { ok: false, error: "no" }],
   ["{ code: 1 | 2 } | { code: 3 }", codes, { code: 2, n: 1n }],
+  ["Shape | Shape[] (one)", T.union(shape, T.array(shape)), { kind: "circle", r: 1 }],
+  ["Shape | Shape[] (several)", T.union(shape, T.array(shape)), [{ kind: "square", sideLength: 4 }]],
 ];
 
 describe("round trips", () => {

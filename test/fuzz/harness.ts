@@ -126,7 +126,7 @@ export function judge(b: Built, text: string): string | undefined {
   if (accepted !== ok) {
     return accepted
       ? `the reader accepted, the oracle refused: ${JSON.stringify(errors)}`
-      : `the reader refused at '${got as string}', the oracle accepted`;
+      : `the reader refused (${got as string}), the oracle accepted`;
   }
   if (!accepted) return undefined;
   // Round trip: each present value → writer → JSON → reader gives the same value.
