@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor, type Extractor } from "../../packages/extract/src/index.js";
+import { toolListing } from "../../packages/codegen/dist/index.js";
 import { fixture, lineColOf } from "./helpers.js";
 
 let ex: Extractor;
@@ -71,6 +72,7 @@ describe("§4a unsupported unions and tuples", () => {
         ),
       },
       { ...at("v: true | string"), code: "OMCG0005", message: read("lone_true", "string | true", "a single boolean literal is supported only as a discriminator. Use `boolean`.") },
+      { ...at("v: Int | boolean"), code: "OMCG0007", message: "Parameter 'v' of tool 'unfit': 'v': @minLength fits no member of the union (JSDoc tag)." },
       {
         ...at("{ a }: { a: string } | { a: number }"),
         code: "OMCG0004",
@@ -79,5 +81,20 @@ describe("§4a unsupported unions and tuples", () => {
       },
     ];
     expect(model.diagnostics).toEqual(expected);
+  });
+});
+
+describe("§4a JSDoc tags on a whole union", () => {
+  it("are copied into each member they fit (maxLength: a string's maxLength, an array's maxItems)", () => {
+    const { file, code } = fixture("unions/tools.ts");
+    const model = ex.extract(file, code);
+    expect(model.diagnostics).toEqual([]);
+    const tagged = model.tools.find((t) => t.name === "tagged")!;
+    expect(JSON.stringify(toolListing(tagged).inputSchema)).toBe(
+      '{"type":"object","properties":{' +
+        '"v":{"anyOf":[{"type":"string","maxLength":5},{"type":"array","items":{"type":"integer"},"maxItems":5},{"type":"null"}]},' +
+        '"w":{"anyOf":[{"type":"integer","minimum":2},{"type":"boolean"}]}},' +
+        '"required":["v","w"],"additionalProperties":false}',
+    );
   });
 });
