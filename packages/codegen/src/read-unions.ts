@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { wireType, type TypeModel, type UnionModel, type WireType } from "@typed-mcp/model";
+import { assertNever, wireType, type TypeModel, type UnionModel, type WireType } from "@typed-mcp/model";
 import { CodegenError, member, str, type Path } from "./emit.js";
 import { type Ctx, NOT_OBJECT, check, checkType, propertyPath, readElements, readInner, readObject } from "./read.js";
 import { checkUnion } from "./schema.js";
@@ -24,6 +24,8 @@ export function isWireType(w: WireType, x: string): string {
       return `Array.isArray(${x})`;
     case "object":
       return `!(${NOT_OBJECT(x)})`;
+    default:
+      return assertNever(w);
   }
 }
 

@@ -32,6 +32,7 @@ export function checkType(c: Ctx, t: TypeModel, cond: string, x: string, path: P
   check(c, cond, path, wrongType([expectedName(t)], !!c.orNull, x));
 }
 
+/** The test that the JSON value `x` is not an object (`null` and arrays are not objects on the wire). */
 export const NOT_OBJECT = (x: string) => `typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})`;
 
 /** The path of property `name` under `path` (spec §5 safe paths: `.name`, or `["…"]`). */

@@ -223,8 +223,18 @@ function grammarName(t: TypeModel): string {
       return "an RFC 3339 date-time";
     case "enum":
       return oneOf(t.values).slice("Expected ".length, -1);
-    default:
+    case "string":
+    case "url":
+    case "bytes":
+    case "array":
+    case "tuple":
+    case "record":
+    case "object":
+    case "nullable":
+    case "union":
       return "a string";
+    default:
+      return assertNever(t);
   }
 }
 
@@ -243,8 +253,17 @@ function grammarTest(t: TypeModel, s: string): string {
       return `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`;
     case "string":
       return "true";
-    default:
+    case "url":
+    case "bytes":
+    case "array":
+    case "tuple":
+    case "record":
+    case "object":
+    case "nullable":
+    case "union":
       throw new CodegenError(`A ${t.kind} is not read from a string (spec §8).`);
+    default:
+      return assertNever(t);
   }
 }
 
