@@ -84,6 +84,23 @@ describe("§4a unsupported unions and tuples", () => {
   });
 });
 
+describe("§4a tuples found by the differential test", () => {
+  it("a fixed-length tuple is read by its `length`, not its printed text (FUZZ_SEED=825384298)", () => {
+    const { file, code } = fixture("unions/tools.ts");
+    const model = ex.extract(file, code);
+    const found = model.tools.find((t) => t.name === "tuples_found")!;
+    const lits = '{"type":"number","enum":[-5,-1.5,0.5,2.25,8,9,15,16,17,18]}';
+    const pair = `{"type":"array","items":${lits},"minItems":2,"maxItems":2}`;
+    expect(JSON.stringify(toolListing(found).inputSchema)).toBe(
+      '{"type":"object","properties":{' +
+        `"nested":{"type":"array","items":${pair},"minItems":2,"maxItems":2},` +
+        '"patterned":{"type":"array","items":{"type":"string","pattern":"^/\\\\*.*?\\\\*/$"},"minItems":2,"maxItems":2},' +
+        '"named":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}},' +
+        '"required":["nested","patterned","named"],"additionalProperties":false}',
+    );
+  });
+});
+
 describe("§4a JSDoc tags on a whole union", () => {
   it("are copied into each member they fit (maxLength: a string's maxLength, an array's maxItems)", () => {
     const { file, code } = fixture("unions/tools.ts");

@@ -213,15 +213,16 @@ function discriminated(ctx: ConvertContext, members: ObjectModel[], whole: TypeR
   );
 }
 
-/** Optional or rest elements in a tuple's text (`[number, number?]`, `[string, ...string[]]`). */
-const OPTIONAL_OR_REST = /\.\.\.|\?(?=\s*[:,\]])/;
 
 /** A homogeneous tuple `[T, T]` / `readonly [T, T, T]` (spec §4a); other tuples stay OMCG0005. */
 export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[], path: string): TypeModel | undefined {
   const { host } = ctx;
   const fix = "Use an array (`T[]`) or an object with named properties.";
   if (elements.length === 0) return fail(ctx, path, t, "an empty tuple carries no value", fix);
-  if (OPTIONAL_OR_REST.test(host.text(t))) return fail(ctx, path, t, "tuples with optional or rest elements are not supported", fix);
+  // A tuple of fixed length has `length: n` (a literal); optional elements make it a union of literals, a rest element `number`.
+  const length = host.properties(t).find((p) => p.name === "length");
+  const ls = length ? host.shape(length.type) : undefined;
+  if (ls?.kind !== "numberLiteral" || ls.value !== elements.length) return fail(ctx, path, t, "tuples with optional or rest elements are not supported", fix);
   if (elements.some((e) => host.typeId(e) !== host.typeId(elements[0]!))) {
     return fail(ctx, path, t, "tuples of different element types are not supported (only homogeneous tuples such as `[number, number]`)", fix);
   }
