@@ -223,9 +223,17 @@ export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[
   const length = host.properties(t).find((p) => p.name === "length");
   const ls = length ? host.shape(length.type) : undefined;
   if (ls?.kind !== "numberLiteral" || ls.value !== elements.length) return fail(ctx, path, t, "tuples with optional or rest elements are not supported", fix);
-  if (elements.some((e) => host.typeId(e) !== host.typeId(elements[0]!))) {
-    return fail(ctx, path, t, "tuples of different element types are not supported (only homogeneous tuples such as `[number, number]`)", fix);
-  }
+  // Homogeneous: every element gives the same model (type ids differ for types written twice, such as `[{ a: string }, { a: string }]`).
   const items = convertType(ctx, elements[0]!, undefined, path + "[]");
-  return items ? { kind: "tuple", items, length: elements.length } : undefined;
+  if (!items) return undefined;
+  const first = JSON.stringify(items);
+  for (const e of elements.slice(1)) {
+    if (host.typeId(e) === host.typeId(elements[0]!)) continue;
+    const m = convertType(ctx, e, undefined, path + "[]");
+    if (!m) return undefined;
+    if (JSON.stringify(m) !== first) {
+      return fail(ctx, path, t, "tuples of different element types are not supported (only homogeneous tuples such as `[number, number]`)", fix);
+    }
+  }
+  return { kind: "tuple", items, length: elements.length };
 }
