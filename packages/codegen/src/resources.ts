@@ -210,49 +210,26 @@ function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scop
   return readValue(t, x, [{ text: pathStep(name, true) }], c);
 }
 
-/** What a member's grammar takes, for the union sentence: `an integer`, `one of "latest"`, `true or false`. */
-function grammarName(t: TypeModel): string {
+/**
+ * The string grammar of a union member (spec §8): `test`, code testing that the string `s` is in
+ * it; `name`, what it takes, for the union's sentence (`an integer`, `one of "latest"`).
+ *
+ * @throws CodegenError for a kind that is not read from a string.
+ */
+function grammar(t: TypeModel, s: string): { test: string; name: string } {
   switch (t.kind) {
     case "integer":
-      return "an integer";
+      return { test: `${helperCall(t.bigint ? "bigintFromString" : "integerFromString", s)} !== undefined`, name: "an integer" };
     case "number":
-      return "a number";
+      return { test: `${helperCall("numberFromString", s)} !== undefined`, name: "a number" };
     case "boolean":
-      return "true or false";
+      return { test: `(${s} === "true" || ${s} === "false")`, name: "true or false" };
     case "date":
-      return "an RFC 3339 date-time";
+      return { test: `${helperCall("readDateTime", s)} !== undefined`, name: "an RFC 3339 date-time" };
     case "enum":
-      return oneOf(t.values).slice("Expected ".length, -1);
+      return { test: `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`, name: oneOf(t.values).slice("Expected ".length, -1) };
     case "string":
-    case "url":
-    case "bytes":
-    case "array":
-    case "tuple":
-    case "record":
-    case "object":
-    case "nullable":
-    case "union":
-      return "a string";
-    default:
-      return assertNever(t);
-  }
-}
-
-/** A test that the string `s` is in the grammar of member `t` (spec §8). */
-function grammarTest(t: TypeModel, s: string): string {
-  switch (t.kind) {
-    case "integer":
-      return `${helperCall(t.bigint ? "bigintFromString" : "integerFromString", s)} !== undefined`;
-    case "number":
-      return `${helperCall("numberFromString", s)} !== undefined`;
-    case "boolean":
-      return `(${s} === "true" || ${s} === "false")`;
-    case "date":
-      return `${helperCall("readDateTime", s)} !== undefined`;
-    case "enum":
-      return `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`;
-    case "string":
-      return "true";
+      return { test: "true", name: "a string" };
     case "url":
     case "bytes":
     case "array":
@@ -274,13 +251,13 @@ function grammarTest(t: TypeModel, s: string): string {
  */
 function readUnionFromString(t: Extract<TypeModel, { kind: "union" }>, s: string, v: string, name: string, c: { out: Lines; scope: Scope }): void {
   t.members.forEach((m, i) => {
-    const head = `if (${grammarTest(m, s)}) {`;
+    const head = `if (${grammar(m, s).test}) {`;
     if (i === 0) c.out.open(head);
     else c.out.reopen(`} else ${head}`);
     c.out.line(`${v} = ${readMember(m, s, name, c, false)};`);
   });
   c.out.reopen("} else {");
-  c.out.line(failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map(grammarName))}.`)));
+  c.out.line(failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)));
   c.out.close();
 }
 
