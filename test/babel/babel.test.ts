@@ -262,9 +262,9 @@ describe("an unsupported parameter type", () => {
       error = e as Error;
     }
     expect(error).toBeInstanceOf(Error);
-    // `server.tool("either", (x: string | number) => …)` on line 5: `x` is at column 24.
+    // `server.tool("either", (x: string | Date) => …)` on line 5: `x` is at column 24.
     expect(error!.message).toContain(`${file}:5:24 - OMCG0005: `);
-    expect(error!.message).toContain("'string | number'");
+    expect(error!.message).toContain("'string | Date'");
     expect(error!.code).toBe("OMCG0005");
     expect(error!.loc).toEqual({ line: 5, column: 23 });
   });

@@ -161,9 +161,9 @@ describe.each(names)("%s with an unsupported parameter type", (name) => {
     const text = String((error as Error).message);
     if (process.env.SHOW_BUILD_ERRORS) console.info(`${name}:\n${text}`);
     expect(text).toContain("OMCG0005");
-    // `server.tool("either", (x: string | number) => …)` on line 5: `x` is at column 24.
+    // `server.tool("either", (x: string | Date) => …)` on line 5: `x` is at column 24.
     expect(text).toContain(`${file}:5:24`);
-    expect(text).toContain("'string | number'");
+    expect(text).toContain("'string | Date'");
     expect(exists(join(outDir, "server.mjs"))).toBe(false);
     expect(await sidecarsLeft(before)).toEqual([]);
   });

@@ -20,6 +20,7 @@ const PAIRS: [string, string[]][] = [
   ["misc", ["with_this", "inferred", "inferred_number", "async_void", "wrapped", "docs", "maybe_text", "list"]], // this parameter, inferred results, static, wrapped defaults, doc text
   ["more", ["braced", "ns", "renamed", "static_default"]], // @param {type} and [name]; namespace-import defaults; renamed destructuring; static const default
   ["constants", ["notes_add", "search_notes"]], // §1 compile-time constants: consts, `+`, templates, re-exported imports, enum members; folded defaults
+  ["unions", ["mix", "pick_shape"]], // §4a: type arrays, anyOf, discriminated unions nested everywhere, union results, tuples
 ];
 
 function comparePair(name: string, tools: string[]): void {
@@ -142,4 +143,72 @@ describe("pair listings derived from the spec", () => {
       expect(JSON.stringify(JSON.parse(r.stdout).tools)).toBe(JSON.stringify(expected));
     }
   });
+});
+
+// §4a, derived by hand from the contract: "Order" (members as written; literals of one JSON type
+// merged at the first one's position), scalar unions as a `type` array (`null` last), mixed kinds
+// and constrained members as `anyOf` (`description` beside it, `{"type":"null"}` last), the
+// discriminator as `{"type":…,"enum":[its literals]}` at its declared position, object-shaped
+// union results as `{"type":"object","anyOf":[…]}`, homogeneous tuples with minItems = maxItems.
+describe("unions and tuples (§4a) derived from the spec", () => {
+  const circle = {
+    type: "object",
+    properties: { kind: { type: "string", description: "Which shape.", enum: ["circle"] }, r: { type: "number", description: "The radius." } },
+    required: ["kind", "r"],
+  };
+  const square = { type: "object", properties: { kind: { type: "string", enum: ["square"] }, side: { type: "number" } }, required: ["kind", "side"] };
+  const shape = { anyOf: [circle, square] };
+  const mix = {
+    name: "mix",
+    description: "Mixes.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        id: { type: ["string", "number"], description: "A number or a name." },
+        flag: { type: ["boolean", "string"] },
+        count: { type: ["integer", "string"] },
+        short: { anyOf: [{ type: "string", maxLength: 5 }, { type: "number" }] }, // a member with a keyword makes it anyOf
+        tags: { anyOf: [{ type: "array", items: { type: "string", enum: ["red", "blue"] } }, { type: "string", enum: ["red", "blue"] }] },
+        when: { anyOf: [{ type: "string", format: "date-time" }, { type: "integer" }] },
+        lit: { anyOf: [{ type: "string", enum: ["a", "b"] }, { type: "number" }] }, // "a" | number | "b"
+        maybe: { type: ["string", "number", "null"] },
+        shape: { description: "The shape.", anyOf: [circle, square] },
+        shapes: { type: "array", items: shape },
+        named: { type: "object", additionalProperties: shape },
+        maybeShape: { anyOf: [circle, square, { type: "null" }] },
+        holder: { type: "object", properties: { inner: shape }, required: ["inner"] },
+        point: { type: "array", items: { type: "number" }, minItems: 2, maxItems: 2 },
+        triple: { type: "array", items: { type: "string" }, minItems: 3, maxItems: 3 },
+      },
+      required: ["id", "flag", "count", "short", "tags", "when", "lit", "maybe", "shape", "shapes", "named", "maybeShape", "holder", "point", "triple"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      anyOf: [
+        { type: "object", properties: { ok: { type: "boolean", enum: [true] }, value: { type: "number" } }, required: ["ok", "value"] },
+        { type: "object", properties: { ok: { type: "boolean", enum: [false] }, error: { type: "string" } }, required: ["ok", "error"] },
+      ],
+    },
+  };
+  const pickShape = {
+    name: "pick_shape",
+    description: "Returns a shape.",
+    inputSchema: {
+      type: "object",
+      // Shape | Shape[]: the discriminated objects are listed flat, at the first object's position.
+      properties: { big: { type: "boolean" }, among: { anyOf: [circle, square, { type: "array", items: shape }] } },
+      required: ["big"],
+      additionalProperties: false,
+    },
+    outputSchema: { type: "object", anyOf: [circle, square] },
+  };
+  for (const side of ["method", "quick"]) {
+    it(side, () => {
+      const r = cli(["list", `pairs/unions.${side}.ts`]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(JSON.stringify(JSON.parse(r.stdout).tools)).toBe(JSON.stringify([mix, pickShape]));
+    });
+  }
 });

@@ -83,6 +83,14 @@ export const T = {
   map: (values: TypeModel): TypeModel => ({ kind: "record", values, map: true }),
   object: (properties: PropertyModel[], extra: Partial<ObjectModel> = {}): ObjectModel => ({ kind: "object", properties, ...extra }),
   nullable: (inner: TypeModel): TypeModel => ({ kind: "nullable", inner }),
+  /** A §4a union told apart by JSON type (members in the order written). */
+  union: (...members: TypeModel[]): TypeModel => ({ kind: "union", members }),
+  /** A §4a discriminated union of object types. */
+  tagged: (discriminator: string, ...members: ObjectModel[]): TypeModel => ({ kind: "union", members, discriminator }),
+  /** A §4a homogeneous tuple. */
+  tuple: (items: TypeModel, length: number): TypeModel => ({ kind: "tuple", items, length }),
+  /** A one-value boolean enum (a discriminator `ok: true`). */
+  boolLit: (value: boolean): TypeModel => ({ kind: "enum", valueType: "boolean", values: [value] }),
 };
 
 /** A property; `key` defaults to the wire name. */
@@ -117,7 +125,7 @@ export function tool(name: string, params: ParamModel[], result: ResultModel = {
  * the wire JSON the writer produced.
  */
 export async function roundTripper(t: TypeModel): Promise<(value: unknown) => { read: unknown[] | string; wire: unknown; structured?: unknown }> {
-  const objectShaped = t.kind === "object" || t.kind === "record";
+  const objectShaped = t.kind === "object" || t.kind === "record" || (t.kind === "union" && t.discriminator !== undefined);
   const m = tool("rt", [param("v", t)], objectShaped ? { kind: "structured", nullable: false, type: t as ObjectModel } : { kind: "json", type: t });
   const g = await load(m);
   const ctx = fakeCtx();

@@ -207,24 +207,25 @@ function scenario(connect: Connect) {
   });
 
   it("answers invalid arguments with the exact error text naming the argument", async () => {
-    const cases: [string, Record<string, unknown> | undefined, string][] = [
-      ["create_entities", { entities: [alice, { name: "B", entityType: "x" }] }, "entities[1].observations"],
-      ["create_entities", { entities: [{ ...alice, name: 7 }] }, "entities[0].name"],
-      ["create_relations", { relations: [{ from: "a", to: null, relationType: "r" }] }, "relations[0].to"],
-      ["add_observations", { observations: [{ entityName: "Alice", contents: ["ok", 3] }] }, "observations[0].contents[1]"],
-      ["delete_entities", {}, "entityNames"],
-      ["delete_observations", { deletions: "Alice" }, "deletions"],
-      ["delete_relations", { relations: [worksAt], extra: true }, "extra"],
-      ["read_graph", { unexpected: 1 }, "unexpected"],
-      ["search_nodes", { query: "a", limit: 1.5 }, "limit"],
-      ["search_nodes", { query: "a", limit: "3" }, "limit"],
-      ["open_nodes", undefined, "names"],
-      ["graph_stats", { x: 1 }, "x"],
+    // The §5 text: the seed's sentence, then the §5 table's second sentence.
+    const cases: [string, Record<string, unknown> | undefined, string, string][] = [
+      ["create_entities", { entities: [alice, { name: "B", entityType: "x" }] }, "entities[1].observations", "It is required."],
+      ["create_entities", { entities: [{ ...alice, name: 7 }] }, "entities[0].name", "Expected a string, got a number."],
+      ["create_relations", { relations: [{ from: "a", to: null, relationType: "r" }] }, "relations[0].to", "Expected a string, got null."],
+      ["add_observations", { observations: [{ entityName: "Alice", contents: ["ok", 3] }] }, "observations[0].contents[1]", "Expected a string, got a number."],
+      ["delete_entities", {}, "entityNames", "It is required."],
+      ["delete_observations", { deletions: "Alice" }, "deletions", "Expected an array, got a string."],
+      ["delete_relations", { relations: [worksAt], extra: true }, "extra", "It is not a parameter of this tool."],
+      ["read_graph", { unexpected: 1 }, "unexpected", "It is not a parameter of this tool."],
+      ["search_nodes", { query: "a", limit: 1.5 }, "limit", "Expected an integer."],
+      ["search_nodes", { query: "a", limit: "3" }, "limit", "Expected an integer, got a string."],
+      ["open_nodes", undefined, "names", "It is required."],
+      ["graph_stats", { x: 1 }, "x", "It is not a parameter of this tool."],
     ];
-    for (const [name, args, path] of cases) {
+    for (const [name, args, path, second] of cases) {
       const result = await client.callTool({ name, arguments: args });
       expect(result, `${name} ${JSON.stringify(args)}`).toEqual({
-        content: [{ type: "text", text: `Argument '${path}' is not valid.` }],
+        content: [{ type: "text", text: `Argument '${path}' is not valid. ${second}` }],
         isError: true,
       });
     }

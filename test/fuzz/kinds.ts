@@ -23,6 +23,11 @@ export interface TypeNode {
   label: string;
   /** `true` for `T | null` (never wrapped again). */
   nullable?: boolean;
+  /**
+   * What keeps the type out of a §4a `T | T[]` (its members would not be told apart, or the union
+   * would be refused): `"array"` for a JSON array (array, Set, tuple, `T | T[]`), `"numericEnum"`.
+   */
+  avoid?: "array" | "numericEnum";
   render(r: Render, at: Position): Rendered;
 }
 
@@ -184,6 +189,7 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
         .uniqueArray(fc.tuple(fc.constantFrom(...ENUM_MEMBER_NAMES), fc.integer({ min: -3, max: 9 })), { minLength: 1, maxLength: 4, selector: (m) => m[0] })
         .map((members) => ({
           label: `enum {${members.map(([k, v]) => `${k}=${v}`).join(",")}}`,
+          avoid: "numericEnum" as const,
           render: (r) => ({ type: r.declare("N", (n) => `export enum ${n} { ${members.map(([k, v]) => `${k} = ${v}`).join(", ")} }`), doc: [] }),
         })),
   },
@@ -195,6 +201,7 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
     arb: (sub) =>
       fc.tuple(sub, fc.constantFrom("[]", "readonly []", "Array", "ReadonlyArray"), lengthTags, docFlags(2)).map(([item, form, tags, asDoc]) => ({
         label: `${form}<${item.label}>${tags.map(([k, v]) => ` ${k}=${v}`).join("")}`,
+        avoid: "array" as const,
         render: (r, at) => {
           const t = item.render(r, "inner").type;
           const base = form === "[]" ? `(${t})[]` : form === "readonly []" ? `readonly (${t})[]` : `${form}<${t}>`;
@@ -207,6 +214,7 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
     arb: (sub) =>
       fc.tuple(sub, fc.constantFrom("Set", "ReadonlySet"), lengthTags, docFlags(2)).map(([item, form, tags, asDoc]) => ({
         label: `${form}<${item.label}>${tags.map(([k, v]) => ` ${k}=${v}`).join("")}`,
+        avoid: "array" as const,
         render: (r, at) => withTags(`${form}<${item.render(r, "inner").type}>`, tags, asDoc, at),
       })),
   },
@@ -322,10 +330,9 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
 };
 
 /**
- * The §4a kinds (unions and tuples; in shared/spec/mapping.md, not yet in docs/mapping.md nor in
- * the extraction): ready to join {@link KINDS} when §4a lands. `FUZZ_4A=1` adds them. Each also
- * needs a case in `validArb` (values.ts) for its model kind, and an entry in the oracle's
- * `departures` (oracle.ts) if its reader departs from the listed schema.
+ * The §4a kinds (unions and tuples), part of every run (`FUZZ_4A=0` leaves them out). Their
+ * values come from `validArb` (values.ts, `union` and `tuple` models); the oracle's `departures`
+ * (oracle.ts) walk `anyOf` members and tuple items.
  */
 export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
   /** `string | number`, `Int | boolean`, … (§4a scalars of different JSON types). */
@@ -341,14 +348,55 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
     container: true,
     arb: (sub) =>
       sub
-        .filter((n) => !n.nullable)
+        .filter((n) => !n.nullable && n.avoid === undefined)
         .map((item) => ({
           label: `${item.label} | ${item.label}[]`,
+          avoid: "array" as const,
           render: (r) => {
             const t = item.render(r, "inner").type;
             return { type: `(${t}) | (${t})[]`, doc: [] };
           },
         })),
+  },
+  /** `(string & MaxLength<3>) | Int`: a member with a keyword makes the union `anyOf` (§4a). */
+  taggedScalarUnion: {
+    arb: () =>
+      fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -5, max: 5 }), fc.boolean()).map(([len, min, stringFirst]) => {
+        const members = [`(string & MaxLength<${len}>)`, `(Int & Minimum<${min}>)`];
+        if (!stringFirst) members.reverse();
+        return { label: members.join(" | "), render: () => ({ type: members.join(" | "), doc: [] }) };
+      }),
+  },
+  /**
+   * A discriminated union of 2–3 object types (§4a): the discriminator typed by string, number or
+   * boolean literals (one or two per member), at the first or last position, each member with
+   * one more property of a random type.
+   */
+  discriminated: {
+    container: true,
+    arb: (sub) =>
+      fc
+        .tuple(fc.constantFrom("string", "number", "boolean"), fc.integer({ min: 2, max: 3 }), fc.boolean(), fc.boolean(), fc.array(sub, { minLength: 3, maxLength: 3 }), fc.constantFrom("kind", "type", "ok"))
+        .map(([litType, count, first, pairs, subs, key]) => {
+          const n = litType === "boolean" ? 2 : count;
+          const literals = Array.from({ length: n }, (_, i): string[] => {
+            if (litType === "boolean") return [i === 0 ? "true" : "false"];
+            const one = litType === "string" ? JSON.stringify(`m${i}`) : String(i * 2);
+            const two = litType === "string" ? JSON.stringify(`n${i}`) : String(i * 2 + 1);
+            return pairs && i === 0 ? [one, two] : [one];
+          });
+          return {
+            label: `union by ${key}: ${literals.map((l, i) => `${l.join("|")} + ${subs[i]!.label}`).join(" ; ")}`,
+            render: (r: Render) => {
+              const members = literals.map((l, i) => {
+                const d = `${key}: ${l.join(" | ")}`;
+                const v = `v${i}${i === 1 ? "?" : ""}: ${subs[i]!.render(r, "inner").type}`;
+                return `{ ${first ? `${d}; ${v}` : `${v}; ${d}`} }`;
+              });
+              return { type: r.declare("U", (name) => `export type ${name} = ${members.join(" | ")};`), doc: [] };
+            },
+          };
+        }),
   },
   /** `[T, T]`, `readonly [T, T, T]` (§4a homogeneous tuples). */
   tuple: {
@@ -356,6 +404,7 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
     arb: (sub) =>
       fc.tuple(sub, fc.integer({ min: 1, max: 3 }), fc.boolean()).map(([item, n, ro]) => ({
         label: `${ro ? "readonly " : ""}[${item.label} × ${n}]`,
+        avoid: "array" as const,
         render: (r) => {
           const t = item.render(r, "inner").type;
           return { type: `${ro ? "readonly " : ""}[${Array.from({ length: n }, () => t).join(", ")}]`, doc: [] };
@@ -365,7 +414,7 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
 };
 
 /** A random supported type, containers nested at most `depth` levels. */
-export function typeArb(depth: number, kinds: typeof KINDS = process.env.FUZZ_4A === "1" ? { ...KINDS, ...KINDS_4A } : KINDS): fc.Arbitrary<TypeNode> {
+export function typeArb(depth: number, kinds: typeof KINDS = process.env.FUZZ_4A === "0" ? KINDS : { ...KINDS, ...KINDS_4A }): fc.Arbitrary<TypeNode> {
   const leaves = Object.values(kinds).filter((k) => !k.container);
   const leafArb = fc.oneof(...leaves.map((k) => k.arb(fc.constant({ label: "never", render: () => ({ type: "never", doc: [] }) }))));
   if (depth <= 0) return leafArb;

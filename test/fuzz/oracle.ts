@@ -96,10 +96,33 @@ function departures(t: TypeModel, s: Schema): Schema {
       break;
     case "nullable":
       return departures(t.inner, s);
+    case "tuple":
+      out.items = departures(t.items, s.items as Schema);
+      break;
+    case "union":
+      // §4a: a type array has bare members (a `bigint` member's x-safeInteger applies to numbers only).
+      if (Array.isArray(s.anyOf)) out.anyOf = unionDepartures(t, s.anyOf as Schema[]);
+      else if (t.members.some((m) => m.kind === "integer" && m.bigint)) out["x-safeInteger"] = true;
+      break;
     default:
       break;
   }
   return out;
+}
+
+/**
+ * The departures of a union's `anyOf` members: a discriminated member (`Shape | Shape[]`) is
+ * listed as its objects, flat, so it takes one `anyOf` entry per object; a trailing
+ * `{"type":"null"}` is kept.
+ */
+function unionDepartures(t: Extract<TypeModel, { kind: "union" }>, anyOf: Schema[]): Schema[] {
+  const out: Schema[] = [];
+  let i = 0;
+  for (const m of t.members) {
+    if (m.kind === "union" && t.discriminator === undefined) for (const o of m.members) out.push(departures(o, anyOf[i++]!));
+    else out.push(departures(m, anyOf[i++]!));
+  }
+  return [...out, ...anyOf.slice(i)];
 }
 
 function objectDepartures(t: ObjectModel, s: Schema, out: Schema): void {

@@ -110,6 +110,11 @@ export function validArb(t: TypeModel, depth = 0): fc.Arbitrary<Json> {
     }
     case "nullable":
       return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: validArb(t.inner, depth) });
+    case "union":
+      // §4a: a value of one member (a discriminated member carries its own literal).
+      return fc.oneof(...t.members.map((m) => validArb(m, depth)));
+    case "tuple":
+      return fc.array(validArb(t.items, depth + 1), { minLength: t.length, maxLength: t.length });
   }
 }
 

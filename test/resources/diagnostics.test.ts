@@ -77,3 +77,17 @@ it("a valid module has no diagnostics and gives the models", () => {
   expect(model.resources?.map((r) => r.uri ?? r.uriTemplate)).toEqual(["ok://{id}", "ok://fixed"]);
   expect(model.prompts?.map((p) => p.name)).toEqual(["ask"]);
 });
+
+describe("§8 unions read from strings: `string` must come last", () => {
+  it("OMCG0011 for a resource, OMCG0012 for a prompt, at the parameter", () => {
+    const { model, at } = run("unions.ts");
+    expect(model.resources ?? []).toEqual([]);
+    expect(model.prompts ?? []).toEqual([]);
+    const rule = (type: string) =>
+      `in '${type}', \`string\` must come last: the members are tried in the order written and \`string\` takes every value; move it to the end.`;
+    expect(model.diagnostics).toEqual([
+      { ...at("id: string | Int"), code: "OMCG0011", message: `Resource 'by_id', parameter 'id': ${rule("string | Int")}` },
+      { ...at("flag: string | boolean"), code: "OMCG0012", message: `Prompt 'ask', parameter 'flag': ${rule("string | boolean")}` },
+    ]);
+  });
+});

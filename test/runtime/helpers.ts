@@ -43,9 +43,9 @@ export const REFRESH_VIEW_APPS =
 
 export const ORDER_TOOL_NAMES = ["place_order", "explode", "refuse", "wait_for_abort", "whoami", "version", "add"];
 
-/** Exact result texts (spec §5, §7). */
-export const invalid = (path: string) =>
-  `{"content":[{"type":"text","text":"Argument '${path}' is not valid."}],"isError":true}`;
+/** Exact result texts (spec §5: the seed's sentence, then the §5 table's second sentence; §7). */
+export const invalid = (path: string, second: string) =>
+  `{"content":[{"type":"text","text":"Argument '${path}' is not valid. ${second}"}],"isError":true}`;
 export const FAILED = '{"content":[{"type":"text","text":"The tool failed."}],"isError":true}';
 export const TIMED_OUT = '{"content":[{"type":"text","text":"The tool timed out."}],"isError":true}';
 

@@ -128,15 +128,15 @@ for (const era of ["2025-11-25 (legacy client)", "2026-07-28 (modern client)"] a
     it("answers an invalid argument with the exact text of spec §5", async () => {
       const { client, bodies } = await connect(http.url, options);
       const result = await client.callTool({ name: "place_order", arguments: { items: [{ sku: "a", qty: 1 }, { sku: "b", qty: 0 }] } });
-      expect(JSON.stringify({ content: result.content, isError: result.isError })).toBe(invalid("items[1].qty"));
+      expect(JSON.stringify({ content: result.content, isError: result.isError })).toBe(invalid("items[1].qty", "Expected an integer of at least 1."));
       const raw = messagesOf(bodies.at(-1)!).find((m) => "result" in m)!.result;
-      expect(JSON.stringify({ content: raw.content, isError: raw.isError })).toBe(invalid("items[1].qty"));
+      expect(JSON.stringify({ content: raw.content, isError: raw.isError })).toBe(invalid("items[1].qty", "Expected an integer of at least 1."));
       expect(raw.structuredContent).toBeUndefined();
       // Absent arguments mean {}; unknown arguments only after all parameters pass.
       const missing = await client.callTool({ name: "place_order" });
-      expect(JSON.stringify({ content: missing.content, isError: missing.isError })).toBe(invalid("items"));
+      expect(JSON.stringify({ content: missing.content, isError: missing.isError })).toBe(invalid("items", "It is required."));
       const unknown = await client.callTool({ name: "add", arguments: { a: 1, b: 2, c: 3 } });
-      expect(JSON.stringify({ content: unknown.content, isError: unknown.isError })).toBe(invalid("c"));
+      expect(JSON.stringify({ content: unknown.content, isError: unknown.isError })).toBe(invalid("c", "It is not a parameter of this tool."));
       await client.close();
     });
 
@@ -257,7 +257,7 @@ describe("older revisions over raw HTTP (stateless 2025-era requests)", () => {
   it("an invalid argument on the raw wire is exactly spec §5's result", async () => {
     const bad = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "place_order", arguments: { items: [{ sku: "x", qty: 1.5 }] } } };
     const [response] = messagesOf(await post(http.url, bad, "2025-11-25"));
-    expect(JSON.stringify(response.result)).toBe(invalid("items[0].qty"));
+    expect(JSON.stringify(response.result)).toBe(invalid("items[0].qty", "Expected an integer."));
   });
 
   it("a stateless 2025-era client is not known to have negotiated MCP Apps: it sees ordinary tools", async () => {

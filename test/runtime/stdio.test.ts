@@ -57,7 +57,7 @@ describe("raw stdio bytes", () => {
       );
       expect(call).toContain('"result":{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":2.5}"}],"structuredContent":{"id":"ord-1","total":2.5}}');
       const bad = await s.request(3, "tools/call", { name: "place_order", arguments: { items: "none" } });
-      expect(bad).toContain(`"result":${invalid("items")}`);
+      expect(bad).toContain(`"result":${invalid("items", "Expected an array, got a string.")}`);
     } finally {
       s.close();
     }
@@ -130,7 +130,7 @@ describe("the real client over stdio", () => {
       expect((await client.callTool({ name: "version" })).content).toEqual([{ type: "text", text: "1.0" }]);
 
       const bad = await client.callTool({ name: "add", arguments: { a: "1", b: 2 } });
-      expect(JSON.stringify({ content: bad.content, isError: bad.isError })).toBe(invalid("a"));
+      expect(JSON.stringify({ content: bad.content, isError: bad.isError })).toBe(invalid("a", "Expected a number, got a string."));
 
       const refused = await client.callTool({ name: "refuse" });
       expect(JSON.stringify({ content: refused.content, isError: refused.isError })).toBe('{"content":[{"type":"text","text":"No such order."}],"isError":true}');

@@ -256,20 +256,21 @@ export function toolScenario(
   });
 
   it("answers invalid arguments with the exact text naming the argument", async () => {
-    const cases: [string, Record<string, unknown> | undefined, string][] = [
-      ["measure_segment", { segment: { from: { x: 0, y: 0 }, to: { x: "3", y: 4 } } }, "segment.to.x"],
-      ["measure_segment", { segment: { from: { x: 0 }, to: { x: 3, y: 4 } } }, "segment.from.y"],
-      ["measure_segment", { segment: { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }, digits: 1.5 }, "digits"],
-      ["measure_segment", undefined, "segment"],
-      ["translate", { point: null, dx: 1 }, "point"],
-      ["divide", { a: 1, b: 2, c: 3 }, "c"],
-      ["greet", { name: "Ada", excited: "yes" }, "excited"],
-      ["explode", { now: true }, "now"],
+    // The §5 text: the seed's sentence, then the §5 table's second sentence.
+    const cases: [string, Record<string, unknown> | undefined, string, string][] = [
+      ["measure_segment", { segment: { from: { x: 0, y: 0 }, to: { x: "3", y: 4 } } }, "segment.to.x", "Expected a number, got a string."],
+      ["measure_segment", { segment: { from: { x: 0 }, to: { x: 3, y: 4 } } }, "segment.from.y", "It is required."],
+      ["measure_segment", { segment: { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }, digits: 1.5 }, "digits", "Expected an integer."],
+      ["measure_segment", undefined, "segment", "It is required."],
+      ["translate", { point: null, dx: 1 }, "point", "Expected an object, got null."],
+      ["divide", { a: 1, b: 2, c: 3 }, "c", "It is not a parameter of this tool."],
+      ["greet", { name: "Ada", excited: "yes" }, "excited", "Expected a boolean, got a string."],
+      ["explode", { now: true }, "now", "It is not a parameter of this tool."],
     ];
-    for (const [name, args, path] of cases) {
+    for (const [name, args, path, second] of cases) {
       const result = await client().callTool({ name, arguments: args });
       expect(result, `${name} ${JSON.stringify(args)}`).toEqual({
-        content: [{ type: "text", text: `Argument '${path}' is not valid.` }],
+        content: [{ type: "text", text: `Argument '${path}' is not valid. ${second}` }],
         isError: true,
       });
     }

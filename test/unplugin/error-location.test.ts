@@ -14,13 +14,13 @@ import typedMcpEsbuild from "../../packages/unplugin/dist/esbuild.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/error-location");
 const file = join(root, "tools.ts");
-// Line 3 is `server.tool("either", (x: string | number) => String(x));`: `x` is at column 24.
+// Line 3 is `server.tool("either", (x: string | Date) => String(x));`: `x` is at column 24.
 const LINE = 3;
 const COLUMN = 24;
 const FRAME = [
   '1 | import { McpServer } from "typed-mcp";',
   '2 | const server = new McpServer({ name: "e", version: "1.0.0" });',
-  '3 | server.tool("either", (x: string | number) => String(x));',
+  '3 | server.tool("either", (x: string | Date) => String(x));',
   "  |                        ^",
   "4 | export { server };",
 ].join("\n");

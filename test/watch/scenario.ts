@@ -108,10 +108,10 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
     it("reports a new error, then clears it once fixed", async () => {
       const a = join(root, "src/a.ts");
       await settle();
-      await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | number): string");
+      await edit(a, "greet(who: Person): string", "greet(who: Person, x: string | Date): string");
       await until((o) => !o.ok && o.error.includes("OMCG0005") && o.error.includes("a.ts"));
       await settle();
-      await edit(a, "greet(who: Person, x: string | number): string", "greet(who: Person): string");
+      await edit(a, "greet(who: Person, x: string | Date): string", "greet(who: Person): string");
       await until((o) => listed(o, "number"));
       expect(sidecarPids()).toEqual([pid]);
     });

@@ -128,6 +128,13 @@ export class Lines {
     this.line(s);
     return this;
   }
+  /** Closes a block and opens the next at the same depth: `} else {`. */
+  reopen(s: string): this {
+    this.depth--;
+    this.line(s);
+    this.depth++;
+    return this;
+  }
   append(other: Lines): this {
     const pad = "  ".repeat(this.depth);
     for (const l of other.lines) this.lines.push(pad + l);

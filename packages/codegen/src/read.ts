@@ -1,30 +1,54 @@
 /**
  * Reader emitters (spec §5): one small writer per type kind that appends straight-line checks
- * and conversions to a {@link Lines} buffer. A failed check `return`s the wire path of the value
- * (`"items[" + i + "].qty"`), built only on failure.
+ * and conversions to a {@link Lines} buffer. A failed check `return`s the whole argument error
+ * (`__tmcp.invalid(path, sentence)`: `Argument 'items[2].qty' is not valid. Expected an integer
+ * of at least 1.`); path and sentence are built only on that branch, so the valid path costs
+ * what a bare check costs. Checks run in §2 keyword order: the JSON type first, then the
+ * keywords, so the first failing check names itself. Unions and tuples (§4a) are in read-unions.ts.
  *
  * @module
  */
-import { assertNever, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
-import { CodegenError, Lines, type Path, helperCall, Scope, literalKey, member, pathCode, pathExpr, pathText, str } from "./emit.js";
+import { assertNever, pathStep, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
+import { CodegenError, Lines, type Path, helperCall, Scope, literalKey, member, pathExpr, pathText, str } from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
+import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
+import { readTuple, readUnion } from "./read-unions.js";
 
 /** Emission state of one reader. */
-interface Ctx {
+export interface Ctx {
   out: Lines;
   scope: Scope;
+  /** The value may also be `null` (the inner read of a nullable): a wrong-type sentence lists `null` too. */
+  orNull?: boolean;
 }
 
-function fail(path: Path): string {
-  return `return ${pathCode(path)};`;
+/** `if (cond) return __tmcp.invalid(path, sentence);` */
+export function check(c: Ctx, cond: string, path: Path, sentence: string): void {
+  c.out.line(`if (${cond}) ${failWith(path, sentence)}`);
 }
 
-/** `if (c1 || c2 …) return <path>;` */
-function check(c: Ctx, conditions: string[], path: Path): void {
-  if (conditions.length > 0) c.out.line(`if (${conditions.join(" || ")}) ${fail(path)}`);
+/** The JSON type check of `t` at `x`: fails with `Expected <type>[ or null], got <JSON type>.`. */
+export function checkType(c: Ctx, t: TypeModel, cond: string, x: string, path: Path): void {
+  check(c, cond, path, wrongType([expectedName(t)], !!c.orNull, x));
 }
 
-const NOT_OBJECT = (x: string) => `typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})`;
+/** The test that the JSON value `x` is not an object (`null` and arrays are not objects on the wire). */
+export const NOT_OBJECT = (x: string) => `typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})`;
+
+/** The path of property `name` under `path` (spec §5 safe paths: `.name`, or `["…"]`). */
+export function propertyPath(path: Path, name: string): Path {
+  return pathText(path, pathStep(name, path.length === 0));
+}
+
+/** The path of the runtime key `k` under `path` (a record key, an unknown argument). */
+function keyPath(path: Path, k: string): Path {
+  return pathExpr(path, helperCall("pathKey", k, path.length === 0 ? "true" : "false"));
+}
+
+/** The path of element `i` (a runtime index) under `path`: `p[i]`. */
+export function elementPath(path: Path, i: string): Path {
+  return pathText(pathExpr(pathText(path, "["), i), "]");
+}
 
 /**
  * Appends code that checks and converts the JSON value in the local `x` (of type `t`, at
@@ -39,7 +63,7 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "integer":
       return readNumber(t, x, path, c);
     case "boolean":
-      check(c, [`typeof ${x} !== "boolean"`], path);
+      checkType(c, t, `typeof ${x} !== "boolean"`, x, path);
       return x;
     case "enum":
       return readEnum(t, x, path, c);
@@ -47,9 +71,11 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "url":
     case "bytes": {
       const helper = t.kind === "date" ? "readDateTime" : t.kind === "url" ? "readUrl" : "readBase64";
+      const what = t.kind === "date" ? "an RFC 3339 date-time" : t.kind === "url" ? "an absolute URI" : "base64";
+      checkType(c, t, `typeof ${x} !== "string"`, x, path);
       const r = c.scope.fresh("r");
       c.out.line(`const ${r} = ${helperCall(helper, x)};`);
-      check(c, [`${r} === undefined`], path);
+      check(c, `${r} === undefined`, path, fixed(`Expected ${what}.`));
       return r;
     }
     case "array":
@@ -60,6 +86,10 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
       return readObject(t, x, path, c);
     case "nullable":
       return readNullable(t, x, path, c);
+    case "union":
+      return readUnion(t, x, path, c);
+    case "tuple":
+      return readTuple(t, x, path, c);
     default:
       return assertNever(t);
   }
@@ -68,15 +98,20 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
 function readString(t: Extract<TypeModel, { kind: "string" }>, x: string, path: Path, c: Ctx): string {
   checkConstraints("string", t.constraints, ALLOWED_CONSTRAINTS.string);
   const k = t.constraints ?? {};
-  const conds = [`typeof ${x} !== "string"`];
-  // Code points ≤ UTF-16 length ≤ 2 × code points: count only when the length cannot decide.
-  if (k.minLength !== undefined && k.minLength > 0) conds.push(`${x}.length < ${2 * k.minLength} && ${helperCall("codePoints", x)} < ${k.minLength}`);
-  if (k.maxLength !== undefined) conds.push(`${x}.length > ${k.maxLength} && ${helperCall("codePoints", x)} > ${k.maxLength}`);
-  if (k.pattern !== undefined) conds.push(`!${c.scope.regex(k.pattern)}.test(${x})`);
-  if (k.format === "email") conds.push(`!${helperCall("isEmail", x)}`);
-  else if (k.format === "uri") conds.push(`!${helperCall("isUri", x)}`);
+  checkType(c, t, `typeof ${x} !== "string"`, x, path);
+  if (k.format === "email") check(c, `!${helperCall("isEmail", x)}`, path, fixed("Expected an email address."));
+  else if (k.format === "uri") check(c, `!${helperCall("isUri", x)}`, path, fixed("Expected an absolute URI."));
   else if (k.format !== undefined) throw new CodegenError(`Unknown format ${k.format}.`);
-  check(c, conds.map((s, i) => (i === 0 ? s : `(${s})`)), path);
+  // Code points ≤ UTF-16 length ≤ 2 × code points: count only when the length cannot decide.
+  if (k.minLength !== undefined && k.minLength > 0) {
+    const sentence = fixed(`Expected a string of at least ${count(k.minLength, "character")}.`);
+    check(c, `${x}.length < ${2 * k.minLength} && ${helperCall("codePoints", x)} < ${k.minLength}`, path, sentence);
+  }
+  if (k.maxLength !== undefined) {
+    const sentence = fixed(`Expected a string of at most ${count(k.maxLength, "character")}.`);
+    check(c, `${x}.length > ${k.maxLength} && ${helperCall("codePoints", x)} > ${k.maxLength}`, path, sentence);
+  }
+  if (k.pattern !== undefined) check(c, `!${c.scope.regex(k.pattern)}.test(${x})`, path, fixed(`Expected a string matching the pattern ${k.pattern}.`));
   return x;
 }
 
@@ -87,53 +122,69 @@ function num(n: number): string {
 function readNumber(t: Extract<TypeModel, { kind: "number" | "integer" }>, x: string, path: Path, c: Ctx): string {
   checkConstraints(t.kind, t.constraints, ALLOWED_CONSTRAINTS.number);
   const k = t.constraints ?? {};
-  const conds = [`typeof ${x} !== "number"`];
-  if (t.kind === "integer") conds.push(t.bigint ? `!Number.isSafeInteger(${x})` : `!Number.isInteger(${x})`);
-  else conds.push(`!Number.isFinite(${x})`);
-  if (k.minimum !== undefined) conds.push(`${x} < ${num(k.minimum)}`);
-  if (k.maximum !== undefined) conds.push(`${x} > ${num(k.maximum)}`);
-  check(c, conds, path);
+  const name = expectedName(t);
+  checkType(c, t, `typeof ${x} !== "number"`, x, path);
+  if (t.kind === "integer") {
+    check(c, `!Number.isInteger(${x})`, path, fixed("Expected an integer."));
+    if (t.bigint) check(c, `!Number.isSafeInteger(${x})`, path, fixed("Expected an integer from -9007199254740991 to 9007199254740991."));
+  } else check(c, `!Number.isFinite(${x})`, path, fixed("Expected a number."));
+  if (k.minimum !== undefined) check(c, `${x} < ${num(k.minimum)}`, path, fixed(`Expected ${name} of at least ${k.minimum}.`));
+  if (k.maximum !== undefined) check(c, `${x} > ${num(k.maximum)}`, path, fixed(`Expected ${name} of at most ${k.maximum}.`));
   return t.kind === "integer" && t.bigint ? `BigInt(${x})` : x;
 }
 
 function readEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, path: Path, c: Ctx): string {
+  const type = t.numeric !== undefined || t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
+  checkType(c, t, `typeof ${x} !== "${type}"`, x, path);
+  const sentence = fixed(oneOf(c.orNull ? [...t.values, null] : t.values));
   if (t.numeric !== undefined) {
     // Numeric TypeScript enum: matched by member name, read as the member's number.
     const r = c.scope.fresh("r");
     c.out.line(`let ${r};`);
     c.out.open(`switch (${x}) {`);
     t.values.forEach((name, i) => c.out.line(`case ${str(String(name))}: ${r} = ${num(t.numeric![i]!)}; break;`));
-    c.out.line(`default: ${fail(path)}`);
+    c.out.line(`default: ${failWith(path, sentence)}`);
     c.out.close();
     return r;
   }
-  const lits = t.values.map((v) => (typeof v === "string" ? str(v) : num(v)));
-  if (lits.length <= 8) check(c, [lits.map((l) => `${x} !== ${l}`).join(" && ")], path);
+  const lits = t.values.map((v) => (typeof v === "string" ? str(v) : typeof v === "boolean" ? String(v) : num(v)));
+  if (lits.length <= 8) check(c, lits.map((l) => `${x} !== ${l}`).join(" && "), path, sentence);
   else {
     const set = c.scope.hoist("en", `new Set([${lits.join(", ")}])`);
-    check(c, [`!${set}.has(${x})`], path);
+    check(c, `!${set}.has(${x})`, path, sentence);
   }
   return x;
 }
 
-/** Reads an element/value with its own buffer, so the caller can see whether it was an identity read. */
-function readInner(t: TypeModel, x: string, path: Path, c: Ctx): { body: Lines; expr: string } {
+/**
+ * Reads an element/value with its own buffer, so the caller can see whether it was an identity
+ * read. `orNull`: the value may also be null (a nullable's inner read); never inherited.
+ */
+export function readInner(t: TypeModel, x: string, path: Path, c: Ctx, orNull = false): { body: Lines; expr: string } {
   const body = new Lines();
-  const expr = readValue(t, x, path, { out: body, scope: c.scope });
+  const expr = readValue(t, x, path, { out: body, scope: c.scope, orNull });
   return { body, expr };
 }
 
 function readArray(t: Extract<TypeModel, { kind: "array" }>, x: string, path: Path, c: Ctx): string {
   checkConstraints(t.set ? "set" : "array", t.constraints, ALLOWED_CONSTRAINTS.array);
   const k = t.constraints ?? {};
-  const conds = [`!Array.isArray(${x})`];
+  checkType(c, t, `!Array.isArray(${x})`, x, path);
   // minItems/maxItems apply to the JSON array (a Set's duplicates count: they are dropped, not refused).
-  if (k.minLength !== undefined && k.minLength > 0) conds.push(`${x}.length < ${k.minLength}`);
-  if (k.maxLength !== undefined) conds.push(`${x}.length > ${k.maxLength}`);
-  check(c, conds, path);
+  if (k.minLength !== undefined && k.minLength > 0) check(c, `${x}.length < ${k.minLength}`, path, fixed(`Expected an array of at least ${count(k.minLength, "item")}.`));
+  if (k.maxLength !== undefined) check(c, `${x}.length > ${k.maxLength}`, path, fixed(`Expected an array of at most ${count(k.maxLength, "item")}.`));
+  return readElements(t.items, x, path, c, t.set ? "set" : "array");
+}
+
+/**
+ * The element loop of an array, set or tuple (already checked to be a JSON array): reads each
+ * element at `p[i]`; returns the array (`x` itself when no element needs conversion), or a `Set`.
+ */
+export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "array" | "set"): string {
+  const t = { items, set: as === "set" };
   const i = c.scope.fresh("i");
   const e = c.scope.fresh("e");
-  const item = readInner(t.items, e, pathText(pathExpr(pathText(path, "["), i), "]"), c);
+  const item = readInner(t.items, e, elementPath(path, i), c);
   const identity = item.expr === e;
   const r = identity ? x : c.scope.fresh("r");
   if (!identity) c.out.line(`const ${r} = [];`);
@@ -151,10 +202,10 @@ function assignDynamic(target: string, key: string, value: string): string {
 }
 
 function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: Path, c: Ctx): string {
-  check(c, [NOT_OBJECT(x)], path);
+  checkType(c, t, NOT_OBJECT(x), x, path);
   const k = c.scope.fresh("k");
   const e = c.scope.fresh("e");
-  const value = readInner(t.values, e, pathExpr(pathText(path, "."), k), c);
+  const value = readInner(t.values, e, keyPath(path, k), c);
   // A JSON object already holds its keys as own data properties: reuse it when values need no conversion.
   const identity = value.expr === e && !t.map;
   const r = identity ? x : c.scope.fresh("r");
@@ -189,7 +240,7 @@ function readProperties(
   for (const p of props) {
     const v = c.scope.fresh(prefix);
     locals.push(v);
-    const at = path.length === 0 ? [{ text: p.name }] : pathText(path, "." + p.name);
+    const at = propertyPath(path, p.name);
     const e = c.scope.fresh("e");
     const inner = readInner(p.type, e, at, c);
     c.out.line(`let ${v};`);
@@ -197,7 +248,7 @@ function readProperties(
     c.out.line(`const ${e} = ${member(x, p.name)};`);
     c.out.append(inner.body);
     c.out.line(`${v} = ${inner.expr};`);
-    if (p.required) c.out.close(`} else ${fail(at)}`);
+    if (p.required) c.out.close(`} else ${failWith(at, fixed("It is required."))}`);
     else c.out.close();
   }
   return locals;
@@ -223,8 +274,9 @@ function buildObject(props: { key: string; required: boolean }[], locals: string
   return r;
 }
 
-function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
-  check(c, [NOT_OBJECT(x)], path);
+/** Reads an object type's listed properties (spec §4 Objects) into a plain object or a class instance. */
+export function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
+  checkType(c, t, NOT_OBJECT(x), x, path);
   const props = listedProperties(t, "input");
   const locals = readProperties(props, x, path, c, "p");
   let r: string;
@@ -252,13 +304,13 @@ function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
 function readIndexSignature(t: ObjectModel, props: ObjectModel["properties"], x: string, r: string, path: Path, c: Ctx): void {
   const k = c.scope.fresh("k");
   const e = c.scope.fresh("e");
-  const value = readInner(t.additionalProperties!, e, pathExpr(pathText(path, "."), k), c);
+  const value = readInner(t.additionalProperties!, e, keyPath(path, k), c);
   const wire = props.map((p) => `${k} === ${str(p.name)}`);
   // A key equal to a renamed property's TypeScript key would overwrite it: refused.
   const clash = props.filter((p) => p.key !== p.name && !props.some((q) => q.name === p.key)).map((p) => `${k} === ${str(p.key)}`);
   c.out.open(`for (const ${k} in ${x}) {`);
   c.out.line(`if (!Object.hasOwn(${x}, ${k})${wire.length > 0 ? ` || ${wire.join(" || ")}` : ""}) continue;`);
-  if (clash.length > 0) c.out.line(`if (${clash.join(" || ")}) ${fail(pathExpr(pathText(path, "."), k))}`);
+  if (clash.length > 0) check(c, clash.join(" || "), keyPath(path, k), fixed("It is not allowed here."));
   c.out.line(`const ${e} = ${x}[${k}];`);
   c.out.append(value.body);
   c.out.line(assignDynamic(r, k, value.expr));
@@ -267,7 +319,7 @@ function readIndexSignature(t: ObjectModel, props: ObjectModel["properties"], x:
 
 function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, path: Path, c: Ctx): string {
   if (t.inner.kind === "nullable") throw new CodegenError("A nullable type's inner type is itself nullable.");
-  const inner = readInner(t.inner, x, path, c);
+  const inner = readInner(t.inner, x, path, c, true);
   if (inner.expr === x) {
     c.out.open(`if (${x} !== null) {`).append(inner.body).close();
     return x;
@@ -280,7 +332,7 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
 
 /**
  * The body of `read(a, ctx)` (spec §5): absent `arguments` means `{}`; parameters are read in
- * declaration order, the first failure returns its path; unknown top-level arguments are
+ * declaration order, the first failure returns its §5 text; unknown top-level arguments are
  * reported only after every parameter passed; the result is the argument array with
  * `RequestContext` (`ctx`) and `AbortSignal` (`ctx.signal`) parameters at their positions and
  * `undefined` for absent optional parameters.
@@ -289,7 +341,7 @@ export function readBody(params: ParamModel[], scope: Scope): Lines {
   const out = new Lines();
   const c: Ctx = { out, scope };
   out.line(`if (a === undefined) a = {};`);
-  out.line(`else if (${NOT_OBJECT("a")}) return "arguments";`);
+  out.line(`else if (${NOT_OBJECT("a")}) ${failWith([{ text: "arguments" }], wrongType(["an object"], false, "a"))}`);
   const args: string[] = [];
   for (const p of params) {
     switch (p.role) {
@@ -314,7 +366,8 @@ export function readBody(params: ParamModel[], scope: Scope): Lines {
     }
   }
   const known = listedParams(params).map((p) => `k !== ${str(p.name)}`);
-  out.line(`for (const k in a) if (${[...known, "Object.hasOwn(a, k)"].join(" && ")}) return k;`);
+  const unknown = failWith(keyPath([], "k"), fixed("It is not a parameter of this tool."));
+  out.line(`for (const k in a) if (${[...known, "Object.hasOwn(a, k)"].join(" && ")}) ${unknown}`);
   out.line(`return [${args.join(", ")}];`);
   return out;
 }

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { assertNever, type PromptListing, type PromptModel, type ResourceListing, type ResourceTemplateListing, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
+import { assertNever, pathStep, type PromptListing, type PromptModel, type ResourceListing, type ResourceTemplateListing, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
 import { CodegenError, Lines, helperCall, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
+import { failWith, fixed, listOr, oneOf, wrongType } from "./sentences.js";
 
 /** The listing entry types (spec §8), defined once in `@typed-mcp/model`. */
 export type { PromptListing, ResourceListing, ResourceTemplateListing };
@@ -143,6 +144,7 @@ export function completionValues(params: StringParamModel[]): Record<string, str
  * type and checked against its constraints (the same generated checks as tool readers).
  */
 function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: boolean): Lines {
+  const fail = (name: string, sentence: string) => failWith([{ text: pathStep(name, true) }], sentence);
   const out = new Lines();
   const c = { out, scope };
   out.line(`if (a === undefined || a === null) a = {};`);
@@ -166,26 +168,13 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
     const v = scope.fresh("v");
     out.line(`const ${s} = Object.hasOwn(a, ${str(p.name)}) ? a[${str(p.name)}] : undefined;`);
     out.line(`let ${v};`);
-    const absent = p.required ? `return ${str(p.name)};` : `${v} = ${p.absentAsNull ? "null" : "undefined"};`;
+    const absent = p.required ? fail(p.name, fixed("It is required.")) : `${v} = ${p.absentAsNull ? "null" : "undefined"};`;
     out.open(`if (${s} === undefined) {`).line(absent).close("}");
     out.open("else {");
     const inner: TypeModel = p.type.kind === "nullable" ? p.type.inner : p.type;
-    out.line(`if (typeof ${s} !== "string") return ${str(p.name)};`);
-    if (inner.kind === "integer" && inner.bigint) {
-      // A bigint read from a string keeps every digit: no detour through a number (spec §8).
-      const n = scope.fresh("n");
-      out.line(`const ${n} = ${helperCall("bigintFromString", s)};`);
-      const k = inner.constraints ?? {};
-      const conds = [`${n} === undefined`];
-      if (k.minimum !== undefined) conds.push(`${n} < ${k.minimum}`);
-      if (k.maximum !== undefined) conds.push(`${n} > ${k.maximum}`);
-      out.line(`if (${conds.join(" || ")}) return ${str(p.name)};`);
-      out.line(`${v} = ${n};`);
-    } else {
-      const x = fromString(inner, s, p.name, c);
-      const expr = readValue(inner, x, [{ text: p.name }], c);
-      out.line(`${v} = ${expr};`);
-    }
+    out.line(`if (typeof ${s} !== "string") ${fail(p.name, wrongType(["a string"], false, s))}`);
+    if (inner.kind === "union") readUnionFromString(inner, s, v, p.name, c);
+    else out.line(`${v} = ${readMember(inner, s, p.name, c, true)};`);
     out.close("}");
     args.push(v);
   }
@@ -193,11 +182,83 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
     const k = scope.fresh("k");
     const known = names.map((n) => `${k} !== ${str(n)}`).join(" && ");
     out.open(`for (const ${k} in a) {`);
-    out.line(`if (Object.hasOwn(a, ${k})${known ? ` && ${known}` : ""}) return ${k};`);
+    const unknown = failWith([{ expr: helperCall("pathKey", k, "true") }], fixed("It is not an argument of this prompt."));
+    out.line(`if (Object.hasOwn(a, ${k})${known ? ` && ${known}` : ""}) ${unknown}`);
     out.close("}");
   }
   out.line(`return [${args.join(", ")}];`);
   return out;
+}
+
+/**
+ * Reads the string `s` as a value of `t` (not a union): converted by its grammar, then checked as
+ * a tool reader checks it. With `refuse`, a string the grammar does not take fails here; without,
+ * the caller has already tested the grammar ({@link grammarTest}).
+ */
+function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scope: Scope }, refuse: boolean): string {
+  if (t.kind === "integer" && t.bigint) {
+    // A bigint read from a string keeps every digit: no detour through a number (spec §8).
+    const n = c.scope.fresh("n");
+    c.out.line(`const ${n} = ${helperCall("bigintFromString", s)};`);
+    const k = t.constraints ?? {};
+    if (refuse) c.out.line(`if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected an integer."))}`);
+    if (k.minimum !== undefined) c.out.line(`if (${n} < ${k.minimum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at least ${k.minimum}.`))}`);
+    if (k.maximum !== undefined) c.out.line(`if (${n} > ${k.maximum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at most ${k.maximum}.`))}`);
+    return n;
+  }
+  const x = fromString(t, s, name, c);
+  return readValue(t, x, [{ text: pathStep(name, true) }], c);
+}
+
+/**
+ * The string grammar of a union member (spec §8): `test`, code testing that the string `s` is in
+ * it; `name`, what it takes, for the union's sentence (`an integer`, `one of "latest"`).
+ *
+ * @throws CodegenError for a kind that is not read from a string.
+ */
+function grammar(t: TypeModel, s: string): { test: string; name: string } {
+  switch (t.kind) {
+    case "integer":
+      return { test: `${helperCall(t.bigint ? "bigintFromString" : "integerFromString", s)} !== undefined`, name: "an integer" };
+    case "number":
+      return { test: `${helperCall("numberFromString", s)} !== undefined`, name: "a number" };
+    case "boolean":
+      return { test: `(${s} === "true" || ${s} === "false")`, name: "true or false" };
+    case "date":
+      return { test: `${helperCall("readDateTime", s)} !== undefined`, name: "an RFC 3339 date-time" };
+    case "enum":
+      return { test: `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`, name: oneOf(t.values).slice("Expected ".length, -1) };
+    case "string":
+      return { test: "true", name: "a string" };
+    case "url":
+    case "bytes":
+    case "array":
+    case "tuple":
+    case "record":
+    case "object":
+    case "nullable":
+    case "union":
+      throw new CodegenError(`A ${t.kind} is not read from a string (spec §8).`);
+    default:
+      return assertNever(t);
+  }
+}
+
+/**
+ * A union read from a string (spec §8): the grammar of each member is tried in the order
+ * written; the first that takes the string reads it (`string`, which takes everything, is last:
+ * extraction refuses it elsewhere). None: `Expected an integer or one of "latest".`.
+ */
+function readUnionFromString(t: Extract<TypeModel, { kind: "union" }>, s: string, v: string, name: string, c: { out: Lines; scope: Scope }): void {
+  t.members.forEach((m, i) => {
+    const head = `if (${grammar(m, s).test}) {`;
+    if (i === 0) c.out.open(head);
+    else c.out.reopen(`} else ${head}`);
+    c.out.line(`${v} = ${readMember(m, s, name, c, false)};`);
+  });
+  c.out.reopen("} else {");
+  c.out.line(failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)));
+  c.out.close();
 }
 
 /** Converts the string in `s` to the JSON value a tool reader of type `t` expects; returns its expression. */
@@ -211,13 +272,13 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     case "integer": {
       const n = c.scope.fresh("n");
       c.out.line(`const ${n} = ${helperCall(t.kind === "number" ? "numberFromString" : "integerFromString", s)};`);
-      c.out.line(`if (${n} === undefined) return ${str(name)};`);
+      c.out.line(`if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`);
       return n;
     }
     case "boolean": {
       const b = c.scope.fresh("b");
       c.out.line(`const ${b} = ${s} === "true" ? true : ${s} === "false" ? false : undefined;`);
-      c.out.line(`if (${b} === undefined) return ${str(name)};`);
+      c.out.line(`if (${b} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected true or false."))}`);
       return b;
     }
     case "url":
@@ -226,6 +287,8 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     case "record":
     case "object":
     case "nullable":
+    case "union":
+    case "tuple":
       throw new CodegenError(`Parameter '${name}': a ${t.kind} is not read from a string (spec §8).`);
     default:
       return assertNever(t);

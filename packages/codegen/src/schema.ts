@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { assertNever, type Constraints, type ObjectModel, type ParamModel, type ToolListing, type ToolModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
+import { assertNever, wireType, type Constraints, type ObjectModel, type ParamModel, type ToolListing, type ToolModel, type TypeModel, type UnionModel, type ValueParam } from "@typed-mcp/model";
 import { CodegenError } from "./emit.js";
 
 /** The only schema keywords written, in the only order they are written (spec §2). */
@@ -12,6 +12,7 @@ export const KEYWORD_ORDER = [
   "type",
   "format",
   "description",
+  "anyOf",
   "enum",
   "minimum",
   "maximum",
@@ -91,7 +92,7 @@ function enumSchema(t: Extract<TypeModel, { kind: "enum" }>): Partial<Record<Key
     }
     return { type: "string", enum: [...t.values] };
   }
-  const want = t.valueType === "string" ? "string" : "number";
+  const want = t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
   if (t.values.some((v) => typeof v !== want) || (t.valueType === "integer" && t.values.some((v) => !Number.isInteger(v)))) {
     throw new CodegenError(`Enum values do not match its value type ${t.valueType}.`);
   }
@@ -140,9 +141,64 @@ function objectSchema(t: ObjectModel, where: "input" | "output"): Partial<Record
 function nullableSchema(t: Extract<TypeModel, { kind: "nullable" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
   if (t.inner.kind === "nullable") throw new CodegenError("A nullable type's inner type is itself nullable.");
   const s: Schema = { ...typeSchema(t.inner, where) };
-  s.type = [s.type, "null"];
+  // §4a: a type array gets "null" last; an `anyOf` gets a trailing {"type":"null"} member.
+  if (Array.isArray(s.anyOf)) s.anyOf = [...(s.anyOf as unknown[]), { type: "null" }];
+  else s.type = Array.isArray(s.type) ? [...(s.type as unknown[]), "null"] : [s.type, "null"];
   if (Array.isArray(s.enum)) s.enum = [...s.enum, null];
   return s;
+}
+
+/** The JSON type names a member's bare schema `{"type": X}` stands for, or `undefined` when it carries more (spec §4a). */
+function bareType(s: Schema): string | undefined {
+  const keys = Object.keys(s);
+  return keys.length === 1 && typeof s.type === "string" ? s.type : undefined;
+}
+
+/**
+ * A union of spec §4a: one `{"type":[X, Y, …]}` when every member's schema is a bare
+ * `{"type": X}` and there is no discriminator, else `{"anyOf":[S(A), S(B), …]}` in member order.
+ *
+ * @throws CodegenError for fewer than two members, a nested nullable or union member, two
+ * members of one JSON type without a discriminator, or a discriminated member that is not an
+ * object listing the discriminator as a required enum.
+ */
+export function unionSchema(t: UnionModel, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+  checkUnion(t);
+  // A discriminated member (`Shape | Shape[]`) is listed as its objects, flat in the anyOf.
+  const members = t.members.flatMap((m) => {
+    const s = typeSchema(m, where);
+    return m.kind === "union" ? (s.anyOf as Schema[]) : [s];
+  });
+  const bare = t.members.some((m) => m.kind === "union") ? [undefined] : members.map(bareType);
+  if (t.discriminator === undefined && bare.every((b) => b !== undefined)) return { type: bare };
+  return { anyOf: members };
+}
+
+/** The invariants of {@link UnionModel} (spec §4a), checked before writing any code for it. */
+export function checkUnion(t: UnionModel): void {
+  if (t.members.length < 2) throw new CodegenError("A union needs at least two members (spec §4a).");
+  const seen = new Set<string>();
+  const literals = new Set<unknown>();
+  for (const m of t.members) {
+    if (m.kind === "nullable") throw new CodegenError("A union member cannot be nullable (spec §4a).");
+    if (m.kind === "union" && (t.discriminator !== undefined || m.discriminator === undefined)) {
+      throw new CodegenError("A union member can only be a discriminated union, in a union without a discriminator (spec §4a).");
+    }
+    if (t.discriminator === undefined) {
+      const w = wireType(m);
+      if (seen.has(w)) throw new CodegenError(`Two union members have the JSON type ${w} (spec §4a).`);
+      seen.add(w);
+      continue;
+    }
+    const d = m.kind === "object" ? m.properties.find((p) => p.name === t.discriminator) : undefined;
+    if (d === undefined || !d.required || d.type.kind !== "enum" || d.type.numeric !== undefined) {
+      throw new CodegenError(`Every member of a discriminated union lists ${t.discriminator} as a required enum of literals (spec §4a).`);
+    }
+    for (const v of d.type.values) {
+      if (literals.has(v)) throw new CodegenError(`The discriminator value ${JSON.stringify(v)} is in two members (spec §4a).`);
+      literals.add(v);
+    }
+  }
 }
 
 /** `obj[key] = value` as an own data property, even for `__proto__`. */
@@ -188,6 +244,11 @@ export function typeSchema(type: TypeModel, where: "input" | "output"): Record<s
       return ordered(objectSchema(type, where));
     case "nullable":
       return ordered(nullableSchema(type, where));
+    case "union":
+      return ordered(unionSchema(type, where));
+    case "tuple":
+      if (!Number.isSafeInteger(type.length) || type.length < 1) throw new CodegenError("A tuple has at least one element (spec §4a).");
+      return ordered({ type: "array", items: typeSchema(type.items, where), minItems: type.length, maxItems: type.length });
     default:
       return assertNever(type);
   }
@@ -243,7 +304,10 @@ export function inputSchema(params: ParamModel[]): Record<string, unknown> {
  * `"object"` even for a nullable result), or `undefined` for every other result kind.
  */
 export function outputSchema(tool: ToolModel): Record<string, unknown> | undefined {
-  return tool.result.kind === "structured" ? typeSchema(tool.result.type, "output") : undefined;
+  if (tool.result.kind !== "structured") return undefined;
+  // §4a: an object-shaped union result is `{"type":"object","anyOf":[…]}`.
+  if (tool.result.type.kind === "union") return ordered({ type: "object", ...typeSchema(tool.result.type, "output") });
+  return typeSchema(tool.result.type, "output");
 }
 
 const ANNOTATION_ORDER = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;

@@ -196,10 +196,14 @@ export interface ConvertedParam {
   description: string | undefined;
 }
 
-/** Converts the type of a named parameter `p` for an input (spec §3, §4); problems stay in `ctx.problems`. */
-export function convertParam(a: Assembly, p: ParamInfo, subject: string): ConvertedParam {
+/**
+ * Converts the type of a named parameter `p` for an input (spec §3, §4); problems stay in
+ * `ctx.problems`. `fromString`: read from a string (spec §8), see {@link ConvertContext.fromString}.
+ */
+export function convertParam(a: Assembly, p: ParamInfo, subject: string, fromString = false): ConvertedParam {
   const name = p.name!;
   const ctx = a.context("input", subject);
+  if (fromString) ctx.fromString = true;
   const r = convertTop(ctx, p.type, p.typeNode, name);
   const pdoc = p.doc ? parseDocComment(p.doc) : undefined;
   const model = r ? applyConstraints(ctx, name, r.model, docConstraints(ctx, name, pdoc), "JSDoc tag") : undefined;

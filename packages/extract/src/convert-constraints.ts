@@ -78,6 +78,48 @@ export function addConstraint(ctx: ConvertContext, path: string, c: Constraints,
   }
 }
 
+/** Whether the validation keyword `k` fits a value of model `model` (spec §4 validation tags). */
+function constraintFits(model: TypeModel, k: keyof Constraints): boolean {
+  switch (model.kind) {
+    case "number":
+    case "integer":
+      return k === "minimum" || k === "maximum";
+    case "string":
+      return k !== "minimum" && k !== "maximum";
+    case "array":
+      return k === "minLength" || k === "maxLength";
+    case "boolean":
+    case "enum":
+    case "date":
+    case "url":
+    case "bytes":
+    case "record":
+    case "object":
+    case "tuple":
+    case "union":
+    case "nullable":
+      return false;
+    default:
+      return assertNever(model);
+  }
+}
+
+/** Spec §4a: a JSDoc tag on a whole union is copied into each member it fits; one that fits no member is OMCG0007. */
+function applyToMembers(ctx: ConvertContext, path: string, model: Extract<TypeModel, { kind: "union" }>, add: Constraints, source: string): TypeModel {
+  const keys = Object.keys(add) as (keyof Constraints)[];
+  const unfit = keys.filter((k) => !model.members.some((m) => constraintFits(m, k)));
+  if (unfit.length) {
+    tagProblem(ctx, path, `${unfit.map((k) => "@" + k).join(", ")} fits no member of the union (${source}).`);
+    return model;
+  }
+  const members = model.members.map((m) => {
+    const own: Constraints = {};
+    for (const k of keys) if (constraintFits(m, k)) (own as Record<string, unknown>)[k] = add[k];
+    return applyConstraints(ctx, path, m, own, source);
+  });
+  return { ...model, members };
+}
+
 /**
  * Attaches constraints to a model (through `nullable`), checking that each fits the type
  * (spec §4): minimum/maximum on numbers; minLength/maxLength on strings and arrays/sets;
@@ -87,27 +129,8 @@ export function applyConstraints(ctx: ConvertContext, path: string, model: TypeM
   const keys = Object.keys(add) as (keyof Constraints)[];
   if (keys.length === 0) return model;
   if (model.kind === "nullable") return { kind: "nullable", inner: applyConstraints(ctx, path, model.inner, add, source) };
-  const fits = (k: keyof Constraints): boolean => {
-    switch (model.kind) {
-      case "number":
-      case "integer":
-        return k === "minimum" || k === "maximum";
-      case "string":
-        return k !== "minimum" && k !== "maximum";
-      case "array":
-        return k === "minLength" || k === "maxLength";
-      case "boolean":
-      case "enum":
-      case "date":
-      case "url":
-      case "bytes":
-      case "record":
-      case "object":
-        return false;
-      default:
-        return assertNever(model);
-    }
-  };
+  if (model.kind === "union") return applyToMembers(ctx, path, model, add, source);
+  const fits = (k: keyof Constraints): boolean => constraintFits(model, k);
   const bad = keys.filter((k) => !fits(k));
   if (bad.length) {
     const hint = model.kind === "array" ? " (put the type tag on the item type instead, e.g. `(string & MaxLength<20>)[]`)" : "";

@@ -5,12 +5,13 @@
  * type) is reported once, naming the path into the type, the type, and where it is declared.
  */
 import { assertNever, toCamelCase } from "@typed-mcp/model";
-import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel } from "@typed-mcp/model";
+import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel, UnionModel } from "@typed-mcp/model";
 import type { ConstructorInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
 import { addConstraint, applyConstraints, docConstraints } from "./convert-constraints.js";
 import { displayPath, fail, tagProblem } from "./convert-problems.js";
 import { checkWireNames, ctorParamRequired, ctorRequired, keepProperty, mappedKeyOrder, parseNaming } from "./convert-properties.js";
+import { convertTuple, convertUnion } from "./convert-unions.js";
 
 export { applyConstraints, displayPath, docConstraints, tagProblem };
 
@@ -36,6 +37,17 @@ export interface ConvertContext {
   problems: ConvertProblem[];
   /** Object types on the current path (recursion detection). */
   stack: number[];
+  /**
+   * The stack depth at which a boolean literal type (`ok: true`) is read as a one-value enum: the
+   * direct properties of a union's object members, where a discriminator stands (spec §4a).
+   */
+  booleanLiteralsAt?: number;
+  /**
+   * The value is read from a string (a resource template variable or prompt argument, spec §8):
+   * a union's members are tried by their string grammars in the order written, so two members
+   * of one JSON type (`Date | "now"`) can be told apart.
+   */
+  fromString?: boolean;
 }
 
 /** Result of converting a type that may include `undefined` (optionality is the caller's business). */
@@ -110,20 +122,15 @@ function convertMembers(ctx: ConvertContext, members: TypeRef[], whole: TypeRef,
     } else if (shapes.every((x) => x.kind === "enumLiteral" && x.enumId === (shapes[0] as { enumId: string }).enumId)) {
       inner = enumModel(ctx, rest, whole, path);
     } else {
-      return fail(
-        ctx,
-        path,
-        whole,
-        "a union of different types has no single JSON Schema type",
-        "Use one type (an object with optional properties instead of a union of object types, or a union of string literals).",
-      );
+      inner = convertUnion(ctx, rest, whole, node, path);
     }
   }
   if (!inner) return undefined;
   return nullable ? { kind: "nullable", inner } : inner;
 }
 
-function literalEnum(
+/** A union of literals of one JSON type as an `enum`, values in source order where written (spec §4), else sorted. */
+export function literalEnum(
   ctx: ConvertContext,
   values: (string | number)[],
   whole: TypeRef,
@@ -143,7 +150,8 @@ function literalEnum(
   return { kind: "enum", valueType, values: sorted };
 }
 
-function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, path: string): TypeModel | undefined {
+/** The members of one TypeScript `enum` present in `members`, in declaration order (spec §4). */
+export function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, path: string): TypeModel | undefined {
   const info = ctx.host.enumOf(members[0]!);
   if (!info) return fail(ctx, path, whole, "the enum's declaration could not be read", "Use a union of string literals.");
   const present = new Set(members.map((m) => (ctx.host.shape(m) as { value: string | number }).value));
@@ -162,6 +170,11 @@ function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, path
 /** The fix of an unresolved type name (spec §4). */
 const UNRESOLVED_FIX =
   'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
+
+/** Dispatch on one non-union, non-null type (a union's member, spec §4a). */
+export function convertSingleMember(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+  return convertSingle(ctx, t, node, path);
+}
 
 /** Dispatch on one non-union, non-null type. */
 function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
@@ -198,7 +211,8 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
     case "symbol":
       return fail(ctx, path, t, "a symbol is not a JSON value", "Use a string.");
     case "booleanLiteral":
-      return fail(ctx, path, t, "a single boolean literal is not supported", "Use `boolean`.");
+      if (ctx.booleanLiteralsAt === ctx.stack.length) return { kind: "enum", valueType: "boolean", values: [s.value] };
+      return fail(ctx, path, t, "a single boolean literal is not supported (except as the discriminator of a union of object types)", "Use `boolean`.");
     case "null":
     case "undefined":
     case "void":
@@ -268,7 +282,7 @@ const BUILTIN_KINDS = new Map<string, "date" | "url" | "bytes">([
 function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
   const { host } = ctx;
   const o = host.object(t);
-  if (o.tuple) return fail(ctx, path, t, "tuples are not supported", "Use an array or an object with named properties.");
+  if (o.tuple) return convertTuple(ctx, t, o.typeArguments, path);
   if (o.arrayElement) {
     const items = convertType(ctx, o.arrayElement, host.childNode(node, "element"), path + "[]");
     return items ? { kind: "array", items } : undefined;
@@ -424,9 +438,9 @@ function convertProperties(
   return properties;
 }
 
-/** Whether a converted model is object-shaped for results (spec §6). */
-export function isObjectShaped(m: TypeModel): m is ObjectModel | Extract<TypeModel, { kind: "record" }> {
-  return m.kind === "object" || m.kind === "record";
+/** Whether a converted model is object-shaped for results (spec §6; a discriminated union of objects, §4a). */
+export function isObjectShaped(m: TypeModel): m is ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel {
+  return m.kind === "object" || m.kind === "record" || (m.kind === "union" && m.discriminator !== undefined);
 }
 
 /** Re-exported for callers of the conversion (kept: part of this module's exports). */

@@ -150,9 +150,13 @@ function buildPrompt(a: Assembly, site: Site<"prompt">): PromptModel | undefined
 
 const STRING_READ_KINDS = new Set(["string", "number", "integer", "boolean", "date"]);
 
-/** Whether a model is read from a string (spec §8): string, number, Int, bigint, boolean, Date, a string enum. */
+/**
+ * Whether a model is read from a string (spec §8): string, number, Int, bigint, boolean, Date, a
+ * string enum, or a union of these (tried in the order written).
+ */
 function readFromString(m: TypeModel): boolean {
   if (STRING_READ_KINDS.has(m.kind)) return true;
+  if (m.kind === "union") return m.discriminator === undefined && m.members.every(readFromString);
   return m.kind === "enum" && m.valueType === "string" && m.numeric === undefined;
 }
 
@@ -175,7 +179,7 @@ function stringParams(a: Assembly, subject: string, code: "OMCG0011" | "OMCG0012
 
 /** One named parameter read from a string (spec §8): required unless optional, defaulted or nullable. */
 function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | "OMCG0012"): StringParam | undefined {
-  const c = convertParam(a, p, who);
+  const c = convertParam(a, p, who, true);
   const unresolved = c.ctx.problems.find((x) => x.unresolved);
   if (unresolved) {
     a.report(unresolved.code, p.loc, unresolved.message);
@@ -187,12 +191,17 @@ function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | 
     a.report(
       code,
       p.loc,
-      `${who}: the type '${a.host.text(p.type)}' is not read from a string; use string, number, Int, bigint, boolean, Date, or a string enum / union of string literals.`,
+      `${who}: the type '${a.host.text(p.type)}' is not read from a string; use string, number, Int, bigint, boolean, Date, a string enum / union of string literals, or a union of these.`,
     );
     return undefined;
   }
   if (c.ctx.problems.length) {
     for (const prob of c.ctx.problems) a.report(prob.code, p.loc, prob.message);
+    return undefined;
+  }
+  if (inner.kind === "union" && inner.members.slice(0, -1).some((m) => m.kind === "string")) {
+    // Spec §8: members are tried in the order written, and `string` takes every string.
+    a.report(code, p.loc, `${who}: in '${a.host.text(p.type)}', \`string\` must come last: the members are tried in the order written and \`string\` takes every value; move it to the end.`);
     return undefined;
   }
   const nullable = model.kind === "nullable";

@@ -114,6 +114,13 @@ function destructured(
     if (b.rest) bindingProblems.push({ loc: b.loc, message: `${ctx.subject}: a rest element in a destructured parameter is not supported; list the properties.` });
     else if (b.key === undefined) bindingProblems.push({ loc: b.loc, message: `${ctx.subject}: a computed key in a destructured parameter is not supported.` });
   }
+  // Spec §4a: a union is always a named parameter, never destructured (OMCG0004, before the union is read).
+  const shape = host.shape(p.type);
+  const members = shape.kind === "union" ? shape.members.filter((m) => !["undefined", "null", "void"].includes(host.shape(m).kind)) : [];
+  if (members.length > 1 && !members.every((m) => host.shape(m).kind === "booleanLiteral")) {
+    ctx.problems.push({ code: "OMCG0004", message: `${ctx.subject}: a destructured parameter cannot have a union type ('${host.text(p.type)}'); name the parameter (spec §4a: a union is always a property, never the whole input).` });
+    return undefined;
+  }
   const r = convertTop(ctx, p.type, p.typeNode, "{…}");
   if (!r) return undefined;
   if (r.model.kind !== "object") {

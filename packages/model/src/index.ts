@@ -77,8 +77,9 @@ export type TypeModel =
    */
   | {
       kind: "enum";
-      valueType: "string" | "integer" | "number";
-      values: (string | number)[];
+      /** `"boolean"` only for a discriminator typed by boolean literals (spec §4a). */
+      valueType: "string" | "integer" | "number" | "boolean";
+      values: (string | number | boolean)[];
       numeric?: number[];
     }
   | { kind: "date" }
@@ -90,7 +91,61 @@ export type TypeModel =
   | { kind: "record"; values: TypeModel; map?: boolean }
   | ObjectModel
   /** `T | null`. `inner` is never itself nullable. */
-  | { kind: "nullable"; inner: TypeModel };
+  | { kind: "nullable"; inner: TypeModel }
+  | UnionModel
+  /** A homogeneous tuple `[T, T]` / `readonly [T, T, T]` (spec §4a): `length` elements of `items`. */
+  | { kind: "tuple"; items: TypeModel; length: number };
+
+/**
+ * A union of spec §4a, `null` excluded (a nullable union is `nullable` of this). Members are in
+ * the order written, never `nullable`. Without `discriminator`, no two members have the same
+ * {@link wireType} and the reader dispatches on the JSON type; one member may be a discriminated
+ * union (its objects, listed flat inside the `anyOf`: `Shape | Shape[]`). With it, every member is
+ * an object whose property `discriminator` (a wire name) is a required `enum` of its literals,
+ * disjoint across members, and the reader dispatches on that property's value.
+ */
+export interface UnionModel {
+  kind: "union";
+  members: TypeModel[];
+  discriminator?: string;
+}
+
+/** The JSON type a value of a (non-nullable) model has on the wire (spec §4a dispatch). */
+export type WireType = "string" | "number" | "boolean" | "array" | "object";
+
+/**
+ * The JSON type of the values of `t` (spec §4a: the reader of a union dispatches on it).
+ * `integer` and `number` are both `"number"`; a numeric TypeScript enum is `"string"` (its wire
+ * values are member names); `nullable` is the JSON type of its inner type.
+ */
+export function wireType(t: TypeModel): WireType {
+  switch (t.kind) {
+    case "string":
+    case "date":
+    case "url":
+    case "bytes":
+      return "string";
+    case "number":
+    case "integer":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "enum":
+      return t.numeric !== undefined || t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
+    case "array":
+    case "tuple":
+      return "array";
+    case "record":
+    case "object":
+      return "object";
+    case "nullable":
+      return wireType(t.inner);
+    case "union":
+      return t.members.length > 0 && t.members.every((m) => wireType(m) === wireType(t.members[0]!)) ? wireType(t.members[0]!) : "object";
+    default:
+      return assertNever(t);
+  }
+}
 
 /** An interface, object type, intersection of object types, or class (spec §4 "Objects"). */
 export interface ObjectModel {
@@ -162,8 +217,8 @@ export type ResultModel =
   | { kind: "void" }
   /** `string` or `string | null`. */
   | { kind: "text" }
-  /** Object-shaped: `outputSchema` + `structuredContent` + a text block with the same JSON. */
-  | { kind: "structured"; type: ObjectModel | Extract<TypeModel, { kind: "record" }>; nullable: boolean }
+  /** Object-shaped (an object, record or map, or a discriminated union of §4a): `outputSchema` + `structuredContent` + a text block with the same JSON. */
+  | { kind: "structured"; type: ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel; nullable: boolean }
   /** Anything else listed in §6 (number, boolean, array, set, date, enum): one text block of JSON. */
   | { kind: "json"; type: TypeModel }
   /** `CallToolResult`, a content block or an array of content blocks: passed through. */
@@ -389,3 +444,5 @@ export function assertNever(x: never): never {
  * scopes (docs/auth.md "Scopes") are checked against it.
  */
 export const SCOPE_TOKEN: RegExp = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+export { pathStep, argumentError, jsonTypeName, MAX_PATH_LENGTH } from "./argument-errors.js";

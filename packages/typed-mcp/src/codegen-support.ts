@@ -88,3 +88,11 @@ export function passthrough(value: unknown): Record<string, unknown> {
   }
   return value as Record<string, unknown>;
 }
+
+/**
+ * Argument errors of spec §5, one rule for build time and run time (`@typed-mcp/model`):
+ * `pathKey(key, first)` is one safe path step (`.name` or `["…"]`), `invalid(path, sentence)` the
+ * whole `Argument '<path>' is not valid. <sentence>` text (paths cut at 200 UTF-16 code units),
+ * `got(value)` the JSON type a value has (`a number`, `null`), never the value.
+ */
+export { pathStep as pathKey, argumentError as invalid, jsonTypeName as got } from "@typed-mcp/model";

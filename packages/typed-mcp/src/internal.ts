@@ -24,8 +24,9 @@ export interface GeneratedTool {
   /**
    * Reads `arguments` (spec §5). `args` is the request's `arguments` (`undefined` means `{}`).
    * Returns the argument list to call the tool with (RequestContext and AbortSignal parameters
-   * already placed from `ctx`), or a string: the wire path of the first invalid argument
-   * (`items[2].qty`), which the runtime turns into `Argument '<path>' is not valid.`.
+   * already placed from `ctx`), or a string: the whole argument error of spec §5 for the first
+   * invalid argument (`Argument 'items[2].qty' is not valid. Expected an integer of at least 1.`),
+   * which the runtime sends as the `isError` text.
    */
   read(args: Record<string, unknown> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the tool's (awaited) return value as a full `CallToolResult` for the newest revision (spec §6). */

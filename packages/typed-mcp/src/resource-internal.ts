@@ -22,8 +22,9 @@ export interface GeneratedResource {
   listing: ResourceListingEntry;
   /**
    * Reads the template variables (percent-decoded strings; `{}` for a fixed URI). Returns the
-   * argument list (RequestContext / AbortSignal placed from `ctx`) or the name of the first
-   * variable that does not parse.
+   * argument list (RequestContext / AbortSignal placed from `ctx`) or, for the first variable that
+   * does not parse, the spec §5 text (`Argument 'id' is not valid. Expected an integer.`), sent as
+   * the `-32602` message (spec §8).
    */
   read(vars: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the (awaited) return value as the `ReadResourceResult` for `uri`. */
@@ -44,7 +45,7 @@ export interface GeneratedResource {
 /** What the plugin generates for one prompt (spec §8). */
 export interface GeneratedPrompt {
   listing: PromptListing;
-  /** Reads `arguments` (strings). Returns the argument list or the name of the first invalid (or unknown) argument. */
+  /** Reads `arguments` (strings). Returns the argument list or the spec §5 text of the first invalid (or unknown) argument. */
   read(args: Record<string, string> | undefined, ctx: RequestContext): unknown[] | string;
   /** Writes the (awaited) return value as a `GetPromptResult`. */
   write(value: unknown): GetPromptResult;

@@ -9,6 +9,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
+import { argumentError, pathStep } from "@typed-mcp/model";
 import { bindMember, collect } from "./class-members.js";
 import { pluginMissingMessage, thrownAnswer } from "./errors.js";
 import { installCompletion } from "./completion.js";
@@ -298,7 +299,7 @@ export class ResourceRegistry {
           try {
             vars[k] = decodeURIComponent(raw);
           } catch {
-            throw invalidArgument(k);
+            throw invalidArgument(argumentError(pathStep(k, true), "Expected percent-encoded UTF-8."));
           }
         }
         const e = found.entry;
@@ -352,8 +353,9 @@ export class ResourceRegistry {
   }
 }
 
-function invalidArgument(name: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Argument '${name}' is not valid.`);
+/** JSON-RPC `-32602` whose message is the §5 text the reader built (`Argument 'id' is not valid. Expected an integer.`). */
+function invalidArgument(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 
 function promptEntry(d: GeneratedPrompt, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): PromptEntry {

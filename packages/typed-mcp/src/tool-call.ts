@@ -45,7 +45,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  *   not valid.` before the reader runs;
  * - an own `__proto__` argument the SDK's parse dropped (`capture.proto`): put back as an own data
  *   property, so the reader treats it like `constructor` or `prototype` (spec §5);
- * - reader returns a path: `isError` `Argument '<path>' is not valid.`;
+ * - reader returns a string: `isError` with it, `Argument '<path>' is not valid. <sentence>` (spec §5);
  * - {@link ToolError} (also from another copy of typed-mcp): `isError` with its message;
  * - timeout: `isError` `The tool timed out.` at once, the tool's signal aborted with a
  *   `TimeoutError` `DOMException`, its later outcome ignored;
@@ -91,7 +91,7 @@ export async function callTool(
     } catch (error) {
       return failed(error);
     }
-    if (typeof args === "string") return errorResult(`Argument '${args}' is not valid.`);
+    if (typeof args === "string") return errorResult(args);
 
     let value: unknown;
     try {

@@ -47,7 +47,7 @@ export interface ObjectShape {
   tuple: boolean;
   /** The symbol the object type is named after (interface, class, `Map`, …), when it has one. */
   named?: NamedInfo;
-  /** Type arguments of a generic reference (`Set<T>` → `[T]`). */
+  /** Type arguments of a generic reference (`Set<T>` → `[T]`); a tuple's element types. */
   typeArguments: TypeRef[];
   /** Has call or construct signatures (a function type, a class constructor). */
   callable: boolean;
@@ -171,6 +171,14 @@ export interface TypeHost {
    * type's alias declaration. `undefined` when the source does not write them out.
    */
   literalOrder(t: TypeRef, node: TypeNodeRef | undefined): (string | number)[] | undefined;
+  /**
+   * The members of a union as written in the source (spec §4a "Order"): from `node` if given,
+   * else from the type's alias declaration, through parentheses, nested unions and references
+   * to union aliases. `slot` numbers the members as written; a member written as a type that is
+   * itself a union (`boolean`, an enum, a computed type) gives each of its members, without a
+   * node, one shared slot. `undefined` when the source does not write the union out.
+   */
+  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined;
   /**
    * The type node written in the declaration of the type's alias (`Record<"b" | "a", T>` for
    * `type Opts = Record<"b" | "a", T>`), following plain references to further type aliases

@@ -332,6 +332,33 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     return undefined;
   }
 
+  /** {@link TypeHost.unionOrder}: the members of a union as written (in `node`, else in the type's alias). */
+  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined {
+    const n = (node as Any) ?? this.aliasTypeNode(t);
+    if (!n) return undefined;
+    const out: { type: TypeRef; node?: TypeNodeRef; slot: number }[] = [];
+    return this.collectMembers(n, out, 0) ? out : undefined;
+  }
+
+  /** Appends the members a union type node writes to `out`; `false` when a member's type cannot be read. */
+  private collectMembers(node: Any, out: { type: TypeRef; node?: TypeNodeRef; slot: number }[], depth: number): boolean {
+    const K = this.K;
+    if (depth > MAX_DEPTH) return false;
+    const n = this.unparenType(node);
+    if (n.kind === K.UnionType) return (n.types as Any[]).every((m) => this.collectMembers(m, out, depth + 1));
+    if (n.kind === K.TypeReference && !n.typeArguments?.length) {
+      const sym = this.unaliased(this.symbolAt(n.typeName));
+      const decl = sym && sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
+      if (decl?.kind === K.TypeAliasDeclaration && this.unparenType(decl.type)?.kind === K.UnionType) return this.collectMembers(decl.type, out, depth + 1);
+    }
+    const type = this.typeFromTypeNode(n);
+    if (!type) return false;
+    const slot = out.length === 0 ? 0 : out[out.length - 1]!.slot + 1;
+    if (type.flags & this.TF.Union) for (const m of this.typeMembers(type)) out.push({ type: m, slot });
+    else out.push({ type, node: n, slot });
+    return true;
+  }
+
   /** Appends the literals a type node writes to `out`; `false` when it writes something else. */
   private collectLiterals(node: Any, out: (string | number)[], depth: number): boolean {
     const K = this.K;

@@ -66,7 +66,7 @@ export abstract class TypeFacts extends SyntaxFacts {
     if (f & TF.EnumLiteral && f & (TF.StringLiteral | TF.NumberLiteral)) return { kind: "enumLiteral", value: type.value, enumId: this.enumId(type) };
     if (f & TF.StringLiteral) return { kind: "stringLiteral", value: type.value };
     if (f & TF.NumberLiteral) return { kind: "numberLiteral", value: type.value };
-    if (f & TF.BooleanLiteral) return { kind: "booleanLiteral", value: type.intrinsicName === "true" };
+    if (f & TF.BooleanLiteral) return { kind: "booleanLiteral", value: (type.intrinsicName ?? this.typeToString(type)) === "true" };
     if (f & TF.BigIntLiteral) return { kind: "bigintLiteral" };
     if (f & TF.String) return { kind: "string" };
     if (f & TF.Number) return { kind: "number" };
@@ -200,7 +200,8 @@ export abstract class TypeFacts extends SyntaxFacts {
       else if ((sym.name === "Array" || sym.name === "ReadonlyArray") && this.isArrayType(type)) shape.arrayElement = this.typeArguments(type)[0];
     }
     const plain = !shape.arrayElement && !shape.tuple;
-    lazy(shape, "typeArguments", () => (reference && !shape.tuple ? [...this.typeArguments(type)] : []));
+    // A tuple's type arguments are its element types (spec §4a homogeneous tuples).
+    lazy(shape, "typeArguments", () => (reference ? [...this.typeArguments(type)] : []));
     lazy(shape, "callable", () => plain && (this.signaturesOfType(type, "call").length > 0 || this.signaturesOfType(type, "construct").length > 0));
     let index: { stringIndex?: TypeRef; otherIndex: boolean } | undefined;
     const indexes = () => {

@@ -1,0 +1,77 @@
+/**
+ * The text of an argument error (spec §5): `Argument '<path>' is not valid. <second sentence>`,
+ * with safe paths. Shared by code generation (static path steps, written at build time) and the
+ * runtime `typed-mcp/internal` (dynamic steps such as record keys, and the final message), so
+ * both sides quote and cut paths by one rule.
+ *
+ * @module
+ */
+
+/** A wire name written bare in a path (spec §5 safe paths); anything else is bracket-quoted. */
+const SAFE_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** The longest path written, in UTF-16 code units (spec §5); a longer one is cut and ends in `…`. */
+export const MAX_PATH_LENGTH = 200;
+
+/**
+ * One step of an argument path for the property or key `name` (spec §5 safe paths): `.name` (or
+ * `name` when `first`) when it matches `[A-Za-z_$][A-Za-z0-9_$-]*`, else `["…"]`, a JSON string
+ * with `'` and every character outside U+0020–U+007E written `\uXXXX` (lower-case hex), so that
+ * no key can change the sentence around it: `tags["a b"]`, `["x\u0027 y"]`.
+ *
+ * @param name The wire name (any string, also empty or with lone surrogates).
+ * @param first Whether the step starts the path (a top-level parameter or argument).
+ */
+export function pathStep(name: string, first: boolean): string {
+  if (SAFE_NAME.test(name)) return first ? name : "." + name;
+  let out = '["';
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x22) out += '\\"';
+    else if (c === 0x5c) out += "\\\\";
+    else if (c < 0x20 || c > 0x7e || c === 0x27) out += "\\u" + c.toString(16).padStart(4, "0");
+    else out += name[i];
+  }
+  return out + '"]';
+}
+
+/**
+ * The whole argument error of spec §5: `Argument '<path>' is not valid. <sentence>`. A path
+ * longer than {@link MAX_PATH_LENGTH} UTF-16 code units keeps its first 200 (199 when the 200th
+ * would be the high half of a surrogate pair) and ends in `…`.
+ *
+ * @param path The path, already made of {@link pathStep}s.
+ * @param sentence The second sentence (spec §5 table, docs/unions.md "Error sentences").
+ */
+export function argumentError(path: string, sentence: string): string {
+  let p = path;
+  if (p.length > MAX_PATH_LENGTH) {
+    let n = MAX_PATH_LENGTH;
+    const c = p.charCodeAt(n - 1);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+    p = p.slice(0, n) + "…";
+  }
+  return `Argument '${p}' is not valid. ${sentence}`;
+}
+
+/**
+ * The JSON type of a value read from JSON, with its article, as the second sentence of spec §5
+ * names what it got: `a string`, `a number`, `a boolean`, `an array`, `an object`, `null`.
+ * Never the value itself.
+ */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "object":
+      return "an object";
+    default:
+      return "a value that is not JSON";
+  }
+}
