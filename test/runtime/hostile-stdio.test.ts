@@ -58,8 +58,8 @@ describe("stdio: every line gets its JSON-RPC answer, and the connection keeps s
     session.child.stdin.write(`{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"add","arguments":{"a":${deep},"b":2}}}\n`);
     const lines = session.lines;
     await until(() => lines.length >= before + 2, 10_000);
-    expect(resultOf(lines.find((l) => JSON.parse(l).id === 42)!)).toBe(invalid("__proto__"));
-    expect(resultOf(lines.find((l) => JSON.parse(l).id === 43)!)).toBe(invalid("a"));
+    expect(resultOf(lines.find((l) => JSON.parse(l).id === 42)!)).toBe(invalid("__proto__", "It is not a parameter of this tool."));
+    expect(resultOf(lines.find((l) => JSON.parse(l).id === 43)!)).toBe(invalid("a", "Expected at most 64 levels of nesting."));
   });
 
   it("every error answer is free of stacks, paths and internal messages", () => {

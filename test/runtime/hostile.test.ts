@@ -54,22 +54,22 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     it("item 1: 3,000 levels of nesting are the §5 argument error, not -32603 (depth bound 64)", async () => {
       const { message } = await callAdd(server, `{"a":${nested(3000)},"b":1}`, revision);
       expect(message?.error).toBeUndefined();
-      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("a"));
+      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("a", "Expected at most 64 levels of nesting."));
     });
 
     it("item 9: arguments past maxArgumentValues (100,000 by default) are refused naming an argument; 330,000 keys", async () => {
       const keys = Array.from({ length: 330_000 }, (_, i) => `"k${i}":0`).join(",");
       const { message } = await callAdd(server, `{"a":1,"b":2,${keys}}`, revision);
       // The 100,001st value is key k99998 (a and b count 1 each): that is the argument being read when the bound was crossed.
-      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("k99998"));
+      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("k99998", "Expected at most 100000 values in all arguments together."));
     });
 
     it("item 9: the bounds are McpServer options; within them the reader decides", async () => {
       const small = createServer({ maxArgumentDepth: 2, maxArgumentValues: 5 });
       const deep = await callAdd(small, `{"a":1,"b":{"x":{"y":1}}}`, revision);
-      expect(JSON.stringify({ content: deep.message!.result.content, isError: true })).toBe(invalid("b"));
+      expect(JSON.stringify({ content: deep.message!.result.content, isError: true })).toBe(invalid("b", "Expected at most 2 levels of nesting."));
       const many = await callAdd(small, `{"a":1,"b":2,"c":[1,2,3]}`, revision);
-      expect(JSON.stringify({ content: many.message!.result.content, isError: true })).toBe(invalid("c"));
+      expect(JSON.stringify({ content: many.message!.result.content, isError: true })).toBe(invalid("c", "Expected at most 5 values in all arguments together."));
       const ok = await callAdd(small, `{"a":1,"b":2}`, revision);
       expect(ok.message!.result.content).toEqual([{ type: "text", text: "3" }]);
       expect(() => createServer({ maxArgumentDepth: 0 })).toThrow(new RangeError("maxArgumentDepth must be a positive integer, got 0"));
@@ -79,12 +79,12 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       for (const key of ["__proto__", "constructor", "prototype"]) {
         for (const value of ["{}", "5", "null"]) {
           const { message } = await callAdd(server, `{"a":1,"b":2,"${key}":${value}}`, revision);
-          expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid(key));
+          expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid(key, "It is not a parameter of this tool."));
         }
       }
       // Still an unknown argument past a known one in another position; and no prototype is ever changed.
       const { message } = await callAdd(server, `{"__proto__":{"a":1,"b":2}}`, revision);
-      expect(JSON.stringify({ content: message!.result.content, isError: true })).toBe(invalid("a"));
+      expect(JSON.stringify({ content: message!.result.content, isError: true })).toBe(invalid("a", "It is required."));
       expect(({} as Record<string, unknown>).a).toBeUndefined();
     });
 
@@ -100,11 +100,11 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       for (const [key, path] of cases) {
         // Over the bound at this key: the path is written by the runtime's bound check.
         const { message } = await callAdd(small, `{"a":1,"b":2,${JSON.stringify(key)}:0}`, revision);
-        expect(message!.result.content[0].text).toBe(`Argument '${path}' is not valid.`);
+        expect(message!.result.content[0].text).toBe(`Argument '${path}' is not valid. Expected at most 2 values in all arguments together.`);
       }
       const long = "k".repeat(10_000);
       const { message } = await callAdd(small, `{"a":1,"b":2,"${long}":0}`, revision);
-      expect(message!.result.content[0].text).toBe(`Argument '${"k".repeat(200)}…' is not valid.`);
+      expect(message!.result.content[0].text).toBe(`Argument '${"k".repeat(200)}…' is not valid. Expected at most 2 values in all arguments together.`);
     });
   });
 }
@@ -140,7 +140,7 @@ describe("item 2: maxRequestBodySize is one option, honoured by server.fetch", (
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2,"pad":"${"x".repeat(5 * 1024 * 1024)}"}}}`;
     const big = await post(createServer({ maxRequestBodySize: 8 * 1024 * 1024 }), body, "2025-11-25");
     expect(big.status).toBe(200);
-    expect(JSON.stringify({ content: big.message!.result.content, isError: true })).toBe(invalid("pad"));
+    expect(JSON.stringify({ content: big.message!.result.content, isError: true })).toBe(invalid("pad", "It is not a parameter of this tool."));
     const small = await post(createServer(), body, "2025-11-25");
     expect(small.status).toBe(413);
     expect(() => createServer({ maxRequestBodySize: -1 })).toThrow(RangeError);

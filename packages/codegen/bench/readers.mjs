@@ -199,7 +199,10 @@ export async function runReaders(env) {
     if (!Array.isArray(genOk) || !validate(valid) || !schema.safeParse(valid).success) throw new Error(`${name}: valid input refused`);
     if (JSON.stringify(handOk) !== JSON.stringify(genOk)) throw new Error(`${name}: the hand-written reader's copy differs from the generated one`);
     const genBad = gen.read(bad, ctx);
-    if (typeof genBad !== "string" || hand[name](bad) !== genBad || schema.safeParse(bad).success) throw new Error(`${name}: invalid input accepted or reported elsewhere (${genBad})`);
+    // The generated reader answers the whole §5 text; the hand-written ones the path it names (the
+    // sentence is built only on failure, so it costs nothing on the valid input that is timed).
+    const handBad = hand[name](bad);
+    if (typeof genBad !== "string" || !genBad.startsWith(`Argument '${handBad}' is not valid. `) || schema.safeParse(bad).success) throw new Error(`${name}: invalid input accepted or reported elsewhere (${genBad})`);
     const bench = new Bench({ name, time: env.quick ? 50 : 1000, warmupTime: env.quick ? 10 : 200 });
     bench
       .add("generated", () => gen.read(valid, ctx))

@@ -22,6 +22,13 @@ export function helperCall(name: RuntimeHelperName, ...args: string[]): string {
   return `${RUNTIME_NAMESPACE}.${name}(${args.join(", ")})`;
 }
 
+/**
+ * The argument a generated reader passes for a parameter the runtime fills (spec §3: never
+ * listed): the call's `RequestContext` (`ctx`) or its `AbortSignal` (`ctx.signal`). Shared by
+ * the tool reader and the resource/prompt string reader.
+ */
+export const RUNTIME_ARGUMENT = { context: "ctx", signal: "ctx.signal" } as const;
+
 /** An import the generated code needs: `import { <exportName> as <local> } from "<from>"`. */
 export interface ImportRequest {
   from: string;

@@ -9,7 +9,7 @@
  * @module
  */
 import { assertNever, pathStep, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
-import { CodegenError, Lines, type Path, helperCall, Scope, literalKey, member, pathExpr, pathText, str } from "./emit.js";
+import { CodegenError, Lines, type Path, RUNTIME_ARGUMENT, helperCall, Scope, literalKey, member, pathExpr, pathText, str } from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
 import { readTuple, readUnion } from "./read-unions.js";
@@ -346,10 +346,8 @@ export function readBody(params: ParamModel[], scope: Scope): Lines {
   for (const p of params) {
     switch (p.role) {
       case "context":
-        args.push("ctx");
-        break;
       case "signal":
-        args.push("ctx.signal");
+        args.push(RUNTIME_ARGUMENT[p.role]);
         break;
       case "value":
         args.push(...readProperties([p], "a", [], c, "v"));

@@ -6,7 +6,7 @@
  * @module
  */
 import { assertNever, pathStep, type PromptListing, type PromptModel, type ResourceListing, type ResourceTemplateListing, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
-import { CodegenError, Lines, helperCall, Scope, assemble, str, type ImportRequest } from "./emit.js";
+import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
 import { failWith, fixed, listOr, oneOf, wrongType } from "./sentences.js";
 
@@ -153,10 +153,8 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
   for (const p of params) {
     switch (p.role) {
       case "context":
-        args.push("ctx");
-        continue;
       case "signal":
-        args.push("ctx.signal");
+        args.push(RUNTIME_ARGUMENT[p.role]);
         continue;
       case "value":
         break;

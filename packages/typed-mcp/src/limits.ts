@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { argumentError, pathStep } from "@typed-mcp/model";
 
 /** The limit options of `McpServerOptions` (docs/security.md "Limits"). */
 export interface LimitOptions {
@@ -18,14 +19,15 @@ export interface LimitOptions {
   /**
    * Deepest nesting of arrays and objects accepted in a `tools/call`'s `arguments`, an
    * argument's own value being level 1 (a positive integer; default 64). Deeper arguments are
-   * refused before the reader runs with `Argument '<name>' is not valid.` naming the top-level
-   * argument (spec §5; docs/security.md "Limits").
+   * refused before the reader runs with `Argument '<name>' is not valid. Expected at most <n>
+   * levels of nesting.` naming the top-level argument (spec §5; docs/security.md "Limits").
    */
   maxArgumentDepth?: number;
   /**
    * Most JSON values (objects, arrays and scalars, each counting 1) accepted in a
    * `tools/call`'s `arguments` together (a positive integer; default 100,000). Past it the call
-   * is refused like `maxArgumentDepth`, naming the argument being read when it was crossed.
+   * is refused like `maxArgumentDepth`, naming the argument being read when it was crossed:
+   * `Expected at most <n> values in all arguments together.`
    */
   maxArgumentValues?: number;
 }
@@ -73,8 +75,9 @@ export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxDepth: 64, maxValues
 /**
  * Checks `args` (a raw `arguments` object, as `JSON.parse` made it) against `limits` without
  * recursion (an explicit stack), in argument order. Returns `undefined` when within the bounds,
- * else the §5 path of the top-level argument being walked when a bound was crossed (the call is
- * then answered `Argument '<path>' is not valid.`). Own `__proto__` keys are read as data.
+ * else the whole §5 argument error naming the top-level argument being walked when a bound was
+ * crossed, e.g. `Argument 'a' is not valid. Expected at most 64 levels of nesting.` (the call is
+ * answered with it). Own `__proto__` keys are read as data.
  */
 export function checkArgumentBounds(args: Record<string, unknown>, limits: ArgumentLimits): string | undefined {
   let values = 0;
@@ -82,14 +85,15 @@ export function checkArgumentBounds(args: Record<string, unknown>, limits: Argum
     const stack: Array<{ value: unknown; depth: number }> = [{ value: ownValue(args, key), depth: 1 }];
     while (stack.length > 0) {
       const { value, depth } = stack.pop()!;
-      if (++values > limits.maxValues || depth > limits.maxDepth) return argumentPath(key);
+      if (++values > limits.maxValues) return overBound(key, "values", limits);
+      if (depth > limits.maxDepth) return overBound(key, "depth", limits);
       if (typeof value !== "object" || value === null) continue;
       if (Array.isArray(value)) {
-        if (values + value.length > limits.maxValues) return argumentPath(key);
+        if (values + value.length > limits.maxValues) return overBound(key, "values", limits);
         for (const item of value) stack.push({ value: item, depth: depth + 1 });
       } else {
         const keys = Object.keys(value);
-        if (values + keys.length > limits.maxValues) return argumentPath(key);
+        if (values + keys.length > limits.maxValues) return overBound(key, "values", limits);
         for (const k of keys) stack.push({ value: ownValue(value as Record<string, unknown>, k), depth: depth + 1 });
       }
     }
@@ -102,27 +106,15 @@ function ownValue(obj: Record<string, unknown>, key: string): unknown {
   return key === "__proto__" ? Object.getOwnPropertyDescriptor(obj, key)?.value : obj[key];
 }
 
-/** The longest path written in an argument error, in UTF-16 code units (spec §5). */
-const MAX_PATH_LENGTH = 200;
-
 /**
- * A top-level argument name as a §5 path: as is when it matches `[A-Za-z_$][A-Za-z0-9_$-]*`,
- * else a bracketed JSON string with `'` and every character outside U+0020–U+007E written
- * `\uXXXX`; longer than 200 code units: its first 200 and `…`.
+ * The §5 argument error for an argument over a bound: the argument's safe path (model
+ * `pathStep`, cut at 200 code units by `argumentError`) and the second sentence naming the bound,
+ * `Expected at most <n> levels of nesting.` or `Expected at most <n> values in all arguments
+ * together.` (docs/security.md "Limits").
  */
-export function argumentPath(name: string): string {
-  let path = name;
-  if (!/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(name)) {
-    path = '["';
-    for (const c of name) {
-      if (c === '"' || c === "\\") path += `\\${c}`;
-      else if (c === "'" || c.length > 1 || c < " " || c > "~") {
-        for (let i = 0; i < c.length; i++) path += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
-      } else path += c;
-    }
-    path += '"]';
-  }
-  // Only ASCII remains (everything else is escaped), so no surrogate pair can be split.
-  return path.length <= MAX_PATH_LENGTH ? path : `${path.slice(0, MAX_PATH_LENGTH)}…`;
+function overBound(name: string, bound: "depth" | "values", limits: ArgumentLimits): string {
+  const sentence =
+    bound === "depth" ? `Expected at most ${limits.maxDepth} levels of nesting.` : `Expected at most ${limits.maxValues} values in all arguments together.`;
+  return argumentError(pathStep(name, true), sentence);
 }
 

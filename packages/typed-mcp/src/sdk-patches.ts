@@ -162,7 +162,7 @@ function withHeader(response: Response, name: string, value: string): Response {
 
 /** What {@link captureToolArguments} saw in the raw `arguments` of one `tools/call`. */
 export type RawArgumentsCapture =
-  /** The arguments were over a bound: the path to report (spec §5); the SDK was handed `{}` instead. */
+  /** The arguments were over a bound: the whole §5 argument error to answer; the SDK was handed `{}` instead. */
   | { readonly refused: string }
   /** The arguments had an own `__proto__` key, which the SDK's parse drops: its value. */
   | { readonly proto: unknown };
@@ -171,9 +171,9 @@ export type RawArgumentsCapture =
  * Looks at the raw `params.arguments` of every `tools/call` request `sdk` receives, before the
  * SDK's parse, on every transport it is connected to (patch 4 above):
  *
- * - `inspect(arguments)` returns a path when the arguments are over a bound (limits.ts,
- *   `checkArgumentBounds`): the request is passed on with `arguments: {}` (so no later stage
- *   walks the oversized value) and the capture is `{ refused: path }`;
+ * - `inspect(arguments)` returns the §5 argument error when the arguments are over a bound
+ *   (limits.ts, `checkArgumentBounds`): the request is passed on with `arguments: {}` (so no
+ *   later stage walks the oversized value) and the capture is `{ refused: message }`;
  * - otherwise an own `__proto__` key is remembered as `{ proto: value }`, so the reader can see
  *   it like any other key (spec §5: `__proto__`, `constructor`, `prototype` follow one rule).
  *

@@ -41,8 +41,8 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * Answers one `tools/call` (spec §5–§7):
  *
  * - unknown tool: throws `ProtocolError` `-32602` `Tool <name> not found`;
- * - arguments over the `ArgumentLimits` (limits.ts; `capture.refused`): `isError` `Argument '<path>' is
- *   not valid.` before the reader runs;
+ * - arguments over the `ArgumentLimits` (limits.ts; `capture.refused`, the whole §5 text naming the
+ *   bound): `isError` with it, before the reader runs;
  * - an own `__proto__` argument the SDK's parse dropped (`capture.proto`): put back as an own data
  *   property, so the reader treats it like `constructor` or `prototype` (spec §5);
  * - reader returns a string: `isError` with it, `Argument '<path>' is not valid. <sentence>` (spec §5);
@@ -73,7 +73,7 @@ export async function callTool(
   capture?: RawArgumentsCapture,
 ): Promise<CallToolResult> {
   if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
-  if (capture !== undefined && "refused" in capture) return errorResult(`Argument '${capture.refused}' is not valid.`);
+  if (capture !== undefined && "refused" in capture) return errorResult(capture.refused);
   const raw = capture === undefined ? params.arguments : defineOwn({ ...params.arguments }, "__proto__", capture.proto);
   const upstream = ctx.mcpReq.signal;
   const controller = new AbortController();

@@ -1,4 +1,5 @@
 // rspack.config.mjs — `rspack build` bundles src/main.ts into dist/server.js
+// Deliberately the same shape as the webpack template: each template is copied alone into a new project, so they share nothing.
 import { fileURLToPath } from "node:url";
 import typedMcp from "@typed-mcp/unplugin/rspack";
 
