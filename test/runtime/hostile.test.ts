@@ -277,12 +277,36 @@ describe("items 5 and 6: serveHttp and malformed requests (RFC 9112 §3.2)", () 
   });
 });
 
+describe("params the SDK's request schemas refuse are JSON-RPC -32602 Invalid params, without the SDK's Zod dump", () => {
+  // JSON-RPC 2.0 §5.1: -32602 "Invalid params". The message names the first refused field with the
+  // §5 safe-path rule (docs/security.md "Malformed params").
+  const server = createServer();
+  it("tools/call with a non-string name (2025-11-25 and 2026-07-28)", async () => {
+    for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+      const meta = revision === "2026-07-28" ? `,"_meta":${JSON.stringify(ENVELOPE)}` : "";
+      const headers: Record<string, string> = revision === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": "add" } : {};
+      const { message } = await post(server, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"arguments":{}${meta}}}`, revision, headers);
+      expect(message?.error, revision).toEqual({ code: -32602, message: "Invalid tools/call params: 'params.name' expected string, received number." });
+    }
+  });
+  it("initialize with a non-object capability is -32602, not -32603", async () => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":5},"clientInfo":{"name":"x","version":"1"}}}`;
+    const { message } = await post(server, body, "");
+    expect(message?.error).toEqual({ code: -32602, message: "Invalid initialize params: 'params.capabilities.experimental' expected record, received number." });
+  });
+  it("a refused record key is written with the safe-path rule", async () => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x' y":5}},"clientInfo":{"name":"x","version":"1"}}}`;
+    const { message } = await post(server, body, "");
+    expect(message?.error).toEqual({ code: -32602, message: `Invalid initialize params: 'params.capabilities.experimental["x\\u0027 y"]' expected record, received number.` });
+  });
+});
+
 describe("every error answer above is free of stacks, paths and internal messages", () => {
   it("scans them all", () => {
     expect(errorAnswers.length).toBeGreaterThan(40);
     for (const answer of errorAnswers) {
       const head = answer.slice(0, 2000);
-      expect(head).not.toMatch(/\n\s+at |file:\/\/|\/work\/|node_modules|Maximum call stack|TypeError|RangeError|ReadBuffer|exceeds maximum length|Internal server error/);
+      expect(head).not.toMatch(/\n\s+at |file:\/\/|\/work\/|node_modules|Maximum call stack|TypeError|RangeError|ReadBuffer|exceeds maximum length|Internal server error|invalid_type|\"expected\"/);
     }
   });
 });

@@ -19,10 +19,16 @@
  *    both eras) hands each inbound JSON-RPC message, as `JSON.parse` made it, to the
  *    `transport.onmessage` that `Server#connect` sets, before the SDK's Zod parse; that parse
  *    (`z.record`) drops an own `__proto__` key.
+ * 5. {@link cleanValidationErrors}: the SDK answers params that fail its Zod request schemas with
+ *    `-32602` `Invalid <method> request: <Zod issues as indented JSON>` (or, for `initialize`,
+ *    `-32603` with the bare issue dump), through `transport.send`. Asserted by
+ *    `test/runtime/hostile.test.ts` ("params the SDK's request schemas refuse"), which holds the
+ *    rewritten answers to the byte and so fails when the SDK's text changes.
  *
  * @module
  */
 import type { ClientCapabilities, Implementation, McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
+import { pathStep } from "@typed-mcp/model";
 import { encodeSession } from "./session.js";
 
 /** The `@modelcontextprotocol/server` version these patches were written and tested against. */
@@ -217,5 +223,81 @@ export function captureToolArguments(
     const capture = captured.get(requestId);
     captured.delete(requestId);
     return capture;
+  };
+}
+
+/** One Zod issue as the SDK's validation error text holds it. */
+interface ZodIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The issues of a Zod dump (`[{ "code", "path", "message", … }, …]`), or `undefined` when `text` is not one. */
+function zodIssues(text: string): ZodIssue[] | undefined {
+  if (!text.startsWith("[")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
+    const ok = parsed.every((i) => typeof i === "object" && i !== null && Array.isArray(i.path) && typeof i.message === "string" && typeof i.code === "string");
+    return ok ? (parsed as ZodIssue[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The message typed-mcp sends for params the SDK's request schema refused (JSON-RPC `-32602`
+ * Invalid params): `Invalid <method> params: '<path>' <issue>.` for the first issue, the path
+ * written with the §5 safe-path rule (client-chosen keys can forge nothing) and cut at 200
+ * characters, the issue's text without Zod's `Invalid input: ` prefix (at most 200 characters,
+ * anything outside U+0020–U+007E as `\uXXXX`); e.g. `Invalid tools/call
+ * params: 'params.name' expected string, received number.`
+ */
+export function validationErrorMessage(method: string, issue: ZodIssue): string {
+  let path = "";
+  for (const step of issue.path) path += typeof step === "number" ? `[${step}]` : pathStep(step, path === "");
+  if (path.length > 200) path = path.slice(0, 200) + "…";
+  const text = issue.message
+    .replace(/^Invalid input: /, "")
+    .slice(0, 200)
+    .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `Invalid ${method} params: '${path || "params"}' ${text}.`;
+}
+
+/**
+ * Rewrites, in `transport.send`, the SDK's schema-validation errors (patch 5 above) into a plain
+ * `-32602` Invalid params whose message is {@link validationErrorMessage}: no JSON dump of Zod
+ * issues, and `initialize`'s `-32603` becomes the `-32602` JSON-RPC defines for invalid params.
+ * The method is taken from the request (remembered per id in `transport.onmessage`). Every other
+ * message passes unchanged.
+ *
+ * @param sdk One SDK `Server` instance, before it is connected.
+ */
+export function cleanValidationErrors(sdk: Server): void {
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = async (transport) => {
+    await connect(transport);
+    const methods = new Map<string | number, string>();
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { id?: unknown; method?: unknown };
+      if ((typeof m.id === "string" || typeof m.id === "number") && typeof m.method === "string") methods.set(m.id, m.method.slice(0, 100));
+      onmessage?.(message, extra as never);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const m = message as { id?: unknown; error?: { code: number; message: string }; method?: unknown };
+      if (m.method === undefined && (typeof m.id === "string" || typeof m.id === "number")) {
+        const method = methods.get(m.id) ?? "request";
+        methods.delete(m.id);
+        if (m.error !== undefined && typeof m.error.message === "string" && (m.error.code === -32602 || m.error.code === -32603)) {
+          const prefix = `Invalid ${method} request: `;
+          const dump = m.error.message.startsWith(prefix) ? m.error.message.slice(prefix.length) : m.error.message;
+          const issues = zodIssues(dump);
+          if (issues !== undefined) message = { ...message, error: { code: -32602, message: validationErrorMessage(method, issues[0]!) } } as typeof message;
+        }
+      }
+      return send(message, options);
+    };
   };
 }
