@@ -16,7 +16,7 @@ import { writeBody } from "./write.js";
 export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from "./emit.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
 export { applyProfile, sentence, PROFILES, PROFILE_RULES, type Profile, type ProfileWarning } from "./profiles.js";
-export { toolWarnings, formatWarning, PROVIDER_NAME_LIMIT } from "./warnings.js";
+export { toolWarnings, moduleWarnings, formatWarning, PROVIDER_NAME_LIMIT } from "./warnings.js";
 export { lintListing, type LintFamily, type LintFinding } from "./profile-lint.js";
 export {
   generateResource,

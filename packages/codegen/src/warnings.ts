@@ -5,7 +5,8 @@
  * @module
  */
 import type { BuildWarning, ToolModel, WarningCode } from "@typed-mcp/model";
-import type { ProfileWarning } from "./profiles.js";
+import { applyProfile, type Profile, type ProfileWarning } from "./profiles.js";
+import { toolListing } from "./schema.js";
 
 /** Longest tool name OpenAI, Anthropic and Bedrock accept (spec §10 OMCW0001). */
 export const PROVIDER_NAME_LIMIT = 64;
@@ -39,4 +40,18 @@ export function toolWarnings(
 /** `file:line:column - OMCW000n: message` (spec §10). `file` as given. */
 export function formatWarning(w: BuildWarning, file = w.file): string {
   return `${file}:${w.line}:${w.column} - ${w.code}: ${w.message}`;
+}
+
+/**
+ * Every warning of a module's tools built with `profile` (spec §10), in source order: what the
+ * bundler plugins report on every build, cached or not.
+ *
+ * @throws CodegenError as `toolListing` does (not for extracted models); TypeError for an unknown profile.
+ */
+export function moduleWarnings(
+  tools: readonly ToolModel[],
+  profile: Profile = "default",
+  silenced: Partial<Record<WarningCode, boolean>> = {},
+): BuildWarning[] {
+  return tools.flatMap((t) => toolWarnings(t, applyProfile(toolListing(t), profile).warnings, silenced));
 }
