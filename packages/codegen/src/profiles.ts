@@ -186,7 +186,8 @@ export const OPENAI_FORMATS: ReadonlySet<string> = new Set(["date-time", "time",
 const openaiStrict: Rule[] = [
   function everyPropertyRequired(s, path, run) {
     if (s.properties === undefined) return;
-    const props = s.properties as Schema;
+    const props: Schema = { ...(s.properties as Schema) }; // a copy: the input listing is never modified
+    s.properties = props;
     const required = new Set((s.required as string[] | undefined) ?? []);
     for (const name of Object.keys(props)) {
       if (required.has(name)) continue;
