@@ -36,8 +36,11 @@ describe("typed-mcp --profile / --lint / --strict", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("src/server.ts:5:1 - lint gemini: tool 'notes.search' additionalProperties at inputSchema: Gemini refuses additionalProperties.");
     expect(r.stderr).toContain("src/server.ts:6:1 - lint gemini: tool 'find' additionalProperties at inputSchema: Gemini refuses additionalProperties.");
-    const after = cli(["check", "src/server.ts", "--lint", "gemini", "--profile", "gemini"], dir);
-    expect(after.stderr).toBe(`${W1}\n${W2}\n`);
+    const after = cli(["check", "src/server.ts", "--lint", "gemini", "--profile", "gemini", "--strict"], dir);
+    expect(after.stderr).toBe(`${W1}\n${W2}\ntyped-mcp check: 2 warnings (--strict).\n`);
+    const lintOnly = cli(["check", "src/server.ts", "--lint", "openai-strict", "--profile", "openai-strict"], dir);
+    expect(lintOnly.code).toBe(0);
+    expect(lintOnly.stderr).toBe(`${W1}\n${W2}\n`);
   });
 
   it("an unknown profile or lint family is bad usage (exit 2)", () => {

@@ -247,6 +247,8 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
   const models = extractAll(sources, tsconfig, io.cwd);
   const problems: string[] = [];
   const warnings: string[] = [];
+  /** `--lint` findings: printed with the warnings, never counted by `--strict`. */
+  const lints: string[] = [];
   const listing: Listing = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   const counts = { tools: 0, resources: 0, prompts: 0 };
   let filesWithProblems = 0;
@@ -274,7 +276,7 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
           for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatWarning(w, where));
           const loc = `${where}:${tool.location.line}:${tool.location.column}`;
           for (const f of parsed.lint ? lintListing(built.listing, parsed.lint) : []) {
-            warnings.push(`${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`);
+            lints.push(`${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`);
           }
         });
       }
@@ -300,7 +302,7 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
 
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const files = plural(models.length, "file");
-  if (warnings.length > 0) io.stderr(warnings.map((w) => w + "\n").join(""));
+  if (warnings.length + lints.length > 0) io.stderr([...warnings, ...lints].map((w) => w + "\n").join(""));
   if (problems.length === 0 && parsed.strict && warnings.length > 0) {
     io.stderr(`typed-mcp check: ${plural(warnings.length, "warning")} (--strict).\n`);
     return EXIT_DIAGNOSTICS;
