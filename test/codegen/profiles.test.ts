@@ -185,3 +185,18 @@ describe("the openai-strict reader takes null as absent (spec §11)", async () =
     }
   });
 });
+
+describe("the reader enforces the full contract whatever the profile (spec §11)", async () => {
+  const { load, fakeCtx, tool, param, T } = await import("./helpers.ts");
+  const model = tool("t", [param("mail", T.string({ format: "email", minLength: 3 })), param("tags", T.set(T.string(), { maxLength: 2 }), false)]);
+  // gemini moves `format: email` (only date-time stays); openai-strict keeps email (in OpenAI's list) and moves minLength.
+  for (const [profile, moved] of [["gemini", "Format: email."], ["openai-strict", "At least 3 characters."]] as const) {
+    it(`${profile}: a keyword moved into the description is still enforced`, async () => {
+      const g = await load(model, { profile });
+      expect(JSON.stringify(g.listing.inputSchema)).toContain(moved);
+      expect(Array.isArray(g.read({ mail: "not-an-email" }, fakeCtx()))).toBe(false);
+      expect(Array.isArray(g.read({ mail: "a@b.co", tags: ["x", "y", "z"] }, fakeCtx()))).toBe(false);
+      expect(g.read({ mail: "a@b.co", tags: ["x"] }, fakeCtx())).toEqual(["a@b.co", new Set(["x"])]);
+    });
+  }
+});
