@@ -16,6 +16,10 @@ export interface BuildInput {
   entry: string;
   /** Where to write the bundle. */
   outDir: string;
+  /** The typed-mcp plugin's options (default: none). */
+  options?: Record<string, unknown>;
+  /** Receives the text of every warning the bundler reports (its own warning channel). */
+  warnings?: string[];
 }
 
 export type Build = (input: BuildInput) => Promise<string>;
@@ -23,14 +27,14 @@ export type Build = (input: BuildInput) => Promise<string>;
 const OUT = "server.mjs";
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-const vite: Build = async ({ root, entry, outDir }) => {
+const vite: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { build } = await import("vite");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/vite");
   await build({
     root,
     configFile: false,
     logLevel: "silent",
-    plugins: [typedMcp()],
+    plugins: [typedMcp(options as never)],
     build: {
       ssr: entry,
       outDir,
@@ -38,14 +42,14 @@ const vite: Build = async ({ root, entry, outDir }) => {
       sourcemap: true,
       emptyOutDir: true,
       minify: false,
-      rollupOptions: { output: { entryFileNames: OUT } },
+      rollupOptions: { output: { entryFileNames: OUT }, onwarn: (w) => void warnings.push(w.message) },
     },
     ssr: { noExternal: true },
   });
   return join(outDir, OUT);
 };
 
-const rollup: Build = async ({ root, entry, outDir }) => {
+const rollup: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { rollup } = await import("rollup");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/rollup");
   const { nodeResolve } = await import("@rollup/plugin-node-resolve");
@@ -53,9 +57,9 @@ const rollup: Build = async ({ root, entry, outDir }) => {
   const bundle = await rollup({
     input: entry,
     external: nodeBuiltins,
-    onwarn: () => {},
+    onwarn: (w) => void warnings.push(w.message),
     plugins: [
-      typedMcp(), // before the stripper: Rollup runs transforms in plugin order
+      typedMcp(options as never), // before the stripper: Rollup runs transforms in plugin order
       nodeResolve({ exportConditions: ["node"], preferBuiltins: true }),
       esbuild({ target: "node20", tsconfig: join(root, "tsconfig.json") }),
     ],
@@ -68,15 +72,15 @@ const rollup: Build = async ({ root, entry, outDir }) => {
   return join(outDir, OUT);
 };
 
-const rolldown: Build = async ({ root, entry, outDir }) => {
+const rolldown: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { rolldown } = await import("rolldown");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/rolldown");
   const bundle = await rolldown({
     input: entry,
     cwd: root,
     platform: "node",
-    logLevel: "silent",
-    plugins: [typedMcp()],
+    onLog: (level, log) => void (level === "warn" && warnings.push(log.message)),
+    plugins: [typedMcp(options as never)],
     tsconfig: join(root, "tsconfig.json"),
   });
   try {
@@ -87,10 +91,10 @@ const rolldown: Build = async ({ root, entry, outDir }) => {
   return join(outDir, OUT);
 };
 
-const esbuild: Build = async ({ root, entry, outDir }) => {
+const esbuild: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { build } = await import("esbuild");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/esbuild");
-  await build({
+  const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
     outfile: join(outDir, OUT),
@@ -100,16 +104,22 @@ const esbuild: Build = async ({ root, entry, outDir }) => {
     target: "node20",
     sourcemap: true,
     logLevel: "silent",
-    plugins: [typedMcp()],
+    plugins: [typedMcp(options as never)],
   });
+  for (const w of result.warnings) warnings.push(w.text);
   return join(outDir, OUT);
 };
 
 /** Runs a webpack-style compiler once and turns errors in its stats into a rejection. */
-function runCompiler(compiler: {
-  run(cb: (err: Error | null, stats?: { hasErrors(): boolean; toJson(o: unknown): { errors?: { message: string }[] } }) => void): void;
-  close(cb: (err?: Error | null) => void): void;
-}): Promise<void> {
+function runCompiler(
+  compiler: {
+    run(
+      cb: (err: Error | null, stats?: { hasErrors(): boolean; toJson(o: unknown): { errors?: { message: string }[]; warnings?: { message: string }[] } }) => void,
+    ): void;
+    close(cb: (err?: Error | null) => void): void;
+  },
+  warnings: string[] = [],
+): Promise<void> {
   return new Promise((resolve, reject) => {
     compiler.run((err, stats) => {
       compiler.close(() => {
@@ -118,6 +128,7 @@ function runCompiler(compiler: {
           const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
           return reject(new Error(errors.map((e) => e.message).join("\n")));
         }
+        for (const w of stats?.toJson({ all: false, warnings: true }).warnings ?? []) warnings.push(w.message);
         resolve();
       });
     });
@@ -147,7 +158,7 @@ const webpackLikeConfig = (root: string, entry: string, outDir: string, tsRule: 
   stats: "none" as const,
 });
 
-const webpack: Build = async ({ root, entry, outDir }) => {
+const webpack: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { default: webpackFn } = await import("webpack");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/webpack");
   const config = webpackLikeConfig(root, entry, outDir, {
@@ -158,13 +169,13 @@ const webpack: Build = async ({ root, entry, outDir }) => {
       options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, sourceMaps: true },
     },
   });
-  const compiler = webpackFn({ ...config, plugins: [typedMcp()] } as never);
-  await runCompiler(compiler as never);
+  const compiler = webpackFn({ ...config, plugins: [typedMcp(options as never)] } as never);
+  await runCompiler(compiler as never, warnings);
   return join(outDir, OUT);
 };
 
 /** webpack with ts-loader, which needs the classic compiler API: TypeScript 6's. */
-const webpackTsLoader: Build = async ({ root, entry, outDir }) => {
+const webpackTsLoader: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { default: webpackFn } = await import("webpack");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/webpack");
   const config = webpackLikeConfig(root, entry, outDir, {
@@ -180,12 +191,12 @@ const webpackTsLoader: Build = async ({ root, entry, outDir }) => {
       },
     },
   });
-  const compiler = webpackFn({ ...config, plugins: [typedMcp()] } as never);
-  await runCompiler(compiler as never);
+  const compiler = webpackFn({ ...config, plugins: [typedMcp(options as never)] } as never);
+  await runCompiler(compiler as never, warnings);
   return join(outDir, OUT);
 };
 
-const rspack: Build = async ({ root, entry, outDir }) => {
+const rspack: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
   const { rspack: rspackFn } = await import("@rspack/core");
   const { default: typedMcp } = await import("@typed-mcp/unplugin/rspack");
   const config = webpackLikeConfig(root, entry, outDir, {
@@ -195,8 +206,8 @@ const rspack: Build = async ({ root, entry, outDir }) => {
     options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" } },
     type: "javascript/auto",
   });
-  const compiler = rspackFn({ ...config, plugins: [typedMcp()] } as never);
-  await runCompiler(compiler as never);
+  const compiler = rspackFn({ ...config, plugins: [typedMcp(options as never)] } as never);
+  await runCompiler(compiler as never, warnings);
   return join(outDir, OUT);
 };
 

@@ -168,3 +168,42 @@ describe.each(names)("%s with an unsupported parameter type", (name) => {
     expect(await sidecarsLeft(before)).toEqual([]);
   });
 });
+
+const profiled = join(here, "fixtures/profile");
+
+describe.each(names)("%s with profile: openai-strict (spec §10 warnings, §11)", (name) => {
+  const file = join(profiled, "src/server.ts");
+  const warnings: string[] = [];
+  let client: Client;
+  beforeAll(async () => {
+    const outDir = await mkdtemp(join(work, `${name}-profile-`));
+    const bundle = await bundlers[name]!({ root: profiled, entry: file, outDir, options: { profile: "openai-strict" }, warnings });
+    client = new Client({ name: `bundlers-profile-${name}`, version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle], env: { PATH: process.env.PATH ?? "" } }));
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("reports OMCW0001 and OMCW0002 through the bundler's own warning channel, as file:line:column - code: message", () => {
+    const text = warnings.join("\n");
+    // `server.tool("notes.search", …)` is the statement at line 5, `server.tool("find", …)` at line 6.
+    expect(text).toContain(`${file}:5:1 - OMCW0001: Tool name 'notes.search' contains '.'`);
+    expect(text).toContain(`${file}:6:1 - OMCW0002: Tool 'find' returns a T | null object-shaped result`);
+  });
+
+  it("lists every parameter required, the optional one nullable with its default in the description", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === "notes.search")!.inputSchema).toEqual({
+      type: "object",
+      properties: { query: { type: "string" }, limit: { type: ["number", "null"], description: "Default: 10." } },
+      required: ["query", "limit"],
+      additionalProperties: false,
+    });
+  });
+
+  it("reads null for the optional parameter as absent: the default applies", async () => {
+    expect(await client.callTool({ name: "notes.search", arguments: { query: "q", limit: null } })).toEqual({ content: [{ type: "text", text: "q:10" }] });
+    expect(await client.callTool({ name: "notes.search", arguments: { query: "q", limit: 3 } })).toEqual({ content: [{ type: "text", text: "q:3" }] });
+  });
+});

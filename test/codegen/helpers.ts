@@ -41,8 +41,8 @@ export interface Loaded {
 let counter = 0;
 
 /** Generates the tool's code, writes it as a module (with its imports) and imports it. */
-export async function load(tool: ToolModel): Promise<Loaded> {
-  const { code, imports } = generateTool(tool);
+export async function load(tool: ToolModel, options: Parameters<typeof generateTool>[1] = {}): Promise<Loaded> {
+  const { code, imports } = generateTool(tool, options);
   const lines = [`import * as __tmcp from ${JSON.stringify(INTERNAL)};`];
   for (const i of imports) lines.push(`import { ${i.exportName} as ${i.local} } from ${JSON.stringify(i.from)};`);
   lines.push(`export default ${code};`);

@@ -21,7 +21,7 @@
  */
 import { resolve } from "node:path";
 import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, planSplice, type SplicePlan } from "@typed-mcp/transform";
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, formatWarning, planSplice, type Profile, type SplicePlan, type WarningCode } from "@typed-mcp/transform";
 
 /** Options of the Babel plugin (the second element of `["@typed-mcp/babel", { … }]`). */
 export interface TypedMcpBabelOptions {
@@ -60,6 +60,16 @@ export interface TypedMcpBabelOptions {
    * code); a corrupt entry is a miss, never an error.
    */
   cache?: boolean | { dir?: string };
+  /**
+   * The client profile (spec §11, docs/profiles.md): `"default"`, `"gemini"`, `"openai-strict"`
+   * or `"cursor"`; rewrites every tool's `inputSchema` at build time. Part of the cache key.
+   */
+  profile?: Profile;
+  /**
+   * Build warnings (spec §10) to silence: `{ OMCW0002: false }`. Babel has no warning channel
+   * for plugins: each warning is written with `console.warn` as `file:line:column - OMCW000n: message`.
+   */
+  warnings?: Partial<Record<WarningCode, boolean>>;
 }
 
 /** The part of Babel's plugin API the plugin uses (`api` in `(api, options) => plugin`). */
@@ -134,10 +144,10 @@ export function closeAll(): void {
 /** The shared driver for Babel's `cwd` and the plugin options. */
 function driverFor(cwd: string, options: TypedMcpBabelOptions, idleTimeoutMs: number): Driver {
   const tsconfig = options.tsconfig === undefined ? undefined : resolve(cwd, options.tsconfig);
-  const { typescript, cache } = options;
-  const key = JSON.stringify([tsconfig, cwd, typescript, cache, idleTimeoutMs]);
+  const { typescript, cache, profile, warnings } = options;
+  const key = JSON.stringify([tsconfig, cwd, typescript, cache, idleTimeoutMs, profile, warnings]);
   let driver = drivers.get(key);
-  if (!driver) drivers.set(key, (driver = new Driver({ tsconfig, typescript, cache, cwd, idleTimeoutMs, pollChanges: true })));
+  if (!driver) drivers.set(key, (driver = new Driver({ tsconfig, typescript, cache, cwd, idleTimeoutMs, pollChanges: true, profile, warnings })));
   return driver;
 }
 
@@ -255,7 +265,8 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
         error.loc = loc;
         throw error;
       }
-      const plan = planSplice(model.tools, model, driver.generated.module(filename));
+      for (const w of driver.warnings(model)) console.warn(formatWarning(w));
+      const plan = planSplice(model.tools, { ...model, profile: driver.profile }, driver.generated.module(filename));
       if (plan) applyPlan(api, file.path, plan, filename);
     },
     visitor: {},

@@ -17,7 +17,14 @@ import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createExtractor, type Extractor } from "@typed-mcp/extract";
 import {
+  applyProfile,
   CodegenError,
+  formatWarning,
+  lintListing,
+  PROFILES,
+  toolWarnings,
+  type LintFamily,
+  type Profile,
   generatePrompt,
   generateResource,
   generateTool,
@@ -52,6 +59,11 @@ Commands:
 Options:
   -p, --project <tsconfig.json>  The tsconfig.json the type checker uses
                                  (default: the nearest tsconfig.json above each file).
+  --profile <name>               Build the listings for a client profile (spec §11):
+                                 default, gemini, openai-strict or cursor.
+  --lint <name>                  check: also report every listed node the provider family
+                                 (gemini, openai-strict, cursor) would reject.
+  --strict                       check: exit 1 on warnings (OMCW…) too.
   -h, --help                     Show this help.
 
 Exit codes: 0 ok, 1 diagnostics, 2 bad usage.
@@ -102,6 +114,16 @@ interface Parsed {
   command: "list" | "check" | "help";
   files: string[];
   project?: string;
+  profile: Profile;
+  lint?: LintFamily;
+  strict: boolean;
+}
+
+function profileValue(flag: string, v: string | undefined, allowDefault: boolean): Profile | undefined {
+  if (v === undefined) return undefined;
+  const names = PROFILES.filter((p) => allowDefault || p !== "default");
+  if (!(names as readonly string[]).includes(v)) throw new UsageError(`${flag} '${v}': expected one of ${names.join(", ")}.`);
+  return v as Profile;
 }
 
 function parse(argv: string[]): Parsed {
@@ -115,19 +137,26 @@ function parse(argv: string[]): Parsed {
       options: {
         project: { type: "string", short: "p" },
         help: { type: "boolean", short: "h" },
+        profile: { type: "string" },
+        lint: { type: "string" },
+        strict: { type: "boolean" },
       },
     }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  if (values.help) return { command: "help", files: [] };
+  const help: Parsed = { command: "help", files: [], profile: "default", strict: false };
+  if (values.help) return help;
   const [command, ...files] = positionals;
   if (command === undefined) throw new UsageError("missing command: use 'list' or 'check'.");
-  if (command === "help") return { command: "help", files: [] };
+  if (command === "help") return help;
   if (command !== "list" && command !== "check") throw new UsageError(`unknown command '${command}': use 'list', 'check' or 'dev'.`);
   if (files.length === 0) throw new UsageError(`'${command}' needs at least one .ts file.`);
   if (values.project !== undefined && values.project === "") throw new UsageError("--project needs a tsconfig.json path.");
-  return { command, files, project: values.project };
+  if (command === "list" && (values.lint !== undefined || values.strict)) throw new UsageError("--lint and --strict are options of 'check'.");
+  const profile = profileValue("--profile", values.profile, true) ?? "default";
+  const lint = profileValue("--lint", values.lint, false) as LintFamily | undefined;
+  return { command, files, project: values.project, profile, lint, strict: values.strict === true };
 }
 
 /** Reads every file argument (resolved against `cwd`, duplicates dropped, order kept). */
@@ -217,6 +246,9 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
 
   const models = extractAll(sources, tsconfig, io.cwd);
   const problems: string[] = [];
+  const warnings: string[] = [];
+  /** `--lint` findings: printed with the warnings, never counted by `--strict`. */
+  const lints: string[] = [];
   const listing: Listing = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   const counts = { tools: 0, resources: 0, prompts: 0 };
   let filesWithProblems = 0;
@@ -237,8 +269,15 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
       for (const tool of model.tools) {
         counts.tools++;
         generate("tool", tool.name, tool.location, () => {
-          if (list) listing.tools.push(toolListing(tool));
-          else generateTool(tool);
+          const built = applyProfile(toolListing(tool), parsed.profile);
+          if (list) return void listing.tools.push(built.listing);
+          generateTool(tool, { profile: parsed.profile });
+          const where = displayPath(tool.location.file, io.cwd);
+          for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatWarning(w, where));
+          const loc = `${where}:${tool.location.line}:${tool.location.column}`;
+          for (const f of parsed.lint ? lintListing(built.listing, parsed.lint) : []) {
+            lints.push(`${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`);
+          }
         });
       }
       for (const resource of model.resources ?? []) {
@@ -263,6 +302,11 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
 
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const files = plural(models.length, "file");
+  if (warnings.length + lints.length > 0) io.stderr([...warnings, ...lints].map((w) => w + "\n").join(""));
+  if (problems.length === 0 && parsed.strict && warnings.length > 0) {
+    io.stderr(`typed-mcp check: ${plural(warnings.length, "warning")} (--strict).\n`);
+    return EXIT_DIAGNOSTICS;
+  }
   if (problems.length > 0) {
     const summary = `typed-mcp ${parsed.command}: ${plural(problems.length, "error")} in ${filesWithProblems} of ${files}.\n`;
     if (parsed.command === "check") {

@@ -8,12 +8,16 @@
  */
 import type { ToolModel } from "@typed-mcp/model";
 import { Scope, assemble, type ImportRequest } from "./emit.js";
+import { applyProfile, type Profile, type ProfileWarning } from "./profiles.js";
 import { readBody } from "./read.js";
 import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
 
 export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from "./emit.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
+export { applyProfile, sentence, PROFILES, PROFILE_RULES, type Profile, type ProfileWarning } from "./profiles.js";
+export { toolWarnings, moduleWarnings, formatWarning, PROVIDER_NAME_LIMIT } from "./warnings.js";
+export { lintListing, type LintFamily, type LintFinding } from "./profile-lint.js";
 export {
   generateResource,
   generatePrompt,
@@ -44,14 +48,23 @@ export {
  * When the tool needs closure-level constants (regular expressions, enum sets) the expression
  * is an arrow-function IIFE; otherwise an object literal.
  *
+ * `options.profile` (spec §11, default `"default"`) rewrites the listing with {@link applyProfile};
+ * under `openai-strict` the reader also takes `null` for an optional, non-nullable parameter or
+ * property as absent. `warnings` are the profile's OMCW0003 warnings (spec §10).
+ *
  * @throws CodegenError when the model breaks the contract (see {@link typeSchema}, e.g.
  * constraints that do not fit their type, a pattern that does not compile with `u`).
+ * @throws TypeError for an unknown profile name.
  */
-export function generateTool(tool: ToolModel): { code: string; imports: ImportRequest[] } {
+export function generateTool(
+  tool: ToolModel,
+  options: { profile?: Profile } = {},
+): { code: string; imports: ImportRequest[]; warnings: ProfileWarning[] } {
+  const profile = options.profile ?? "default";
   const scope = new Scope();
-  const listing = toolListing(tool);
-  const read = readBody(tool.params, scope);
+  const { listing, warnings } = applyProfile(toolListing(tool), profile);
+  const read = readBody(tool.params, scope, profile === "openai-strict");
   const write = writeBody(tool.result, scope);
 
-  return assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes);
+  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes), warnings };
 }

@@ -72,7 +72,7 @@ function readDiscriminated(t: UnionModel, discriminator: string, x: string, path
     if (m.kind !== "object") throw new CodegenError("A discriminated union member must be an object type (spec §4a).");
     c.out.open(`${labels} {`);
     // The member's reader starts with its object check, already passed: it reads the member exactly.
-    const expr = readObject(m, x, path, { out: c.out, scope: c.scope });
+    const expr = readObject(m, x, path, { out: c.out, scope: c.scope, nullAsAbsent: c.nullAsAbsent });
     c.out.line(`${r} = ${expr};`);
     c.out.line("break;");
     c.out.close();

@@ -20,6 +20,11 @@ export interface Ctx {
   scope: Scope;
   /** The value may also be `null` (the inner read of a nullable): a wrong-type sentence lists `null` too. */
   orNull?: boolean;
+  /**
+   * `openai-strict` (spec §11): an optional, non-nullable property sent as `null` is read as
+   * absent (its default applies). A codegen option of the whole reader, never a runtime switch.
+   */
+  nullAsAbsent?: boolean;
 }
 
 /** `if (cond) return __tmcp.invalid(path, sentence);` */
@@ -162,7 +167,7 @@ function readEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, path: Path
  */
 export function readInner(t: TypeModel, x: string, path: Path, c: Ctx, orNull = false): { body: Lines; expr: string } {
   const body = new Lines();
-  const expr = readValue(t, x, path, { out: body, scope: c.scope, orNull });
+  const expr = readValue(t, x, path, { out: body, scope: c.scope, orNull, nullAsAbsent: c.nullAsAbsent });
   return { body, expr };
 }
 
@@ -244,7 +249,8 @@ function readProperties(
     const e = c.scope.fresh("e");
     const inner = readInner(p.type, e, at, c);
     c.out.line(`let ${v};`);
-    c.out.open(`if (Object.hasOwn(${x}, ${str(p.name)})) {`);
+    const nullIsAbsent = c.nullAsAbsent === true && !p.required && p.type.kind !== "nullable";
+    c.out.open(`if (Object.hasOwn(${x}, ${str(p.name)})${nullIsAbsent ? ` && ${member(x, p.name)} !== null` : ""}) {`);
     c.out.line(`const ${e} = ${member(x, p.name)};`);
     c.out.append(inner.body);
     c.out.line(`${v} = ${inner.expr};`);
@@ -335,11 +341,12 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
  * declaration order, the first failure returns its §5 text; unknown top-level arguments are
  * reported only after every parameter passed; the result is the argument array with
  * `RequestContext` (`ctx`) and `AbortSignal` (`ctx.signal`) parameters at their positions and
- * `undefined` for absent optional parameters.
+ * `undefined` for absent optional parameters. With `nullAsAbsent` (the `openai-strict` profile,
+ * spec §11) an optional, non-nullable parameter or property sent as `null` counts as absent.
  */
-export function readBody(params: ParamModel[], scope: Scope): Lines {
+export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = false): Lines {
   const out = new Lines();
-  const c: Ctx = { out, scope };
+  const c: Ctx = { out, scope, nullAsAbsent };
   out.line(`if (a === undefined) a = {};`);
   out.line(`else if (${NOT_OBJECT("a")}) ${failWith([{ text: "arguments" }], wrongType(["an object"], false, "a"))}`);
   const args: string[] = [];

@@ -46,6 +46,20 @@ export interface Diagnostic extends SourceLocation {
   message: string;
 }
 
+/** Build warning codes (spec §10 "Build warnings"): shown, the build goes on. */
+export type WarningCode = "OMCW0001" | "OMCW0002" | "OMCW0003";
+
+/**
+ * A build warning (spec §10): the diagnostic severity that never fails a build. Printed as
+ * `file:line:column - OMCW000n: message` through each bundler's own warning channel.
+ */
+export interface BuildWarning extends SourceLocation {
+  severity: "warning";
+  code: WarningCode;
+  /** One sentence naming the tool (and for OMCW0003 the path and keyword). */
+  message: string;
+}
+
 /**
  * Validation keywords that can be attached to a type (spec §4 "Validation tags").
  * `minLength`/`maxLength` on an array or set are written as `minItems`/`maxItems`.

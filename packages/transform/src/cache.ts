@@ -125,6 +125,8 @@ export interface ModelCacheOptions {
   tsconfig?: string;
   /** The plugin's forced TypeScript choice, if any (a different choice is a different key). */
   typescript?: string;
+  /** The `profile` build option (spec §11): part of the key, so a profile change never reuses another build's entry. */
+  profile?: string;
   /** Hashes shared with the plugin (so a watcher's `forget` reaches the cache too). */
   hashes?: FileHashes;
 }
@@ -198,6 +200,7 @@ export class ModelCache {
     }
     h.update(ts);
     h.update(`\0forced ${this.options.typescript ?? "-"}`);
+    h.update(`\0profile ${this.options.profile ?? "default"}`);
     return h.digest("hex");
   }
 

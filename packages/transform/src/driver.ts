@@ -9,7 +9,8 @@
  */
 import { join, resolve } from "node:path";
 import { createExtractor, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
-import type { ModuleModel } from "@typed-mcp/model";
+import { moduleWarnings, PROFILES, type Profile } from "@typed-mcp/codegen";
+import type { BuildWarning, ModuleModel, WarningCode } from "@typed-mcp/model";
 import { FileHashes, ModelCache, tsconfigFor } from "./cache.js";
 import { GeneratedCodeMemo } from "./memo.js";
 
@@ -59,6 +60,13 @@ export interface DriverOptions {
    * consulted are checked on disk and the changed ones passed to the sidecar.
    */
   pollChanges?: boolean;
+  /**
+   * The plugins' `profile` option (spec §11): the listing rewrite of every tool of the build;
+   * part of the cache key. Default `"default"`. An unknown name throws a TypeError at creation.
+   */
+  profile?: Profile;
+  /** The plugins' `warnings` option (spec §10): `{ OMCW0002: false }` silences one warning code. */
+  warnings?: Partial<Record<WarningCode, boolean>>;
   /** Called for what the driver does (see {@link DriverEvent}); a throwing listener is ignored. */
   onEvent?: (event: DriverEvent) => void;
 }
@@ -90,7 +98,22 @@ export class Driver {
   private readonly onExit = () => this.close();
 
   /** A session; nothing starts before the first {@link model} call. */
-  constructor(private readonly options: DriverOptions = {}) {}
+  constructor(private readonly options: DriverOptions = {}) {
+    const p = options.profile;
+    if (p !== undefined && !PROFILES.includes(p)) {
+      throw new TypeError(`typed-mcp: unknown profile ${JSON.stringify(p)}; expected one of ${PROFILES.join(", ")} (spec §11).`);
+    }
+  }
+
+  /** The build's profile (spec §11). */
+  get profile(): Profile {
+    return this.options.profile ?? "default";
+  }
+
+  /** The build warnings of a module's model (spec §10), derived on every build, cached or not. */
+  warnings(model: ModuleModel): BuildWarning[] {
+    return model.diagnostics.length > 0 ? [] : moduleWarnings(model.tools, this.profile, this.options.warnings);
+  }
 
   /**
    * The model of module `file` (absolute, forward slashes) with text `code`: from the cache when
@@ -180,14 +203,14 @@ export class Driver {
   /** The cache, created on first use (after the host's config hooks ran); `null` when off. */
   private cache(): ModelCache | null {
     if (this.modelCache !== undefined) return this.modelCache;
-    const { cache, tsconfig, typescript, cwd } = this.options;
+    const { cache, tsconfig, typescript, cwd, profile } = this.options;
     if (cache === false) return (this.modelCache = null);
     const root = this.options.root?.() ?? cwd ?? process.cwd();
     const dir =
       typeof cache === "object" && cache.dir
         ? resolve(root, cache.dir)
         : (this.options.cacheDir?.() ?? join(root, "node_modules/.cache/typed-mcp"));
-    this.modelCache = new ModelCache({ dir, root, tsconfig, typescript, hashes: this.hashes });
+    this.modelCache = new ModelCache({ dir, root, tsconfig, typescript, profile, hashes: this.hashes });
     return this.modelCache;
   }
 

@@ -17,4 +17,6 @@ export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
 export { FileHashes, ModelCache, tsconfigChain, tsconfigFor, type CacheHit, type ModelCacheOptions } from "./cache.js";
 export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult } from "./splice.js";
 export { GeneratedCodeMemo, type GeneratedCode, type GeneratedKind, type ModuleMemo } from "./memo.js";
+export { formatWarning, PROFILES, type Profile } from "@typed-mcp/codegen";
+export type { BuildWarning, WarningCode } from "@typed-mcp/model";
 export { formatDiagnostic, DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";

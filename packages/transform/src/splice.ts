@@ -15,7 +15,7 @@
 import MagicString from "magic-string";
 import type { PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
 import { GeneratedCodeMemo, type ModuleMemo } from "./memo.js";
-import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest } from "@typed-mcp/codegen";
+import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest, type Profile } from "@typed-mcp/codegen";
 
 /** The module specifier generated code imports its runtime helpers from. */
 export const RUNTIME_MODULE = "typed-mcp/internal";
@@ -56,7 +56,7 @@ export interface SplicePlan {
  */
 export function planSplice(
   tools: readonly ToolModel[],
-  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
+  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; profile?: Profile } = {},
   memo?: ModuleMemo,
 ): SplicePlan | undefined {
   const resources = more.resources ?? [];
@@ -78,7 +78,7 @@ export function planSplice(
     }
   };
   const gen = memo ?? ((_kind, model, generate) => generate(model as never));
-  for (const tool of tools) place(tool.site, gen("tool", tool, generateTool), "defineTools");
+  for (const tool of tools) place(tool.site, gen("tool", tool, (t: ToolModel) => generateTool(t, { profile: more.profile })), "defineTools");
   for (const r of resources) place(r.site, gen("resource", r, generateResource), "defineResources");
   for (const p of prompts) place(p.site, gen("prompt", p, generatePrompt), "definePrompts");
   for (const [bodyStart, lists] of classes) {
@@ -128,7 +128,7 @@ export function spliceTools(
   code: string,
   id: string,
   tools: readonly ToolModel[],
-  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[] } = {},
+  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; profile?: Profile } = {},
   memo?: GeneratedCodeMemo,
 ): SpliceResult | undefined {
   const plan = planSplice(tools, more, memo?.module(id));

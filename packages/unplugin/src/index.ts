@@ -15,7 +15,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createUnplugin, type UnpluginBuildContext, type UnpluginContext, type UnpluginFactory, type UnpluginInstance } from "unplugin";
 import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, spliceTools, type DriverEvent } from "@typed-mcp/transform";
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, formatWarning, spliceTools, type DriverEvent, type Profile, type WarningCode } from "@typed-mcp/transform";
 import { errorLocation } from "./frame.js";
 
 export { formatDiagnostic, spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "@typed-mcp/transform";
@@ -48,6 +48,18 @@ export interface TypedMcpOptions {
    * hold the extracted model (not generated code); a corrupt entry is a miss, never an error.
    */
   cache?: boolean | { dir?: string };
+  /**
+   * The client profile (spec §11, docs/profiles.md): `"default"` (the seed's listing),
+   * `"gemini"`, `"openai-strict"` or `"cursor"`; rewrites every tool's `inputSchema` at build
+   * time (the same bytes on every connection). Part of the cache key. Default `"default"`.
+   */
+  profile?: Profile;
+  /**
+   * Build warnings (spec §10) to silence: `{ OMCW0002: false }`. Warnings go through the
+   * bundler's own channel (`this.warn`: Vite/Rollup/Rolldown warnings, webpack/Rspack
+   * `compilation.warnings`, esbuild `warnings`) as `file:line:column - OMCW000n: message`.
+   */
+  warnings?: Partial<Record<WarningCode, boolean>>;
   /**
    * Called for what the plugin does, for logging and tests: the sidecar starting and closing,
    * cache hits and misses, extractions, and invalidations from the bundler's change events.
@@ -131,7 +143,8 @@ function transformModule(driver: Driver, framework: string) {
       });
       return undefined;
     }
-    return spliceTools(code, id, model.tools, model, driver.generated);
+    for (const w of driver.warnings(model)) this.warn(formatWarning(w));
+    return spliceTools(code, id, model.tools, { ...model, profile: driver.profile }, driver.generated);
   };
 }
 
@@ -170,6 +183,8 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
     tsconfig: options.tsconfig,
     typescript: options.typescript,
     cache: options.cache,
+    profile: options.profile,
+    warnings: options.warnings,
     onEvent: options.onEvent,
     // Vite's root, the webpack/Rspack context, esbuild's `absWorkingDir`, Rolldown's `cwd`, else the working directory.
     root: () => vite?.root ?? compiler?.context ?? workingDir ?? process.cwd(),
