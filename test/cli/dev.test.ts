@@ -6,7 +6,7 @@
  * printed as esbuild prints it and keeps the last server running.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +33,10 @@ function edit(from: string, to: string): number {
   const mark = out.length;
   const text = readFileSync(file, "utf8");
   expect(text).toContain(from);
-  writeFileSync(file, text.replace(from, to));
+  // Saved the way editors and `sed -i` save: a new file renamed over the old one (a new inode), so
+  // every edit after the first checks that the watch survives a replaced file.
+  writeFileSync(`${file}.swp`, text.replace(from, to));
+  renameSync(`${file}.swp`, file);
   return mark;
 }
 

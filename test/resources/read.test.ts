@@ -148,6 +148,9 @@ describe("prompts (spec §8)", () => {
       [{ id: "9", words: "5.0" }, "words", "Expected an integer."],
       [{ style: "long" }, "id", "It is required."],
       [{ id: "9", extra: "x" }, "extra", "It is not an argument of this prompt."],
+      // Refused before the SDK's parse, which would answer -32603 with its own text or drop the key (docs/security.md).
+      [{ id: 9 } as unknown as Record<string, string>, "id", "Expected a string, got a number."],
+      [JSON.parse('{"id":"9","__proto__":"x"}') as Record<string, string>, "__proto__", "It is not an argument of this prompt."],
     ];
     for (const [args, name, second] of bad) {
       const e = await errorOf(client.getPrompt({ name: "summarise_book", arguments: args }));

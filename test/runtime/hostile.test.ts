@@ -289,6 +289,14 @@ describe("params the SDK's request schemas refuse are JSON-RPC -32602 Invalid pa
       expect(message?.error, revision).toEqual({ code: -32602, message: "Invalid tools/call params: 'params.name' expected string, received number." });
     }
   });
+  it("tools/call arguments that are not an object get the reader's §5 answer (2025-11-25 and 2026-07-28)", async () => {
+    for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+      for (const [args, got] of [["[1,2]", "an array"], ["null", "null"], ['"x"', "a string"]]) {
+        const { message } = await callAdd(server, args, revision);
+        expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError }), `${revision} ${args}`).toBe(invalid("arguments", `Expected an object, got ${got}.`));
+      }
+    }
+  });
   it("initialize with a non-object capability is -32602, not -32603", async () => {
     const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":5},"clientInfo":{"name":"x","version":"1"}}}`;
     const { message } = await post(server, body, "");

@@ -167,7 +167,7 @@ export async function exercise(client: Client, name = "my-server"): Promise<void
   expect(call.structuredContent).toEqual({ id: 2, text: "Buy milk" });
   expect(call.content).toEqual([{ type: "text", text: '{"id":2,"text":"Buy milk"}' }]);
   const bad = await client.callTool({ name: "add_note", arguments: { text: 5 } });
-  expect(bad).toEqual({ content: [{ type: "text", text: "Argument 'text' is not valid." }], isError: true });
+  expect(bad).toEqual({ content: [{ type: "text", text: "Argument 'text' is not valid. Expected a string, got a number." }], isError: true });
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates).toEqual([{ uriTemplate: "notes://{id}", name: "note", description: "One note as plain text.", mimeType: "text/plain" }]);
   const read = await client.readResource({ uri: "notes://1" });

@@ -11,12 +11,12 @@
  * and prompts (the `list` command's listing) and print the difference to the previous round
  * ({@link diffListings}), then stop the running `--start` process (its whole process group) and
  * start it again. A failed build keeps the last server running. A change under `--watch`
- * (default `src`; Node's recursive `fs.watch`) starts the next round, debounced by 100 ms.
+ * (default `src`; chokidar, so files replaced by a rename count too) starts the next round, debounced by 100 ms.
  *
  * @module
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { watch } from "node:fs";
+import { watch } from "chokidar";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runCli, type Listing } from "./index.js";
@@ -164,14 +164,16 @@ export async function runDev(argv: string[]): Promise<number> {
   };
 
   let timer: NodeJS.Timeout | undefined;
-  const watcher = watch(resolve(values.watch ?? "src"), { recursive: true }, () => {
+  // chokidar, not fs.watch: Node 20's recursive fs.watch on Linux watches each file, so an editor
+  // that saves by replacing the file (write a copy, rename it over) silently ends the watch.
+  const watcher = watch(resolve(values.watch ?? "src"), { ignoreInitial: true, atomic: true }).on("all", () => {
     clearTimeout(timer);
     timer = setTimeout(() => void round(), 100);
   });
   await round();
   return new Promise<number>((done) => {
     const quit = async () => {
-      watcher.close();
+      await watcher.close();
       clearTimeout(timer);
       await stop(server);
       done(0);

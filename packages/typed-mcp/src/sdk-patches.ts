@@ -28,7 +28,7 @@
  * @module
  */
 import type { ClientCapabilities, Implementation, McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
-import { pathStep } from "@typed-mcp/model";
+import { argumentError, jsonTypeName, pathStep } from "@typed-mcp/model";
 import { encodeSession } from "./session.js";
 
 /** The `@modelcontextprotocol/server` version these patches were written and tested against. */
@@ -177,6 +177,8 @@ export type RawArgumentsCapture =
  * Looks at the raw `params.arguments` of every `tools/call` request `sdk` receives, before the
  * SDK's parse, on every transport it is connected to (patch 4 above):
  *
+ * - `arguments` that are not an object are refused the same way, with the reader's §5 text
+ *   (`Argument 'arguments' is not valid. Expected an object, got an array.`);
  * - `inspect(arguments)` returns the §5 argument error when the arguments are over a bound
  *   (limits.ts, `checkArgumentBounds`): the request is passed on with `arguments: {}` (so no
  *   later stage walks the oversized value) and the capture is `{ refused: message }`;
@@ -200,7 +202,11 @@ export function captureToolArguments(
     transport.onmessage = (message, extra) => {
       const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
       const args = m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number") ? m.params?.arguments : undefined;
-      if (typeof args === "object" && args !== null && !Array.isArray(args)) {
+      if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+        // Not an object: the SDK's parse would refuse it with its own text; the reader's answer is §5's.
+        captured.set(m.id as string | number, { refused: argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`) });
+        message = { ...m, params: { ...m.params, arguments: {} } } as unknown as typeof message;
+      } else if (typeof args === "object" && args !== null && !Array.isArray(args)) {
         const id = m.id as string | number;
         const refused = inspect(args as Record<string, unknown>);
         if (refused !== undefined) {
@@ -298,6 +304,52 @@ export function cleanValidationErrors(sdk: Server): void {
         }
       }
       return send(message, options);
+    };
+  };
+}
+
+/**
+ * The §5 answer to a `prompts/get` whose raw `arguments` the SDK's parse would refuse with its own
+ * text or silently change (spec §8: prompt arguments are strings): not an object →
+ * `Argument 'arguments' is not valid. Expected an object, got <type>.`; an own `__proto__` key
+ * (which the parse drops) → `Argument '__proto__' is not valid. It is not an argument of this
+ * prompt.`; a value that is not a string (first in the object's order) → `Argument '<name>' is
+ * not valid. Expected a string, got <type>.`. `undefined` when the SDK and the generated reader
+ * can take the arguments.
+ */
+export function promptArgumentsProblem(args: unknown): string | undefined {
+  if (args === undefined) return undefined;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`);
+  if (Object.prototype.hasOwnProperty.call(args, "__proto__")) return argumentError(pathStep("__proto__", true), "It is not an argument of this prompt.");
+  for (const key of Object.keys(args)) {
+    const value = (args as Record<string, unknown>)[key];
+    if (typeof value !== "string") return argumentError(pathStep(key, true), `Expected a string, got ${jsonTypeName(value)}.`);
+  }
+  return undefined;
+}
+
+/**
+ * Answers, from `transport.onmessage` and before the SDK's parse, a `prompts/get` whose raw
+ * arguments {@link promptArgumentsProblem} refuses: JSON-RPC `-32602` with that §5 text, sent
+ * through `transport.send` (the request is not passed on). Relies on patch 4's assumption.
+ *
+ * @param sdk One SDK `Server` instance, before it is connected.
+ */
+export function screenPromptArguments(sdk: Server): void {
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = async (transport) => {
+    await connect(transport);
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+      if (m.method === "prompts/get" && (typeof m.id === "string" || typeof m.id === "number")) {
+        const problem = promptArgumentsProblem(m.params?.arguments);
+        if (problem !== undefined) {
+          void transport.send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: problem } } as never);
+          return;
+        }
+      }
+      onmessage?.(message, extra as never);
     };
   };
 }

@@ -26,7 +26,7 @@ import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { captureToolArguments, cleanValidationErrors, installSessionHook, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
+import { captureToolArguments, cleanValidationErrors, installSessionHook, screenPromptArguments, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
 import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
@@ -419,6 +419,7 @@ export class McpServer {
     const limits = this.#limits;
     const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
     cleanValidationErrors(sdk);
+    screenPromptArguments(sdk);
     sdk.setRequestHandler("tools/call", (request, ctx) =>
       callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy, rawArguments(ctx.mcpReq.id)),
     );
