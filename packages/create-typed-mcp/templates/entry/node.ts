@@ -3,7 +3,7 @@ import { serveStdio } from "typed-mcp/stdio";
 import { createServer } from "./server.js";
 
 // `npm start` serves Streamable HTTP on http://127.0.0.1:$PORT/mcp (default 3000);
-// `npm start -- --stdio` serves stdio instead (what a desktop MCP client launches).
+// `node dist/server.js --stdio` serves stdio instead: what a desktop MCP client launches (not `npm start`, whose banner would go to stdout).
 const server = createServer();
 if (process.argv.includes("--stdio")) {
   serveStdio(server);
