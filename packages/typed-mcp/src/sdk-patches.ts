@@ -166,6 +166,33 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
+/** A transport as `Server#connect` receives it. */
+type ConnectedTransport = Parameters<Server["connect"]>[0];
+
+/**
+ * Puts `inspect` in front of the inbound messages of every transport `sdk` connects to, after
+ * `Server#connect` has set `transport.onmessage` (the assumption of patches 4 and 5): `inspect`
+ * sees each message as `JSON.parse` made it and returns the message to pass on to the SDK, or
+ * `undefined` when it has answered the message itself. `onConnected`, when given, runs once per
+ * transport first (e.g. to wrap `transport.send`).
+ */
+function interceptInbound(
+  sdk: Server,
+  inspect: (message: unknown, transport: ConnectedTransport) => unknown,
+  onConnected?: (transport: ConnectedTransport) => void,
+): void {
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = async (transport) => {
+    await connect(transport);
+    onConnected?.(transport);
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const passed = inspect(message, transport);
+      if (passed !== undefined) onmessage?.(passed as typeof message, extra as never);
+    };
+  };
+}
+
 /** What {@link captureToolArguments} saw in the raw `arguments` of one `tools/call`. */
 export type RawArgumentsCapture =
   /** The arguments were over a bound: the whole §5 argument error to answer; the SDK was handed `{}` instead. */
@@ -195,11 +222,17 @@ export function captureToolArguments(
   inspect: (args: Record<string, unknown>) => string | undefined,
 ): (requestId: string | number) => RawArgumentsCapture | undefined {
   const captured = new Map<string | number, RawArgumentsCapture>();
-  const connect = sdk.connect.bind(sdk);
-  sdk.connect = async (transport) => {
-    await connect(transport);
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+  const forget = (transport: ConnectedTransport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const id = (message as { id?: unknown; method?: unknown }).id;
+      if ((message as { method?: unknown }).method === undefined && (typeof id === "string" || typeof id === "number")) captured.delete(id);
+      return send(message, options);
+    };
+  };
+  interceptInbound(
+    sdk,
+    (message) => {
       const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
       const args = m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number") ? m.params?.arguments : undefined;
       if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
@@ -216,15 +249,10 @@ export function captureToolArguments(
           captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
         }
       }
-      onmessage?.(message, extra as never);
-    };
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const id = (message as { id?: unknown; method?: unknown }).id;
-      if ((message as { method?: unknown }).method === undefined && (typeof id === "string" || typeof id === "number")) captured.delete(id);
-      return send(message, options);
-    };
-  };
+      return message;
+    },
+    forget,
+  );
   return (requestId) => {
     const capture = captured.get(requestId);
     captured.delete(requestId);
@@ -280,16 +308,8 @@ export function validationErrorMessage(method: string, issue: ZodIssue): string 
  * @param sdk One SDK `Server` instance, before it is connected.
  */
 export function cleanValidationErrors(sdk: Server): void {
-  const connect = sdk.connect.bind(sdk);
-  sdk.connect = async (transport) => {
-    await connect(transport);
-    const methods = new Map<string | number, string>();
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const m = message as { id?: unknown; method?: unknown };
-      if ((typeof m.id === "string" || typeof m.id === "number") && typeof m.method === "string") methods.set(m.id, m.method.slice(0, 100));
-      onmessage?.(message, extra as never);
-    };
+  const methods = new Map<string | number, string>();
+  const rewrite = (transport: ConnectedTransport) => {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       const m = message as { id?: unknown; error?: { code: number; message: string }; method?: unknown };
@@ -306,6 +326,15 @@ export function cleanValidationErrors(sdk: Server): void {
       return send(message, options);
     };
   };
+  interceptInbound(
+    sdk,
+    (message) => {
+      const m = message as { id?: unknown; method?: unknown };
+      if ((typeof m.id === "string" || typeof m.id === "number") && typeof m.method === "string") methods.set(m.id, m.method.slice(0, 100));
+      return message;
+    },
+    rewrite,
+  );
 }
 
 /**
@@ -336,20 +365,15 @@ export function promptArgumentsProblem(args: unknown): string | undefined {
  * @param sdk One SDK `Server` instance, before it is connected.
  */
 export function screenPromptArguments(sdk: Server): void {
-  const connect = sdk.connect.bind(sdk);
-  sdk.connect = async (transport) => {
-    await connect(transport);
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-      if (m.method === "prompts/get" && (typeof m.id === "string" || typeof m.id === "number")) {
-        const problem = promptArgumentsProblem(m.params?.arguments);
-        if (problem !== undefined) {
-          void transport.send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: problem } } as never);
-          return;
-        }
+  interceptInbound(sdk, (message, transport) => {
+    const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+    if (m.method === "prompts/get" && (typeof m.id === "string" || typeof m.id === "number")) {
+      const problem = promptArgumentsProblem(m.params?.arguments);
+      if (problem !== undefined) {
+        void transport.send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: problem } } as never);
+        return undefined;
       }
-      onmessage?.(message, extra as never);
-    };
-  };
+    }
+    return message;
+  });
 }
