@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair } from "jose";
+import { SignJWT, UnsecuredJWT, decodeJwt, exportJWK, generateKeyPair } from "jose";
 import { M2M, RESOURCE_SERVER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import { RPC, buildNotes, clientCredentialsToken, importNotes, post, rpcAnswer, serveNotes, type NotesModule } from "./setup.js";
 import { freePort } from "../runtimes/helpers.js";
@@ -113,13 +113,16 @@ describe("tokens that are not for this resource or not from this issuer", () => 
 
 describe("expiry", () => {
   it("refuses a replay of a token after it expired (exp, RFC 7519 §4.1.4)", async () => {
-    const shortLived = await startAuthorizationServer({ accessTokenTTL: 1 });
+    // 5 s of life, so the first call is well inside it on a loaded machine; the replay waits for
+    // the token's own `exp` (a whole second past it) rather than a guessed delay.
+    const shortLived = await startAuthorizationServer({ accessTokenTTL: 5 });
     closing.push(() => shortLived.stop());
     const server = await serveNotes(notes, shortLived.issuer);
     closing.push(() => server.close());
     const t = await clientCredentialsToken(shortLived.issuer, M2M, server.audience, "notes:read");
     expect((await post(server.url, RPC.callTool("list_notes"), bearer(t))).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    const exp = decodeJwt(t).exp!;
+    await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 + 1100 - Date.now())));
     const replay = await post(server.url, RPC.callTool("list_notes"), bearer(t));
     expect(replay.status).toBe(401);
     expect(challenge(replay)).toEqual({ error: "invalid_token", description: "Token has expired" });
