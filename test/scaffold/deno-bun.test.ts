@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exercise, httpClient, root, scaffold, startHttp, type Project } from "./helpers.ts";
+import { exerciseHttp, root, scaffold, type Project } from "./helpers.ts";
 
 const PATH = `${join(root, "node_modules/.bin")}:${process.env.PATH ?? ""}`;
 
@@ -24,13 +24,6 @@ describe.each([
     expect(project.manifest.scripts.start).toBe(start);
     await project.npm("build");
     await project.npm("typecheck");
-    const server = await startHttp(project.dir, "npm", ["start"], { PORT: "0", PATH });
-    const client = await httpClient(server.url);
-    try {
-      await exercise(client);
-    } finally {
-      await client.close();
-      await server.stop();
-    }
+    await exerciseHttp(project.dir, { PATH });
   });
 });

@@ -3,7 +3,6 @@
 // and talk to the server with the official client over stdio and Streamable HTTP.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,17 +60,8 @@ export async function scaffold(bundler: string, runtime: string, packages: strin
   };
 }
 
-/** A free 127.0.0.1 port (for servers that cannot take port 0, such as workerd). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+// A free 127.0.0.1 port, for servers that cannot take port 0 (workerd): the runtimes tests' helper.
+export { freePort } from "../runtimes/helpers.ts";
 
 /** A started server process: its output so far, and a stop that waits for its exit. */
 export interface Started {
@@ -176,6 +166,18 @@ export async function exercise(client: Client, name = "my-server"): Promise<void
   expect(prompts).toEqual([{ name: "summarise_notes", description: "Asks the model to summarise every note.", arguments: [{ name: "style", description: "How long the summary should be.", required: false }] }]);
   const got = await client.getPrompt({ name: "summarise_notes", arguments: { style: "long" } });
   expect(got.messages).toEqual([{ role: "user", content: { type: "text", text: `Write a long summary of these notes:\n- Hello from ${name}.\n- Buy milk` } }]);
+}
+
+/** Starts `npm start` in `dir` with `env` (PORT 0), connects the official client over Streamable HTTP and {@link exercise}s it; stops both. */
+export async function exerciseHttp(dir: string, env: Record<string, string> = {}): Promise<void> {
+  const server = await startHttp(dir, "npm", ["start"], { PORT: "0", ...env });
+  const client = await httpClient(server.url);
+  try {
+    await exercise(client);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
 }
 
 export { root };

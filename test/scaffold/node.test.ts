@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exercise, httpClient, scaffold, sdkCopies, stdioClient, startHttp, type Project } from "./helpers.ts";
+import { exercise, exerciseHttp, scaffold, sdkCopies, stdioClient, type Project } from "./helpers.ts";
 
 const BUNDLERS = ["vite", "esbuild", "rollup", "webpack", "rspack"] as const;
 
@@ -52,13 +52,6 @@ describe.each(BUNDLERS)("create-typed-mcp --bundler %s --runtime node", (bundler
   });
 
   it("serves Streamable HTTP: lists and calls the tool, resource and prompt", async () => {
-    const server = await startHttp(project.dir, "npm", ["start"], { PORT: "0" });
-    const client = await httpClient(server.url);
-    try {
-      await exercise(client);
-    } finally {
-      await client.close();
-      await server.stop();
-    }
+    await exerciseHttp(project.dir);
   });
 });
