@@ -63,6 +63,18 @@ describe("§5 top level", () => {
     expect(t.read({ items: [], ctx: {} }, ctx)).toBe(bad("ctx", "It is not a parameter of this tool."));
   });
 
+  it("keeps §5 order whatever the key order: listed parameters in parameter order, then the first unknown key", async () => {
+    // Issue 12's single pass reads keys in the client's order; the checks still run in parameter order.
+    const t = await order();
+    expect(t.read({ yyy: 1, rush: "yes", zzz: 2, items: [{ sku: "a", qty: 0 }] }, ctx)).toBe(bad("items[0].qty", "Expected an integer of at least 1."));
+    expect(t.read({ yyy: 1, rush: "yes", zzz: 2 }, ctx)).toBe(bad("items", "It is required."));
+    expect(t.read({ yyy: 1, rush: "yes", zzz: 2, items: [] }, ctx)).toBe(bad("rush", "Expected a boolean, got a string."));
+    expect(t.read({ yyy: 1, rush: true, zzz: 2, items: [] }, ctx)).toBe(bad("yyy", "It is not a parameter of this tool."));
+    expect(t.read({ rush: true, zzz: 2, items: [], yyy: 1 }, ctx)).toBe(bad("zzz", "It is not a parameter of this tool."));
+    // Nested: an item's properties in listed order whatever the key order (qty before sku on the wire).
+    expect(t.read({ items: [{ qty: 0, sku: 1 }] }, ctx)).toBe(bad("items[0].sku", "Expected a string, got a number."));
+  });
+
   it("refuses null where null is not accepted; a nullable required parameter accepts null but stays required", async () => {
     expect((await order()).read({ items: null }, ctx)).toBe(bad("items", "Expected an array, got null."));
     // (note: string | null)
@@ -173,6 +185,38 @@ describe("§5 prototype keys", () => {
       delete proto.inherited;
       delete proto.present;
     }
+  });
+
+  it("a polluted Object.prototype property is never read as an argument or property that is absent", async () => {
+    // (q: string, o: { a: string; b?: Int }, n?: number)  and  ({ d }: { d: string }) — issue 12's single pass over own keys
+    const t = await load(
+      tool("t", [param("q", T.string()), param("o", T.object([prop("a", T.string()), prop("b", T.int(), false)])), param("n", T.number(), false)]),
+    );
+    const u = await load(tool("u", [{ role: "destructured", properties: [param("d", T.string(), true, { key: "d" })] }]));
+    const proto = Object.prototype as Record<string, unknown>;
+    Object.assign(proto, { q: "inherited", a: "inherited", b: 1.5, n: "not a number", d: "inherited" });
+    try {
+      expect(t.read({}, ctx)).toBe(bad("q", "It is required."));
+      expect(t.read({ q: "x", o: {} }, ctx)).toBe(bad("o.a", "It is required."));
+      const r = t.read({ q: "x", o: { a: "1" } }, ctx) as unknown[];
+      expect(r[0]).toBe("x");
+      expect(Object.keys(r[1] as object)).toEqual(["a"]);
+      expect(Object.hasOwn(r[1] as object, "b")).toBe(false);
+      expect(r[2]).toBeUndefined();
+      expect(u.read({}, ctx)).toBe(bad("d", "It is required."));
+      expect(u.read({ d: "y" }, ctx)).toEqual([{ d: "y" }]);
+    } finally {
+      for (const k of ["q", "a", "b", "n", "d"]) delete proto[k];
+    }
+  });
+
+  it("own keys hasOwnProperty / toString / valueOf are read as arguments, never as the object's methods", async () => {
+    // (hasOwnProperty: string, o: { toString: Int })
+    const t = await load(tool("t", [param("hasOwnProperty", T.string()), param("o", T.object([prop("toString", T.int())]))]));
+    expect(t.read({ hasOwnProperty: "x", o: { toString: 2 } }, ctx)).toEqual(["x", { toString: 2 }]);
+    expect(t.read({ o: { toString: 2 } }, ctx)).toBe(bad("hasOwnProperty", "It is required."));
+    expect(t.read({ hasOwnProperty: "x", o: {} }, ctx)).toBe(bad("o.toString", "It is required."));
+    expect(t.read({ hasOwnProperty: "x", o: { toString: 2 }, valueOf: 1 }, ctx)).toBe(bad("valueOf", "It is not a parameter of this tool."));
   });
 
   it("an object with a property wired as __proto__ reads it as an own property", async () => {

@@ -216,7 +216,7 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
   const r = identity ? x : c.scope.fresh("r");
   if (!identity) c.out.line(`const ${r} = ${t.map ? "new Map()" : "{}"};`);
   c.out.open(`for (const ${k} in ${x}) {`);
-  c.out.line(`if (!Object.hasOwn(${x}, ${k})) continue;`);
+  c.out.line(`if (!${ownKey(x, k)}) continue;`);
   c.out.line(`const ${e} = ${x}[${k}];`);
   c.out.append(value.body);
   if (t.map) c.out.line(`${r}.set(${k}, ${value.expr});`);
@@ -231,8 +231,72 @@ function assignStatic(target: string, key: string, value: string): string {
 }
 
 /**
- * Reads listed properties into locals. Returns one local per property (`undefined` at run time
- * when an optional property is absent).
+ * The own-property test of the `for…in` key `k` of `x`: `Object.prototype.hasOwnProperty.call(x, k)`.
+ * In a `for…in` over `x`, V8's optimizing compiler reduces exactly this form to a check of the
+ * object's map against the loop's enum cache — no call per key (`Object.hasOwn` is not reduced:
+ * measured ×1.5 slower on the flat payload, issue 12). Inherited enumerable keys (a polluted
+ * `Object.prototype`) fail it, so they are never read as arguments, properties or record entries.
+ */
+function ownKey(x: string, k: string): string {
+  return `Object.prototype.hasOwnProperty.call(${x}, ${k})`;
+}
+
+/**
+ * Emits the single pass over the own keys of the JSON object `x` (issue 12): a `for…in` with a
+ * `switch` on the key that assigns each listed property's raw value to its local, in one walk and
+ * without a lookup per listed property. A JSON value is never `undefined`, so a local still
+ * `undefined` after the pass marks an absent property. With `unknown`, the first own key that is
+ * not listed is kept in that local (the caller reports it after every listed property passed,
+ * spec §5); without it, unlisted keys are skipped. Returns the raw locals, one per name, in order.
+ */
+function scanKeys(names: string[], x: string, c: Ctx, unknown?: string): string[] {
+  const raws = names.map(() => c.scope.fresh("e"));
+  const decl = unknown === undefined ? raws : [...raws, unknown];
+  if (decl.length > 0) c.out.line(`let ${decl.join(", ")};`);
+  if (names.length === 0 && unknown === undefined) return raws;
+  const k = c.scope.fresh("k");
+  c.out.open(`for (const ${k} in ${x}) {`);
+  c.out.line(`if (!${ownKey(x, k)}) continue;`);
+  c.out.open(`switch (${k}) {`);
+  names.forEach((name, i) => c.out.line(`case ${str(name)}: ${raws[i]} = ${member(x, name)}; break;`));
+  if (unknown !== undefined) c.out.line(`default: if (${unknown} === undefined) ${unknown} = ${k};`);
+  c.out.close();
+  c.out.close();
+  return raws;
+}
+
+/**
+ * Checks and converts one listed property from its raw local (set by {@link scanKeys}; `undefined`
+ * when absent): `It is required.` for an absent required one, else the type's checks at the
+ * property's path. Returns the local holding the read value (`undefined` when absent).
+ */
+function readListed(p: { name: string; type: TypeModel; required: boolean }, raw: string, path: Path, c: Ctx, prefix: string): string {
+  const at = propertyPath(path, p.name);
+  const inner = readInner(p.type, raw, at, c);
+  if (c.nullAsAbsent === true && !p.required && p.type.kind !== "nullable") c.out.line(`if (${raw} === null) ${raw} = undefined;`);
+  if (p.required) {
+    check(c, `${raw} === undefined`, at, fixed("It is required."));
+    c.out.append(inner.body);
+    if (inner.expr === raw) return raw;
+    const v = c.scope.fresh(prefix);
+    c.out.line(`const ${v} = ${inner.expr};`);
+    return v;
+  }
+  if (inner.expr === raw) {
+    if (!inner.body.empty) c.out.open(`if (${raw} !== undefined) {`).append(inner.body).close();
+    return raw;
+  }
+  const v = c.scope.fresh(prefix);
+  c.out.line(`let ${v};`);
+  c.out.open(`if (${raw} !== undefined) {`).append(inner.body).line(`${v} = ${inner.expr};`).close();
+  return v;
+}
+
+/**
+ * Reads listed properties into locals: one pass over the object's own keys ({@link scanKeys}),
+ * then each property's checks in listed order, so the first failure is the first in property
+ * order (spec §5). Returns one local per property (`undefined` at run time when an optional
+ * property is absent).
  */
 function readProperties(
   props: { name: string; type: TypeModel; required: boolean }[],
@@ -241,23 +305,12 @@ function readProperties(
   c: Ctx,
   prefix: string,
 ): string[] {
-  const locals: string[] = [];
-  for (const p of props) {
-    const v = c.scope.fresh(prefix);
-    locals.push(v);
-    const at = propertyPath(path, p.name);
-    const e = c.scope.fresh("e");
-    const inner = readInner(p.type, e, at, c);
-    c.out.line(`let ${v};`);
-    const nullIsAbsent = c.nullAsAbsent === true && !p.required && p.type.kind !== "nullable";
-    c.out.open(`if (Object.hasOwn(${x}, ${str(p.name)})${nullIsAbsent ? ` && ${member(x, p.name)} !== null` : ""}) {`);
-    c.out.line(`const ${e} = ${member(x, p.name)};`);
-    c.out.append(inner.body);
-    c.out.line(`${v} = ${inner.expr};`);
-    if (p.required) c.out.close(`} else ${failWith(at, fixed("It is required."))}`);
-    else c.out.close();
-  }
-  return locals;
+  const raws = scanKeys(
+    props.map((p) => p.name),
+    x,
+    c,
+  );
+  return props.map((p, i) => readListed(p, raws[i]!, path, c, prefix));
 }
 
 /**
@@ -315,7 +368,7 @@ function readIndexSignature(t: ObjectModel, props: ObjectModel["properties"], x:
   // A key equal to a renamed property's TypeScript key would overwrite it: refused.
   const clash = props.filter((p) => p.key !== p.name && !props.some((q) => q.name === p.key)).map((p) => `${k} === ${str(p.key)}`);
   c.out.open(`for (const ${k} in ${x}) {`);
-  c.out.line(`if (!Object.hasOwn(${x}, ${k})${wire.length > 0 ? ` || ${wire.join(" || ")}` : ""}) continue;`);
+  c.out.line(`if (!${ownKey(x, k)}${wire.length > 0 ? ` || ${wire.join(" || ")}` : ""}) continue;`);
   if (clash.length > 0) check(c, clash.join(" || "), keyPath(path, k), fixed("It is not allowed here."));
   c.out.line(`const ${e} = ${x}[${k}];`);
   c.out.append(value.body);
@@ -337,7 +390,9 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
 }
 
 /**
- * The body of `read(a, ctx)` (spec §5): absent `arguments` means `{}`; parameters are read in
+ * The body of `read(a, ctx)` (spec §5): absent `arguments` means `{}`; one pass over the
+ * arguments' own keys collects every listed parameter's raw value ({@link scanKeys}) and the
+ * first unlisted key; parameters are then read in
  * declaration order, the first failure returns its §5 text; unknown top-level arguments are
  * reported only after every parameter passed; the result is the argument array with
  * `RequestContext` (`ctx`) and `AbortSignal` (`ctx.signal`) parameters at their positions and
@@ -349,6 +404,17 @@ export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = fals
   const c: Ctx = { out, scope, nullAsAbsent };
   out.line(`if (a === undefined) a = {};`);
   out.line(`else if (${NOT_OBJECT("a")}) ${failWith([{ text: "arguments" }], wrongType(["an object"], false, "a"))}`);
+  // One pass over the arguments' own keys for every listed parameter, then the checks in
+  // parameter order; the first unknown argument is reported last (spec §5).
+  const listed = listedParams(params);
+  const unknown = scope.fresh("u");
+  const raws = scanKeys(
+    listed.map((p) => p.name),
+    "a",
+    c,
+    unknown,
+  );
+  let next = 0;
   const args: string[] = [];
   for (const p of params) {
     switch (p.role) {
@@ -357,11 +423,11 @@ export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = fals
         args.push(RUNTIME_ARGUMENT[p.role]);
         break;
       case "value":
-        args.push(...readProperties([p], "a", [], c, "v"));
+        args.push(readListed(p, raws[next++]!, [], c, "v"));
         break;
       case "destructured": {
         const props = p.properties.map((q: ValueParam) => ({ ...q, key: q.key ?? q.name }));
-        const locals = readProperties(props, "a", [], c, "v");
+        const locals = props.map((q) => readListed(q, raws[next++]!, [], c, "v"));
         // The destructured parameter always gets an object (its absent properties stay absent).
         args.push(buildObject(props.map((q) => ({ key: q.key, required: q.required })), locals, c));
         break;
@@ -370,9 +436,7 @@ export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = fals
         assertNever(p);
     }
   }
-  const known = listedParams(params).map((p) => `k !== ${str(p.name)}`);
-  const unknown = failWith(keyPath([], "k"), fixed("It is not a parameter of this tool."));
-  out.line(`for (const k in a) if (${[...known, "Object.hasOwn(a, k)"].join(" && ")}) ${unknown}`);
+  check(c, `${unknown} !== undefined`, keyPath([], unknown), fixed("It is not a parameter of this tool."));
   out.line(`return [${args.join(", ")}];`);
   return out;
 }
