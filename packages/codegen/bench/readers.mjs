@@ -5,9 +5,11 @@
 // work (validate, clean copy, the wire path of the first failure; one pass over `Object.keys`
 // with a `switch`, the same runtime helpers for e-mail, URI, date-time and code points), ajv 8
 // compiled from the same inputSchema with ajv-formats (validation only: no copy, strings stay
-// strings), and zod 4 `safeParse` of the equivalent
-// schema. All must accept the valid payload and refuse the same bad one before anything is timed.
-import { readFileSync, writeFileSync } from "node:fs";
+// strings), zod 4 `safeParse` of the equivalent schema, and typia 12 `validateEquals` of the
+// equivalent types (packages/codegen/bench/typia; validation only, like ajv).
+// All must accept the valid payload and refuse the same bad one before anything is timed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Bench } from "tinybench";
@@ -164,6 +166,33 @@ export const payloads = {
   },
 };
 
+/**
+ * typia 12 `validateEquals` validators of the payloads, by tool name (packages/codegen/bench/typia:
+ * its own pinned devDependencies — typia 12.2.1, ts-patch 3.3.0, TypeScript 5.9.3 — outside the
+ * workspace). Built once by `tspc`: the folder is installed (`pnpm install --frozen-lockfile
+ * --ignore-workspace`) when it has no node_modules, and built when dist/ is missing or older than
+ * the source. @throws Error with pnpm's output when the install or the build fails.
+ */
+export async function typiaValidators(root) {
+  const dir = join(root, "packages/codegen/bench/typia");
+  const src = join(dir, "src/validators.ts");
+  const out = join(dir, "dist/validators.js");
+  const run = (args) => {
+    const r = spawnSync("npx", ["-y", "pnpm@10.34.9", ...args], { cwd: dir, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`typia bench: pnpm ${args.join(" ")} failed:\n${r.stdout}${r.stderr}`);
+  };
+  if (!existsSync(join(dir, "node_modules/typia"))) run(["install", "--frozen-lockfile", "--ignore-workspace"]);
+  if (!existsSync(out) || statSync(out).mtimeMs < statSync(src).mtimeMs) run(["run", "build"]);
+  return (await import(pathToFileURL(out).href)).validators;
+}
+
+/**
+ * The invalid payload typia must refuse: `bad`, except for strings, whose `bad` date
+ * (2026-02-30) typia 12 accepts — its `date-time` check is a lexical pattern without the calendar —
+ * so its refusal is checked on an hour of 25 instead (refused by the generated reader too).
+ */
+const typiaBad = (name, { valid, bad }) => (name === "strings" ? { ...valid, at: "2026-07-28T25:30:00Z" } : bad);
+
 /** The generated descriptors of the payload tools, by tool name (extracted from the fixture, loaded as a module). */
 export async function generatedTools({ root, tmp, createExtractor, generateTool }) {
   const file = join(root, "scripts/bench/fixture/src/payloads.ts");
@@ -186,6 +215,7 @@ export async function runReaders(env) {
   const helpers = await import(pathToFileURL(join(env.root, "packages/typed-mcp/dist/codegen-support.js")).href);
   const hand = handReaders(helpers);
   const generated = await generatedTools(env);
+  const typia = await typiaValidators(env.root);
   const ajv = new Ajv({ strict: false, allErrors: false });
   addFormats(ajv, ["email", "uri", "date-time"]);
   const ctx = { signal: new AbortController().signal };
@@ -203,14 +233,39 @@ export async function runReaders(env) {
     // sentence is built only on failure, so it costs nothing on the valid input that is timed).
     const handBad = hand[name](bad);
     if (typeof genBad !== "string" || !genBad.startsWith(`Argument '${handBad}' is not valid. `) || schema.safeParse(bad).success) throw new Error(`${name}: invalid input accepted or reported elsewhere (${genBad})`);
-    const bench = new Bench({ name, time: env.quick ? 50 : 1000, warmupTime: env.quick ? 10 : 200 });
-    bench
-      .add("generated", () => gen.read(valid, ctx))
-      .add("hand-written", () => hand[name](valid))
-      .add("ajv", () => validate(valid))
-      .add("zod", () => schema.safeParse(valid));
-    await bench.run();
-    results[name] = Object.fromEntries(bench.tasks.map((t) => [t.name, t.result.throughput?.mean ?? t.result.hz]));
+    const tv = typia[name];
+    const tBad = typiaBad(name, payloads[name]);
+    const genTBad = gen.read(tBad, ctx);
+    if (!tv(valid).success) throw new Error(`${name}: typia refuses the valid input`);
+    if (tv(tBad).success || typeof genTBad !== "string") throw new Error(`${name}: typia or the generated reader accepts typia's invalid input (${genTBad})`);
+    const contestants = [
+      ["generated", () => gen.read(valid, ctx)],
+      ["hand-written", () => hand[name](valid)],
+      ["ajv", () => validate(valid)],
+      ["zod", () => schema.safeParse(valid)],
+      ["typia", () => tv(valid)],
+    ];
+    results[name] = await interleaved(contestants, env.quick);
   }
   return results;
+}
+
+/**
+ * Runs the contestants in interleaved rounds (each round one tinybench run of all of them, the
+ * order rotated by one per round, so that no contestant always runs first or last on a shared
+ * machine) and returns each one's median mean throughput (ops/s) over the rounds.
+ * @param {[string, () => unknown][]} contestants
+ * @param {boolean} quick one short round (for the bench's own test), else 5 rounds of 400 ms each.
+ */
+async function interleaved(contestants, quick) {
+  const rounds = quick ? 1 : 5;
+  const seen = Object.fromEntries(contestants.map(([n]) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time: quick ? 50 : 400, warmupTime: quick ? 10 : 100 });
+    for (let i = 0; i < contestants.length; i++) bench.add(...contestants[(i + round) % contestants.length]);
+    await bench.run();
+    for (const t of bench.tasks) seen[t.name].push(t.result.throughput?.mean ?? t.result.hz);
+  }
+  const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return Object.fromEntries(Object.entries(seen).map(([n, xs]) => [n, median(xs)]));
 }
