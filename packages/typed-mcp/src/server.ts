@@ -31,6 +31,7 @@ import { Subscriptions } from "./subscriptions.js";
 import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
 import { callTool, reportFailure } from "./tool-call.js";
+import type { LogLevel } from "./types.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -292,6 +293,25 @@ export class McpServer {
   async resourceUpdated(uri: string): Promise<void> {
     this.#handler?.notify.resourceUpdated(uri);
     await this.#subscriptions.resourceUpdated(uri);
+  }
+
+  /**
+   * The URIs live 2025-era (stdio) connections subscribed to with `resources/subscribe`, each once
+   * (MCP resources "Subscriptions"; not stateless HTTP, not 2026-07-28 listen streams).
+   */
+  subscribedUris(): string[] {
+    return this.#subscriptions.subscribed();
+  }
+
+  /**
+   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to every
+   * live 2025-era (stdio) connection whose `logging/setLevel` lets `level` through; not to
+   * stateless HTTP nor 2026-07-28 (docs/runtime.md "Logging outside a request"). Send failures are ignored.
+   * @param level The RFC 5424 severity (MCP `LoggingLevel`). @param data Any JSON value.
+   * @param logger Sent as `logger` when given. @returns Settled once handed to the transports.
+   */
+  async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    await this.#lists.log({ level, ...(logger !== undefined && { logger }), data });
   }
 
   /**
