@@ -295,20 +295,15 @@ export class McpServer {
     await this.#subscriptions.resourceUpdated(uri);
   }
 
-  /**
-   * The URIs live 2025-era (stdio) connections subscribed to with `resources/subscribe`, each once
-   * (MCP resources "Subscriptions"; not stateless HTTP, not 2026-07-28 listen streams).
-   */
+  /** The URIs live 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
   subscribedUris(): string[] {
     return this.#subscriptions.subscribed();
   }
 
   /**
-   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to every
-   * live 2025-era (stdio) connection whose `logging/setLevel` lets `level` through; not to
-   * stateless HTTP nor 2026-07-28 (docs/runtime.md "Logging outside a request"). Send failures are ignored.
-   * @param level The RFC 5424 severity (MCP `LoggingLevel`). @param data Any JSON value.
-   * @param logger Sent as `logger` when given. @returns Settled once handed to the transports.
+   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to live 2025-era
+   * (stdio) connections whose `logging/setLevel` lets `level` through (docs/runtime.md "Logging outside a request").
+   * `level`: RFC 5424 severity; `data`: any JSON value; `logger`: sent when given. Never throws; resolves once handed to the transports.
    */
   async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
     await this.#lists.log({ level, ...(logger !== undefined && { logger }), data });
