@@ -1,9 +1,10 @@
 /**
  * The original's prompts (server-everything `prompts/`): `simple-prompt`, `args-prompt`,
- * `completable-prompt` (its `name` completion depends on the chosen `department`: registered in
- * server.ts with `server.complete`) and `resource-prompt` (an embedded dynamic resource).
+ * `completable-prompt` (its `name` completion depends on the chosen `department`: a `@complete`
+ * hook) and `resource-prompt` (an embedded dynamic resource). `department` and `resourceType`
+ * are literal unions, completed from their values by typed-mcp itself.
  */
-import { prompt, type Int, type Minimum, type PromptMessage } from "typed-mcp";
+import { complete, prompt, type Int, type Minimum, type PromptMessage } from "typed-mcp";
 import { dynamicContents, type ResourceType } from "./dynamic-resources.js";
 
 /** The departments `completable-prompt` offers, in the original's order. */
@@ -16,6 +17,12 @@ export const TEAM: Record<Department, readonly string[]> = {
   Marketing: ["Grace", "Henry", "Iris"],
   Support: ["John", "Kim", "Lee"],
 };
+
+/** `[value]` when `value` is a positive integer (`Number(value)`, as the original's completer), else `[]`. */
+export function positiveInteger(value: string): string[] {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? [value] : [];
+}
 
 export class Prompts {
   /** A prompt with no arguments */
@@ -41,6 +48,26 @@ export class Prompts {
   @prompt({ name: "completable-prompt", title: "Team Management" })
   completable(department: Department, name: string): string {
     return `Please promote ${name} to the head of the ${department} team.`;
+  }
+
+  /**
+   * Completes `completable-prompt`'s `name`: the members of the department already chosen.
+   * @param value What the client typed of the name.
+   * @param department The department argument as the client sent it, if it did.
+   */
+  @complete("completable", "name")
+  teamMembers(value: string, department?: string): string[] {
+    const team = department !== undefined && Object.hasOwn(TEAM, department) ? TEAM[department as Department] : [];
+    return team.filter((n) => n.startsWith(value));
+  }
+
+  /**
+   * Completes `resource-prompt`'s `resourceId`: the value itself when it is a positive integer
+   * (`Number(value)`, as the original accepts).
+   */
+  @complete("resource", "resourceId")
+  resourceIds(value: string): string[] {
+    return positiveInteger(value);
   }
 
   /**

@@ -11,13 +11,10 @@ import { serveHttp } from "typed-mcp/node";
 import { serveStdio } from "typed-mcp/stdio";
 import { ClientTools } from "./client-tools.js";
 import { GzipTool } from "./gzip.js";
-import { Prompts, TEAM } from "./prompts.js";
+import { Prompts, positiveInteger } from "./prompts.js";
 import { DynamicResources, INSTRUCTIONS, SessionResources, StaticDocuments } from "./resources.js";
 import { Toggles } from "./toggles.js";
 import { BasicTools } from "./tools.js";
-
-/** A positive integer written in decimal, as the original's completion of resource ids accepts (`Number(value)`). */
-const positiveInteger = (value: string): string[] => (Number.isInteger(Number(value)) && Number(value) > 0 ? [value] : []);
 
 /** Builds the server: every tool, resource, template and prompt of the original, and its completions. */
 export function createServer(): McpServer {
@@ -25,12 +22,7 @@ export function createServer(): McpServer {
   const sessions = new SessionResources();
   server.addTools(new BasicTools()).addTools(new ClientTools()).addTools(new GzipTool(sessions)).addTools(new Toggles(server));
   server.add(new DynamicResources()).add(new StaticDocuments()).add(sessions).add(new Prompts());
-  // completable-prompt: `department` is a literal union (built-in completion); `name` depends on it.
-  server.complete({ type: "ref/prompt", name: "completable-prompt" }, "name", (value, given) => {
-    const team = TEAM[given["department"] as keyof typeof TEAM] ?? [];
-    return team.filter((n) => n.startsWith(value));
-  });
-  server.complete({ type: "ref/prompt", name: "resource-prompt" }, "resourceId", positiveInteger);
+  // The prompts' hooks are their @complete methods (prompts.ts); the templates' are registered here.
   server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" }, "resourceId", positiveInteger);
   server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/blob/{resourceId}" }, "resourceId", positiveInteger);
   return server;
