@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
+import { complete } from "typed-mcp";
 import { FIXTURES, MODERN, buildApp, connect, errorOf, rawRequest } from "./helpers.js";
 
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -90,6 +91,55 @@ describe("a hook on a prompt argument", () => {
   });
 });
 
+describe("@complete methods (hooks declared on the prompt's class, names checked at build time)", () => {
+  const PROMOTE = { type: "ref/prompt" as const, name: "promote-someone" };
+  let team: Client;
+  let teamModern: Client;
+  beforeAll(async () => {
+    team = await connect(app.modules["completion-hooks"]!.teamServer());
+    teamModern = await connect(app.modules["completion-hooks"]!.teamServer(), MODERN);
+  });
+  afterAll(async () => {
+    await team?.close();
+    await teamModern?.close();
+  });
+  const calls = () => app.modules["completion-hooks"]!.methodCalls as unknown[];
+
+  it("the method gets the value and the other arguments by its parameter names, with this = the registered instance (both revisions)", async () => {
+    for (const c of [team, teamModern]) {
+      calls().length = 0;
+      const r = await c.complete({ ref: PROMOTE, argument: { name: "name", value: "K" }, context: { arguments: { department: "Support", note: "well done", shelf: "x" } } });
+      expect(r.completion).toEqual({ values: ["Kim", "Kai"], total: 2, hasMore: false });
+      expect(calls()).toEqual([{ value: "K", note: "well done", department: "Support", self: true }]);
+    }
+  });
+
+  it("arguments the client did not send are undefined", async () => {
+    calls().length = 0;
+    const r = await team.complete({ ref: PROMOTE, argument: { name: "name", value: "" } });
+    expect(r.completion).toEqual({ values: ["Dana", "Eve", "Kim", "Kai"], total: 4, hasMore: false });
+    expect(calls()).toEqual([{ value: "", note: undefined, department: undefined, self: true }]);
+  });
+
+  it("an argument without a hook keeps the built-in literal-union completion; a static prompt's static hook works", async () => {
+    expect((await team.complete({ ref: PROMOTE, argument: { name: "department", value: "S" } })).completion).toEqual({ values: ["Sales", "Support"], total: 2, hasMore: false });
+    expect((await team.complete({ ref: { type: "ref/prompt", name: "audit" }, argument: { name: "year", value: "202" } })).completion).toEqual({
+      values: ["2024", "2025", "2026"],
+      total: 3,
+      hasMore: false,
+    });
+  });
+
+  it("the hook goes with its prompt: server.complete on the same argument is refused, removePrompt removes it", async () => {
+    const server = app.modules["completion-hooks"]!.teamServer();
+    expect(() => server.complete(PROMOTE, "name", () => [])).toThrow('prompt "promote-someone" already has a completion hook for "name".');
+    expect(server.removePrompt("promote-someone")).toBe(true);
+    const c = await connect(server);
+    expect((await errorOf(c.complete({ ref: PROMOTE, argument: { name: "name", value: "" } }))).code).toBe(-32602);
+    await c.close();
+  });
+});
+
 describe("registration errors", () => {
   const server = () => app.modules["completion-hooks"]!.hookServer();
   it("an unknown prompt or template, an unknown argument, a second hook, a non-function", () => {
@@ -100,6 +150,10 @@ describe("registration errors", () => {
     expect(() => server().complete(REVIEW, "page", () => [])).toThrow('typed-mcp: server.complete: prompt "review" has no argument "page"; its arguments are "genre", "title", "chapter".');
     expect(() => server().complete(REVIEW, "title", () => [])).toThrow('prompt "review" already has a completion hook for "title".');
     expect(() => server().complete(REVIEW, "genre", "nope" as never)).toThrow(TypeError);
+  });
+
+  it("@complete evaluated at run time (no plugin) throws the add-the-plugin message", () => {
+    expect(() => complete("promote", "name")).toThrow(/^@complete\("promote", "name"\) ran without the typed-mcp build plugin\..*@typed-mcp\/unplugin\/vite/s);
   });
 });
 

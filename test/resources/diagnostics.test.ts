@@ -71,6 +71,32 @@ describe("OMCG0012: prompts", () => {
   });
 });
 
+describe("OMCG0012: @complete hooks (docs/resources.md \"Completion hooks\")", () => {
+  it("an unknown prompt method, an unknown argument, a parameter that names no other argument or the completed one, a second hook, a rest parameter", () => {
+    const { diags, messages, at, model } = run("complete.ts");
+    expect(diags).toEqual([
+      { ...at('"promotion"'), code: "OMCG0012" },
+      { ...at('"nickname"'), code: "OMCG0012" },
+      { ...at("team?: string"), code: "OMCG0012" },
+      { ...at("department?: string", "completedAsGiven"), code: "OMCG0012" },
+      { ...at('@complete("promote", "name")', "completedAsGiven"), code: "OMCG0012" },
+      { ...at("...rest: string[]"), code: "OMCG0012" },
+    ]);
+    expect(messages).toEqual([
+      `@complete("promotion", "name") on 'noSuchPrompt': this class has no @prompt method 'promotion'; its prompt methods are 'promote'.`,
+      `@complete("promote", "nickname") on 'noSuchArgument': the prompt 'promote-someone' has no argument 'nickname'; its arguments are 'department', 'name'.`,
+      `@complete("promote", "department") on 'wrongGiven': the parameter 'team' is not one of the prompt 'promote-someone''s other arguments ('name'); each parameter after the first receives the argument of its name.`,
+      `@complete("promote", "department") on 'completedAsGiven': the parameter 'department' is the argument being completed, whose value is the first parameter; remove it.`,
+      `@complete("promote", "name") on 'secondHook': the argument 'name' of the prompt 'promote-someone' already has a @complete hook; keep one.`,
+      `@complete on 'patternGiven': a parameter after the first must be a plain name, one of the prompt's other arguments (it receives that argument's value as sent).`,
+    ]);
+    // The valid hook is kept, with the listed prompt name and its given parameters.
+    expect(model.completions?.map(({ prompt, argument, member, static: isStatic, given }) => ({ prompt, argument, member, static: isStatic, given }))).toEqual([
+      { prompt: "promote-someone", argument: "name", member: "members", static: false, given: ["department"] },
+    ]);
+  });
+});
+
 it("a valid module has no diagnostics and gives the models", () => {
   const { diags, model } = run("ok.ts");
   expect(diags).toEqual([]);

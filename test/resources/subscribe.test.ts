@@ -68,6 +68,31 @@ describe("2025-11-25 over stdio: resources/subscribe, resources/unsubscribe, not
     expect(await client.unsubscribeResource({ uri: "watch://items/99" })).toEqual({});
   });
 
+  it("server.subscribedUris() lists the URIs subscribed and not unsubscribed, each once", async () => {
+    await client.subscribeResource({ uri: "watch://items/7" });
+    await client.subscribeResource({ uri: "watch://items/9" });
+    // watch://counter was unsubscribed above; watch://items/7 subscribed twice is one subscription.
+    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({ content: [{ type: "text", text: '["watch://items/7","watch://items/9"]' }] });
+    await client.unsubscribeResource({ uri: "watch://items/9" });
+    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({ content: [{ type: "text", text: '["watch://items/7"]' }] });
+  });
+
+  it("server.log sends notifications/message outside a request, at or above the client's logging/setLevel", async () => {
+    const logged: unknown[] = [];
+    client.setNotificationHandler("notifications/message", (n) => void logged.push(n.params));
+    await client.callTool({ name: "announce", arguments: { level: "debug", data: "before any level" } });
+    await until(() => logged.length > 0);
+    // MCP Logging: after logging/setLevel "warning", only warning and more severe messages are sent (RFC 5424 order).
+    await client.setLoggingLevel("warning");
+    await client.callTool({ name: "announce", arguments: { level: "info", data: "below" } });
+    await client.callTool({ name: "announce", arguments: { level: "error", data: "above" } });
+    await until(() => logged.length > 1);
+    expect(logged).toEqual([
+      { level: "debug", logger: "watch", data: "before any level" },
+      { level: "error", logger: "watch", data: "above" },
+    ]);
+  });
+
   it("subscribing to an unknown URI is resource-not-found with data.uri (the wire code -32002 is checked over HTTP below)", async () => {
     // The client turns -32002 into its ResourceNotFoundError.
     const error = await client.subscribeResource({ uri: "watch://nothing" }).catch((e: unknown) => e);
@@ -125,6 +150,17 @@ describe("2025-11-25 over stateless HTTP", () => {
     await client.close();
     const { message } = await rawRequest(server, "resources/subscribe", { uri: "watch://nothing" });
     expect(message.error).toMatchObject({ code: -32002, data: { uri: "watch://nothing" } });
+  });
+
+  it("server.log and subscribedUris have nobody to reach: nothing is sent, no URI is kept", async () => {
+    const client = await connect(makeServer());
+    const logged: unknown[] = [];
+    client.setNotificationHandler("notifications/message", (n) => void logged.push(n.params));
+    await client.subscribeResource({ uri: "watch://counter" });
+    expect(await client.callTool({ name: "announce", arguments: { level: "emergency", data: "x" } })).toEqual({ content: [{ type: "text", text: "announced" }] });
+    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({ content: [{ type: "text", text: "[]" }] });
+    expect(logged).toEqual([]);
+    await client.close();
   });
 
   it("resourceUpdated with no stream to deliver on resolves (nothing is sent)", async () => {

@@ -20,6 +20,7 @@ import { mayDeclareTools, parseModule, scanModule, type Site } from "./sites.js"
 import { extractTools, sortDiagnostics } from "./tools.js";
 import type { ResourceSite } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
+import { extractCompletions } from "./completions.js";
 
 export { mayDeclareTools };
 export type { BackendStats, TypeScriptChoice };
@@ -133,7 +134,12 @@ function extractModule(
   let scan = scanModule(code, parsed);
   // A syntax error is reported even when no site was found: oxc may have recovered nothing.
   for (const p of scan.parseErrors) sink.add(p.code, at(p.offset), p.message);
-  if (scan.parseErrors.length || scan.sites.length === 0) return model;
+  if (scan.parseErrors.length) return model;
+  if (scan.sites.length === 0) {
+    // `@complete` with no prompt in the module: each is reported (OMCG0012).
+    extractCompletions(scan.completions, [], [], at, sink);
+    return model;
+  }
   let session;
   try {
     session = backend.session(file, code);
@@ -162,6 +168,8 @@ function extractModule(
       if (found.resources.length) model.resources = found.resources;
       if (found.prompts.length) model.prompts = found.prompts;
     }
+    const completions = extractCompletions(scan.completions, resourceSites, model.prompts ?? [], at, sink);
+    if (completions.length) model.completions = completions;
   } catch (e) {
     sink.add("OMCG0000", at(0), `Internal error while extracting tools: ${(e as Error).stack ?? String(e)}`);
   }

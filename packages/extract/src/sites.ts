@@ -70,6 +70,26 @@ export interface QuickSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
 /** A declaration site of kind `K` (distributes, so `what` narrows `options`). */
 export type Site<K extends SiteKind = SiteKind> = K extends SiteKind ? MethodSite<K> | QuickSite<K> : never;
 
+/**
+ * `@complete(prompt, argument)` on a class method (docs/resources.md "Completion hooks"): the
+ * method completes `argument` of the prompt declared by the method `prompt` of the same class.
+ * Matched against the prompt sites by `completions.ts` (extract), which reports OMCG0012.
+ */
+export interface CompletionSite {
+  classBodyStart: number;
+  /** The hook method's written name; `""` when computed. */
+  member: string;
+  static: boolean;
+  decorator: [number, number];
+  /** The prompt method's name and the argument, when written as string constants, each with its offset. */
+  prompt: { value?: string; offset: number };
+  argument: { value?: string; offset: number };
+  /** The hook's parameters after the first (`value`): their names (`undefined` for a pattern or rest), in order. */
+  given: Array<{ name?: string; offset: number }>;
+  /** OMCG0008 (member rules) and OMCG0012 (arguments) problems found syntactically. */
+  problems: SiteProblem[];
+}
+
 /** How a quick path's last argument names its function (spec §1): inline, an identifier, or other. */
 export type QuickFn =
   | { kind: "inline"; span: [number, number] }
@@ -79,6 +99,8 @@ export type QuickFn =
 /** Result of {@link scanModule} (every kind) and {@link findSites} (tools): the sites in source order, and oxc's syntax errors (OMCG0000, first offset and message). */
 export interface SiteScan<K extends SiteKind = "tool"> {
   sites: Site<K>[];
+  /** `@complete(prompt, argument)` on class methods (docs/resources.md "Completion hooks"), in source order. */
+  completions: CompletionSite[];
   parseErrors: SiteProblem[];
   /** Some site's options need the checker's fold (spec §1): scan again with the session's `foldConstant`. */
   foldPending?: true;
@@ -136,11 +158,15 @@ export function parseModule(file: string, code: string): ParsedModule {
  */
 export function scanModule(code: string, parsed: ParsedModule, fold?: ConstantReader["fold"]): SiteScan<SiteKind> {
   const { program, parseErrors } = parsed;
-  if (!program) return { sites: [], parseErrors };
+  if (!program) return { sites: [], completions: [], parseErrors };
   const decorators = typedMcpDecorators(program);
   const sites: Site[] = [];
+  const completions: CompletionSite[] = [];
   const visitClass = (cls: Class) => {
-    for (const member of cls.body.body) sites.push(...memberSites(cls, member, decorators, fold));
+    for (const member of cls.body.body) {
+      sites.push(...memberSites(cls, member, decorators, fold));
+      completions.push(...completionSites(cls, member, decorators, fold));
+    }
   };
   new Visitor({
     ClassDeclaration: visitClass,
@@ -153,7 +179,8 @@ export function scanModule(code: string, parsed: ParsedModule, fold?: ConstantRe
   sites.sort((a, b) => a.offset - b.offset);
   const resources = mayDeclareResources(code);
   const kept = resources ? sites : sites.filter((s) => s.what === "tool");
-  return { sites: kept, parseErrors, ...(kept.some((s) => s.foldPending) && { foldPending: true }) };
+  completions.sort((a, b) => a.decorator[0] - b.decorator[0]);
+  return { sites: kept, completions, parseErrors, ...(kept.some((s) => s.foldPending) && { foldPending: true }) };
 }
 
 /**
@@ -162,13 +189,15 @@ export function scanModule(code: string, parsed: ParsedModule, fold?: ConstantRe
  */
 export function findSites(file: string, code: string, parsed: ParsedModule = parseModule(file, code)): SiteScan {
   const scan = scanModule(code, parsed);
-  return { sites: scan.sites.filter((s): s is Site<"tool"> => s.what === "tool"), parseErrors: scan.parseErrors };
+  return { sites: scan.sites.filter((s): s is Site<"tool"> => s.what === "tool"), completions: scan.completions, parseErrors: scan.parseErrors };
 }
 
 /** How a decorator expression names a declaration kind: the local names and namespaces imported from `"typed-mcp"`. */
 interface TypedMcpDecorators {
   /** Local name → kind (`import { tool as t }` → `t` → `tool`). */
   named: Map<string, SiteKind>;
+  /** Local names of `complete` (`import { complete as c }` → `c`). */
+  completes: Set<string>;
   /** Local names of `import * as ns`. */
   namespaces: Set<string>;
 }
@@ -176,6 +205,7 @@ interface TypedMcpDecorators {
 /** The value imports from `"typed-mcp"` that name a declaration kind. `import type` (whole or per specifier) is ignored. */
 function typedMcpDecorators(program: Program): TypedMcpDecorators {
   const named = new Map<string, SiteKind>();
+  const completes = new Set<string>();
   const namespaces = new Set<string>();
   for (const stmt of program.body) {
     if (stmt.type !== "ImportDeclaration" || stmt.source.value !== "typed-mcp" || stmt.importKind === "type") continue;
@@ -183,12 +213,13 @@ function typedMcpDecorators(program: Program): TypedMcpDecorators {
       if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
         const imported = spec.imported.type === "Literal" ? spec.imported.value : spec.imported.name;
         if (isSiteKind(imported)) named.set(spec.local.name, imported);
+        else if (imported === "complete") completes.add(spec.local.name);
       } else if (spec.type === "ImportNamespaceSpecifier") {
         namespaces.add(spec.local.name);
       }
     }
   }
-  return { named, namespaces };
+  return { named, completes, namespaces };
 }
 
 /** The kind a decorator's callee names (`tool`, `t` for a renamed import, `ns.tool`), if any. */
@@ -235,6 +266,61 @@ function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorato
   return sites;
 }
 
+/** Whether a decorator's callee is typed-mcp's `complete` (`complete`, a renamed import, `ns.complete`). */
+function isComplete(e: Expression, imports: TypedMcpDecorators): boolean {
+  if (e.type === "Identifier") return imports.completes.has(e.name);
+  return e.type === "MemberExpression" && !e.computed && e.object.type === "Identifier" && imports.namespaces.has(e.object.name) && e.property.name === "complete";
+}
+
+/**
+ * The `@complete(prompt, argument)` decorators on one class member: the two string constants
+ * and the hook's parameter names after the first; problems: the member rules (OMCG0008, as for
+ * `@prompt`), arguments that are not two string constants, a hook without the `value`
+ * parameter, and a given parameter that is a pattern or a rest (OMCG0012).
+ */
+function completionSites(cls: Class, member: ClassElement, imports: TypedMcpDecorators, fold: ConstantReader["fold"]): CompletionSite[] {
+  if (member.type === "StaticBlock" || member.type === "TSIndexSignature") return [];
+  const out: CompletionSite[] = [];
+  for (const dec of member.decorators) {
+    const expr = unwrap(dec.expression);
+    if (!isComplete(expr.type === "CallExpression" ? unwrap(expr.callee) : expr, imports)) continue;
+    const problems = memberProblems("complete", member);
+    const args = expr.type === "CallExpression" ? expr.arguments : [];
+    const reader: ConstantReader = { fold, pending: false };
+    const text = (i: number): { value?: string; offset: number } => {
+      const arg = args[i];
+      const c = arg && arg.type !== "SpreadElement" ? constantOf(unwrap(arg), reader) : undefined;
+      return { ...(c && "value" in c && typeof c.value === "string" && { value: c.value }), offset: arg?.start ?? dec.start };
+    };
+    const prompt = text(0);
+    const argument = text(1);
+    if (args.length !== 2 || prompt.value === undefined || argument.value === undefined) {
+      problems.push({ code: "OMCG0012", offset: dec.start, message: "@complete(prompt, argument): both must be string constants — the name of a @prompt method of this class and one of its parameters." });
+    }
+    const params = member.type === "MethodDefinition" ? member.value.params : [];
+    if (params.length === 0 && member.type === "MethodDefinition") {
+      problems.push({ code: "OMCG0012", offset: member.key.start, message: `@complete on '${memberNameOf(member)}': the first parameter receives the value being completed (value: string); declare it.` });
+    }
+    const given = params.slice(1).map((p) => {
+      const id = p.type === "AssignmentPattern" ? p.left : p;
+      if (id.type === "Identifier") return { name: id.name, offset: p.start };
+      problems.push({ code: "OMCG0012", offset: p.start, message: `@complete on '${memberNameOf(member)}': a parameter after the first must be a plain name, one of the prompt's other arguments (it receives that argument's value as sent).` });
+      return { offset: p.start };
+    });
+    out.push({
+      classBodyStart: cls.body.start + 1,
+      member: memberNameOf(member),
+      static: !!member.static,
+      decorator: [dec.start, dec.end],
+      prompt,
+      argument,
+      given,
+      problems,
+    });
+  }
+  return out;
+}
+
 type DecoratedMember = Exclude<ClassElement, { type: "StaticBlock" | "TSIndexSignature" }>;
 
 /**
@@ -242,7 +328,7 @@ type DecoratedMember = Exclude<ClassElement, { type: "StaticBlock" | "TSIndexSig
  * non-constructor method with a plain name and no type parameters of its own. One problem per
  * broken rule, at the member name.
  */
-function memberProblems(what: SiteKind, member: DecoratedMember): SiteProblem[] {
+function memberProblems(what: SiteKind | "complete", member: DecoratedMember): SiteProblem[] {
   const problems: SiteProblem[] = [];
   const where = `'${memberNameOf(member) || "(computed)"}'`;
   const unsupported = (why: string) => problems.push({ code: "OMCG0008", offset: member.key.start, message: `@${what} on ${where}: ${why}` });
@@ -265,7 +351,7 @@ function memberProblems(what: SiteKind, member: DecoratedMember): SiteProblem[] 
 }
 
 /** The OMCG0008 reason for a method with its own type parameters (also checked on the signature). */
-export function typeParametersRule(what: SiteKind): string {
+export function typeParametersRule(what: SiteKind | "complete"): string {
   return `a method with its own type parameters cannot be a ${what}; remove the type parameters.`;
 }
 

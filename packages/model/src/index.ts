@@ -353,6 +353,27 @@ export interface PromptModel {
   location: SourceLocation;
 }
 
+/**
+ * A completion hook declared with `@complete(prompt, argument)` on a method of the prompt's class
+ * (docs/resources.md "Completion hooks"): the method completes `argument` of the prompt and
+ * receives the other arguments named by its own parameters after the first.
+ */
+export interface CompletionHookModel {
+  /** The prompt's listed name (what `completion/complete`'s `ref/prompt` names). */
+  prompt: string;
+  /** The completed argument (a listed parameter of the prompt). */
+  argument: string;
+  /** The hook method's name, and whether it is static (as the prompt). */
+  member: string;
+  static: boolean;
+  /** The hook's parameters after `value`, in order: names of the prompt's other arguments. */
+  given: string[];
+  /** Offset just after the `{` of the class body, and `[start, end)` of the `@complete(...)` decorator (removed by the splice). */
+  classBodyStart: number;
+  decorator: [number, number];
+  location: SourceLocation;
+}
+
 /** Everything extraction learned about one module. */
 export interface ModuleModel {
   file: string;
@@ -362,6 +383,8 @@ export interface ModuleModel {
   resources?: ResourceModel[];
   /** Prompts (spec §8), in source order. Absent: none. */
   prompts?: PromptModel[];
+  /** `@complete` hooks of the module's prompts, in source order. Absent: none. */
+  completions?: CompletionHookModel[];
   diagnostics: Diagnostic[];
   /** Every file whose declarations were consulted (for `addWatchFile` and cache invalidation). */
   consultedFiles: string[];

@@ -16,6 +16,7 @@ export const RUNTIME_HELPERS = [
   "defineTools",
   "defineResources",
   "definePrompts",
+  "defineCompletions",
   "generated",
   // Readers (spec §4, §5, §8).
   "codePoints",

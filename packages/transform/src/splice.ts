@@ -13,7 +13,7 @@
  * @packageDocumentation
  */
 import MagicString from "magic-string";
-import type { PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
+import type { CompletionHookModel, PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
 import { GeneratedCodeMemo, type ModuleMemo } from "./memo.js";
 import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest, type Profile } from "@typed-mcp/codegen";
 
@@ -48,6 +48,9 @@ export interface SplicePlan {
   header: string;
 }
 
+/** The class-storage helpers a class's `static {}` block calls. */
+type ClassDefine = "defineTools" | "defineResources" | "definePrompts" | "defineCompletions";
+
 /**
  * Plans the splice for a module's tools, resources and prompts (see {@link spliceTools} for the
  * parameters): generates their code (`@typed-mcp/codegen`) and says where it goes.
@@ -56,7 +59,7 @@ export interface SplicePlan {
  */
 export function planSplice(
   tools: readonly ToolModel[],
-  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; profile?: Profile } = {},
+  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; completions?: readonly CompletionHookModel[]; profile?: Profile } = {},
   memo?: ModuleMemo,
 ): SplicePlan | undefined {
   const resources = more.resources ?? [];
@@ -64,15 +67,18 @@ export function planSplice(
   if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
   const plan: SplicePlan = { removals: [], classBlocks: [], quickArgs: [], header: "" };
   const imports: ImportRequest[] = [];
-  const classes = new Map<number, { defineTools: string[]; defineResources: string[]; definePrompts: string[] }>();
+  const classes = new Map<number, Record<ClassDefine, string[]>>();
+  const listsOf = (bodyStart: number): Record<ClassDefine, string[]> => {
+    let lists = classes.get(bodyStart);
+    if (!lists) classes.set(bodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [], defineCompletions: [] }));
+    return lists;
+  };
 
   const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
     imports.push(...generated.imports);
     if (site.kind === "method") {
       plan.removals.push([site.decorator[0], site.decorator[1]]);
-      let lists = classes.get(site.classBodyStart);
-      if (!lists) classes.set(site.classBodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [] }));
-      lists[define].push(generated.code);
+      listsOf(site.classBodyStart)[define].push(generated.code);
     } else {
       plan.quickArgs.push({ callEnd: site.callEnd, trailingComma: site.trailingComma, code: helperCall("generated", generated.code) });
     }
@@ -81,8 +87,13 @@ export function planSplice(
   for (const tool of tools) place(tool.site, gen("tool", tool, (t: ToolModel) => generateTool(t, { profile: more.profile })), "defineTools");
   for (const r of resources) place(r.site, gen("resource", r, generateResource), "defineResources");
   for (const p of prompts) place(p.site, gen("prompt", p, generatePrompt), "definePrompts");
+  // `@complete` hooks: plain data, no generated code (docs/resources.md "Completion hooks").
+  for (const c of more.completions ?? []) {
+    plan.removals.push([c.decorator[0], c.decorator[1]]);
+    listsOf(c.classBodyStart).defineCompletions.push(JSON.stringify({ prompt: c.prompt, argument: c.argument, member: c.member, static: c.static, given: c.given }));
+  }
   for (const [bodyStart, lists] of classes) {
-    const calls = (["defineTools", "defineResources", "definePrompts"] as const)
+    const calls = (["defineTools", "defineResources", "definePrompts", "defineCompletions"] as const)
       .filter((k) => lists[k].length > 0)
       .map((k) => `${helperCall(k, "this", `[${lists[k].join(", ")}]`)};`);
     plan.classBlocks.push({ bodyStart, code: ` static { ${calls.join(" ")} }` });
@@ -128,7 +139,7 @@ export function spliceTools(
   code: string,
   id: string,
   tools: readonly ToolModel[],
-  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; profile?: Profile } = {},
+  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; completions?: readonly CompletionHookModel[]; profile?: Profile } = {},
   memo?: GeneratedCodeMemo,
 ): SpliceResult | undefined {
   const plan = planSplice(tools, more, memo?.module(id));

@@ -10,6 +10,8 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server } from "@modelcontextprotocol/server";
 import { thrownAnswer } from "./errors.js";
+import { bindMember, collect } from "./class-members.js";
+import { COMPLETIONS, type GeneratedCompletion } from "./resource-internal.js";
 
 /** The most values one `completion/complete` result carries (the MCP spec: "maximum 100 items"). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -61,6 +63,30 @@ export type CompletionHook<Given extends string = string> = (
   given: Readonly<Partial<Record<Given, string>>>,
   info: { signal: AbortSignal },
 ) => readonly string[] | Promise<readonly string[]>;
+
+/** A `@complete` hook of a registered object, ready for `server.complete`'s registry. */
+export interface MethodHook {
+  readonly ref: { type: "ref/prompt"; name: string };
+  readonly argument: string;
+  readonly hook: CompletionHook;
+}
+
+/**
+ * The `@complete(prompt, argument)` hooks stored on `target`'s class chain (instance ones for an
+ * instance, static ones for a class; docs/resources.md "Completion hooks"), each bound to
+ * `target`'s method: it is called with `this` = `target`, the partial `value`, and the values of
+ * the prompt arguments its other parameters name (the plugin checked the names at build time),
+ * `undefined` for those the client did not send.
+ *
+ * @throws Error when a hook's method is not a function on `target`.
+ */
+export function methodHooks(target: object): MethodHook[] {
+  return collect<GeneratedCompletion>(target, COMPLETIONS, (d) => `${d.prompt}\u0000${d.argument}`).map((d) => {
+    const { fn, thisArg } = bindMember(target, d, (origin) => `typed-mcp: completion hook ${origin} is not a function on the registered object.`);
+    const hook: CompletionHook = (value, given) => fn.call(thisArg, value, ...d.given.map((name) => given[name])) as readonly string[];
+    return { ref: { type: "ref/prompt", name: d.prompt }, argument: d.argument, hook };
+  });
+}
 
 /** A registered hook and the argument names it may be given. */
 export interface RegisteredHook {

@@ -13,22 +13,26 @@
  * - stateless 2025-era HTTP: nobody — each request is served by a fresh instance and there is no
  *   stream to deliver on; such a client sees the new lists on its next list request.
  *
+ * The same live connections receive the server's own log messages (`McpServer.log`, MCP
+ * "Logging": `notifications/message` outside any request), on any server.
+ *
  * @module
  */
-import type { McpHttpHandler, Server } from "@modelcontextprotocol/server";
+import type { LoggingMessageNotificationParams, McpHttpHandler, Server } from "@modelcontextprotocol/server";
 import { assertNever } from "@typed-mcp/model";
+import { isLegacyRevision } from "./revisions.js";
 
 /** Which list changed. */
 export type ListKind = "tools" | "resources" | "prompts";
 
-/** The live connections of one `McpServer` and the announcing of list changes to them. */
+/** The live connections of one `McpServer`, and the announcing of list changes and log messages to them. */
 export class ListChanges {
   /** Live lasting-connection instances (stdio). */
   readonly #connections = new Set<Server>();
   /** The server's HTTP handler once `server.fetch` served a request (its `notify` bus feeds 2026-07-28 listen streams). */
   handler: McpHttpHandler | undefined;
 
-  /** @param enabled The server option `dynamic`: without it nothing is tracked or sent. */
+  /** @param enabled The server option `dynamic`: without it no `list_changed` is sent. */
   constructor(readonly enabled: boolean) {}
 
   /**
@@ -36,7 +40,6 @@ export class ListChanges {
    * chained with any handler already set).
    */
   track(sdk: Server): void {
-    if (!this.enabled) return;
     this.#connections.add(sdk);
     const previous = sdk.onclose;
     sdk.onclose = () => {
@@ -60,6 +63,24 @@ export class ListChanges {
       }
       if (this.handler !== undefined) publish(this.handler, kind);
     }
+  }
+
+  /**
+   * Sends `notifications/message` with `params` to every live 2025-era connection whose
+   * `logging/setLevel` lets `params.level` through (the SDK's `sendLoggingMessage` filter; no level
+   * set: everything). A 2026-07-28 connection gets nothing: that revision logs only within a
+   * request, at the request's own log level. Send failures are ignored.
+   *
+   * @returns A promise settled when the messages were handed to the transports.
+   */
+  async log(params: LoggingMessageNotificationParams): Promise<void> {
+    const sends: Promise<void>[] = [];
+    for (const sdk of this.#connections) {
+      const version = sdk.getNegotiatedProtocolVersion();
+      if (version === undefined || !isLegacyRevision(version)) continue;
+      sends.push(sdk.sendLoggingMessage(params).catch(() => {}));
+    }
+    await Promise.all(sends);
   }
 }
 

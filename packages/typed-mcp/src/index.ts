@@ -13,7 +13,7 @@ export type { CompletionHook, CompletionRef, TemplateVariables } from "./complet
 export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
 export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";
-export { resource, prompt } from "./resource-decorators.js";
+export { resource, prompt, complete } from "./resource-decorators.js";
 export { UI_MIME_TYPE } from "./apps.js";
 export type { UiResourceOptions, UiResourceMeta, UiResourceCsp, UiResourcePermissions, UiResourceHtml } from "./apps.js";
 export type {
@@ -27,5 +27,7 @@ export type {
   BlobResourceContents,
   PromptMessage,
   GetPromptResult,
+  CompletionMethod,
+  CompleteDecorator,
 } from "./resource-decorators.js";
 export * from "./sdk.js";

@@ -96,3 +96,46 @@ export function prompt(nameOrOptions?: string | PromptOptions): ToolDecorator {
   const name = typeof nameOrOptions === "string" ? nameOrOptions : nameOrOptions?.name;
   throw new Error(pluginMissingMessage(name === undefined ? "@prompt()" : `@prompt(${JSON.stringify(name)})`));
 }
+
+/**
+ * A method that completes one prompt argument (docs/resources.md "Completion hooks"): the
+ * partial value the client typed first, then the other arguments its parameters name (as the
+ * client sent them, `undefined` when not sent); it answers the values, best first (the first 100
+ * are sent, with `total` and `hasMore`).
+ */
+export type CompletionMethod = (value: string, ...given: Array<string | undefined>) => readonly string[] | Promise<readonly string[]>;
+
+/**
+ * The decorator returned by {@link complete}: a standard (TC39) or `experimentalDecorators`
+ * method decorator. TypeScript checks that the class has a method named `P` (the prompt) and
+ * that the decorated method is a {@link CompletionMethod}; the build plugin checks the names.
+ */
+export interface CompleteDecorator<P extends string> {
+  /** Standard (TC39) decorators. */
+  <This extends { readonly [K in P]: (...args: any[]) => unknown }, Fn extends CompletionMethod>(value: Fn, context: ClassMethodDecoratorContext<This, Fn>): void;
+  /** `experimentalDecorators`. */
+  <This extends { readonly [K in P]: (...args: any[]) => unknown }>(target: This, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<CompletionMethod>): void;
+}
+
+/**
+ * Marks a method as the completion of one argument of a prompt of the same class
+ * (`completion/complete` with `ref/prompt`; docs/resources.md "Completion hooks"):
+ *
+ * ```ts
+ * @prompt() promote(department: Department, name: string): string { … }
+ * @complete("promote", "name") members(value: string, department?: string): string[] { … }
+ * ```
+ *
+ * Checked at build time (OMCG0012 otherwise): `prompt` is the name of a `@prompt` method of the
+ * class (TypeScript checks it too), `argument` one of its parameters, and each parameter of the
+ * hook after `value` is named after one of the prompt's other parameters, of which it receives
+ * the client's value (`context.arguments`, unparsed). Registered with the prompt
+ * (`server.add(x)` / `addPrompts(x)`); it wins over the built-in completion of a literal union.
+ *
+ * @param prompt The prompt method's name (not the listed prompt name).
+ * @param argument The completed parameter's name.
+ * @throws Error always at run time (the plugin is missing; the message says to add it).
+ */
+export function complete<const P extends string>(prompt: P, argument: string): CompleteDecorator<P> {
+  throw new Error(pluginMissingMessage(`@complete(${JSON.stringify(prompt)}, ${JSON.stringify(argument)})`));
+}

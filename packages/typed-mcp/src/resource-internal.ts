@@ -57,6 +57,30 @@ export interface GeneratedPrompt {
   static?: boolean;
 }
 
+/** Property under which the `@complete` hooks of a class are stored. */
+export const COMPLETIONS: unique symbol = Symbol.for("typed-mcp.completions") as never;
+
+/**
+ * One `@complete(prompt, argument)` hook as the plugin writes it (docs/resources.md "Completion
+ * hooks"): checked at build time against the prompt's parameters.
+ */
+export interface GeneratedCompletion {
+  /** The prompt's listed name. */
+  prompt: string;
+  /** The completed argument. */
+  argument: string;
+  /** The hook method, and whether it is static. */
+  member: string;
+  static: boolean;
+  /** The hook's parameters after `value`: names of the prompt's other arguments, in order. */
+  given: readonly string[];
+}
+
+/** Called from the plugin's `static {}` block of a class with `@complete()` methods. */
+export function defineCompletions(target: Function, completions: GeneratedCompletion[]): void {
+  Object.defineProperty(target, COMPLETIONS, { value: completions, enumerable: false, configurable: true, writable: false });
+}
+
 /** Called from the plugin's `static {}` block of a class with `@resource()` methods. */
 export function defineResources(target: Function, resources: GeneratedResource[]): void {
   Object.defineProperty(target, RESOURCES, { value: resources, enumerable: false, configurable: true, writable: false });

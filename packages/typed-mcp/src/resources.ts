@@ -12,8 +12,8 @@ import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from 
 import { argumentError, pathStep } from "@typed-mcp/model";
 import { bindMember, collect } from "./class-members.js";
 import { pluginMissingMessage, thrownAnswer } from "./errors.js";
-import { installCompletion } from "./completion.js";
-import type { CompletionHook, CompletionRef, RegisteredHook } from "./completion.js";
+import { installCompletion, methodHooks } from "./completion.js";
+import type { CompletionHook, CompletionRef, MethodHook, RegisteredHook } from "./completion.js";
 import { isGenerated } from "./internal.js";
 import { resourceNotFoundIsInvalidParams } from "./revisions.js";
 import { RESOURCE_NOT_FOUND_2025, patchResourceNotFoundCode } from "./sdk-patches.js";
@@ -46,6 +46,8 @@ export interface RequestInfo {
 export interface PendingEntries {
   readonly resources: ResourceEntry[];
   readonly prompts: PromptEntry[];
+  /** The `@complete` hooks of the registered object's prompts (docs/resources.md "Completion hooks"). */
+  readonly hooks?: MethodHook[];
 }
 
 /**
@@ -213,7 +215,7 @@ export class ResourceRegistry {
   prepare(target: object, kinds: { resources: boolean; prompts: boolean }): PendingEntries {
     const resources = kinds.resources ? collect<GeneratedResource>(target, RESOURCES).map((d) => this.#resourceEntry(d, ...bind(target, d, "resource"))) : [];
     const prompts = kinds.prompts ? collect<GeneratedPrompt>(target, PROMPTS).map((d) => promptEntry(d, ...bind(target, d, "prompt"))) : [];
-    const pending = { resources, prompts };
+    const pending = { resources, prompts, hooks: kinds.prompts ? methodHooks(target) : [] };
     this.#check(pending);
     return pending;
   }
@@ -241,6 +243,7 @@ export class ResourceRegistry {
   commit(pending: PendingEntries): void {
     for (const e of pending.resources) (e.template ? this.#templates : this.#fixed).set(e.key, e);
     for (const e of pending.prompts) this.#prompts.set(e.key, e);
+    for (const h of pending.hooks ?? []) this.addCompletionHook(h.ref, h.argument, h.hook);
   }
 
   #resourceEntry(d: GeneratedResource, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): ResourceEntry {

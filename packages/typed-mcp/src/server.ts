@@ -31,6 +31,7 @@ import { Subscriptions } from "./subscriptions.js";
 import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
 import { callTool, reportFailure } from "./tool-call.js";
+import type { LogLevel } from "./types.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -292,6 +293,20 @@ export class McpServer {
   async resourceUpdated(uri: string): Promise<void> {
     this.#handler?.notify.resourceUpdated(uri);
     await this.#subscriptions.resourceUpdated(uri);
+  }
+
+  /** The URIs live 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
+  subscribedUris(): string[] {
+    return this.#subscriptions.subscribed();
+  }
+
+  /**
+   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to live 2025-era
+   * (stdio) connections whose `logging/setLevel` lets `level` through (docs/runtime.md "Logging outside a request").
+   * `level`: RFC 5424 severity; `data`: any JSON value; `logger`: sent when given. Never throws; resolves once handed to the transports.
+   */
+  async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    await this.#lists.log({ level, ...(logger !== undefined && { logger }), data });
   }
 
   /**

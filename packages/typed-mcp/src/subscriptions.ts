@@ -61,6 +61,17 @@ export class Subscriptions {
   }
 
   /**
+   * The URIs some live 2025-era connection is subscribed to (`resources/subscribe` and no
+   * `resources/unsubscribe` since), each once, in first-subscription order per connection.
+   * 2026-07-28 `subscriptions/listen` streams are the SDK's and not included.
+   */
+  subscribed(): string[] {
+    const all = new Set<string>();
+    for (const uris of this.#connections.values()) for (const uri of uris) all.add(uri);
+    return [...all];
+  }
+
+  /**
    * Sends `notifications/resources/updated` `{ uri }` on every live connection that asked for it:
    * a 2025-era connection that subscribed to exactly `uri`; a 2026-07-28 connection always hands
    * it to the SDK's `subscriptions/listen` router, which delivers it on the open listen streams

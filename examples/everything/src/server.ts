@@ -1,0 +1,39 @@
+/**
+ * The official MCP "everything" reference server (`@modelcontextprotocol/server-everything`,
+ * pinned in package.json) as plain typed-mcp classes. `node dist/server.js` serves stdio;
+ * `node dist/server.js --http [--port N]` (or `PORT`) serves Streamable HTTP on
+ * `http://127.0.0.1:<port>/mcp` (default 3001, the original's; 0 picks a free port). What
+ * differs from the original, and why, is in README.md.
+ */
+import { parseArgs } from "node:util";
+import { McpServer } from "typed-mcp";
+import { serveHttp } from "typed-mcp/node";
+import { serveStdio } from "typed-mcp/stdio";
+import { ClientTools } from "./client-tools.js";
+import { GzipTool } from "./gzip.js";
+import { Prompts, positiveInteger } from "./prompts.js";
+import { DynamicResources, INSTRUCTIONS, SessionResources, StaticDocuments } from "./resources.js";
+import { Toggles } from "./toggles.js";
+import { BasicTools } from "./tools.js";
+
+/** Builds the server: every tool, resource, template and prompt of the original, and its completions. */
+export function createServer(): McpServer {
+  const server = new McpServer({ name: "mcp-servers/everything", title: "Everything Reference Server", version: "2.0.0", instructions: INSTRUCTIONS, dynamic: true });
+  const sessions = new SessionResources();
+  server.addTools(new BasicTools()).addTools(new ClientTools()).addTools(new GzipTool(sessions)).addTools(new Toggles(server));
+  server.add(new DynamicResources()).add(new StaticDocuments()).add(sessions).add(new Prompts());
+  // The prompts' hooks are their @complete methods (prompts.ts); the templates' are registered here.
+  server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" }, "resourceId", positiveInteger);
+  server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/blob/{resourceId}" }, "resourceId", positiveInteger);
+  return server;
+}
+
+const { values } = parseArgs({ options: { http: { type: "boolean", default: false }, port: { type: "string" } }, strict: true });
+const server = createServer();
+if (values.http) {
+  const port = Number(values.port ?? process.env.PORT ?? 3001);
+  const { url } = await serveHttp(server, { port, hostname: "127.0.0.1" });
+  console.error(`MCP Streamable HTTP Server listening on ${url}`);
+} else {
+  serveStdio(server);
+}

@@ -1,0 +1,26 @@
+/**
+ * What the parity test normalises before comparing answers — only what is random or depends on
+ * the time: the local time of day the dynamic resources carry (`12:17:27 PM` → `<time>`, also
+ * inside base64 blobs of text), and random UUIDs (`elicitationId`s the servers make) → `<uuid>`.
+ * Nothing else is rewritten.
+ */
+const TIME = /\b\d{1,2}:\d{2}:\d{2}(?:\s?[AP]M)?\b/g;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+
+/** `s` with times and UUIDs replaced. */
+const text = (s: string): string => s.replace(TIME, "<time>").replace(UUID, "<uuid>");
+
+/** A base64 blob: when it is UTF-8 text, `text:<normalised text>`; binary (gzip) stays as is. */
+function blob(b64: string): string {
+  const bytes = Buffer.from(b64, "base64");
+  const decoded = bytes.toString("utf8");
+  return Buffer.from(decoded, "utf8").equals(bytes) && !decoded.includes("\uFFFD") ? `text:${text(decoded)}` : b64;
+}
+
+/** A deep copy of a JSON value with times and UUIDs normalised (strings, and blob contents). */
+export function normalise(value: unknown, key?: string): unknown {
+  if (typeof value === "string") return key === "blob" ? blob(value) : text(value);
+  if (Array.isArray(value)) return value.map((v) => normalise(v));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, k)]));
+  return value;
+}
