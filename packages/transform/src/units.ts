@@ -75,13 +75,14 @@ export class UnitRegistry {
 
   /**
    * The text of unit `id`'s module (`virtual` mode): the runtime namespace from `runtimeModule`,
-   * the units it refers to, its value as the default export; `undefined` when no splice of this
+   * the units it refers to, its value bound to its name and exported as the default; `undefined` when no splice of this
    * session produced the unit.
    */
   moduleText(id: string, runtimeModule: string): string | undefined {
     const u = this.units.get(id);
     if (u === undefined) return undefined;
     const deps = u.deps.map((d) => this.units.get(d)!);
-    return [`import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(runtimeModule)};`, ...deps.map(unitImport), `export default ${u.code};`, ""].join("\n");
+    // A named binding, so that bundlers keep the short name instead of one made from the module id.
+    return [`import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(runtimeModule)};`, ...deps.map(unitImport), `const ${u.name} = ${u.code};`, `export default ${u.name};`, ""].join("\n");
   }
 }
