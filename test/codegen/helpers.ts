@@ -40,11 +40,15 @@ export interface Loaded {
 
 let counter = 0;
 
-/** Generates the tool's code, writes it as a module (with its imports) and imports it. */
+/**
+ * Generates the tool's code, writes it as a module (with its imports) and imports it. With
+ * `share: true` the shared units are declared at the module's top, as `@typed-mcp/babel` does.
+ */
 export async function load(tool: ToolModel, options: Parameters<typeof generateTool>[1] = {}): Promise<Loaded> {
-  const { code, imports } = generateTool(tool, options);
+  const { code, imports, units } = generateTool(tool, options);
   const lines = [`import * as __tmcp from ${JSON.stringify(INTERNAL)};`];
   for (const i of imports) lines.push(`import { ${i.exportName} as ${i.local} } from ${JSON.stringify(i.from)};`);
+  for (const u of units) lines.push(`const ${u.name} = ${u.code};`);
   lines.push(`export default ${code};`);
   const file = join(TMP, `tool-${process.pid}-${counter++}.mjs`);
   writeFileSync(file, lines.join("\n") + "\n");
@@ -122,12 +126,15 @@ export function tool(name: string, params: ParamModel[], result: ResultModel = {
  * and result are both `t` (a `structured` result for object shapes, else `json`), and returns
  * a function that writes a value through the writer, parses the JSON text and reads it back as
  * `v`. The function returns the reader's answer (the argument array, or the failure path) and
- * the wire JSON the writer produced.
+ * the wire JSON the writer produced. `options` are `generateTool`'s (e.g. `share`).
  */
-export async function roundTripper(t: TypeModel): Promise<(value: unknown) => { read: unknown[] | string; wire: unknown; structured?: unknown }> {
+export async function roundTripper(
+  t: TypeModel,
+  options: Parameters<typeof generateTool>[1] = {},
+): Promise<(value: unknown) => { read: unknown[] | string; wire: unknown; structured?: unknown }> {
   const objectShaped = t.kind === "object" || t.kind === "record" || (t.kind === "union" && t.discriminator !== undefined);
   const m = tool("rt", [param("v", t)], objectShaped ? { kind: "structured", nullable: false, type: t as ObjectModel } : { kind: "json", type: t });
-  const g = await load(m);
+  const g = await load(m, options);
   const ctx = fakeCtx();
   return (value) => {
     const result = g.write(value) as { content: { text: string }[]; structuredContent?: unknown };

@@ -266,7 +266,7 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
         throw error;
       }
       for (const w of driver.warnings(model)) console.warn(formatWarning(w));
-      const plan = planSplice(model.tools, { ...model, profile: driver.profile }, driver.generated.module(filename));
+      const plan = planSplice(model.tools, { ...model, profile: driver.profile, share: "hoist" }, driver.generated.module(filename));
       if (plan) applyPlan(api, file.path, plan, filename);
     },
     visitor: {},

@@ -6,6 +6,7 @@
  */
 
 import type { RuntimeHelperName } from "@typed-mcp/model";
+import type { SharedUnits } from "./shared.js";
 
 /** The runtime namespace the generated code refers to (`import * as __tmcp from "typed-mcp/internal"`). */
 export const RUNTIME_NAMESPACE = "__tmcp";
@@ -72,18 +73,23 @@ export function literalKey(key: string): string {
 /**
  * A JavaScript expression for a JSON value, with object keys in insertion order. Unlike plain
  * `JSON.stringify`, a key `__proto__` stays an own property when the literal is evaluated.
+ *
+ * @param ref Asked for every object and array first: an expression that evaluates to an equal
+ *   value (a shared schema constant, `shared.ts`) to write instead of the literal, or `undefined`.
  */
-export function literal(value: unknown): string {
+export function literal(value: unknown, ref?: (obj: object) => string | undefined): string {
   if (value === null || typeof value !== "object") {
     if (typeof value === "number" && !Number.isFinite(value)) throw new CodegenError(`Cannot write the number ${value} as JSON.`);
     if (value === undefined) throw new CodegenError("Cannot write undefined as JSON.");
     return json(value);
   }
-  if (Array.isArray(value)) return `[${value.map(literal).join(",")}]`;
+  const shared = ref?.(value);
+  if (shared !== undefined) return shared;
+  if (Array.isArray(value)) return `[${value.map((v) => literal(v, ref)).join(",")}]`;
   const parts: string[] = [];
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue;
-    parts.push(`${k === "__proto__" ? `[${str(k)}]` : str(k)}:${literal(v)}`);
+    parts.push(`${k === "__proto__" ? `[${str(k)}]` : str(k)}:${literal(v, ref)}`);
   }
   return `{${parts.join(",")}}`;
 }
@@ -170,6 +176,13 @@ function fnv1a(s: string): string {
  */
 export class Scope {
   private counter = 0;
+  /**
+   * The shared units of the build (`shared.ts`): when set, object types get one schema constant,
+   * reader and writer per distinct generated text, referenced by name instead of inlined.
+   */
+  share?: SharedUnits;
+  /** Whether the code refers to a class constructor ({@link importClass}): it must stay in the tool's module. */
+  constructs = false;
   readonly hoisted: string[] = [];
   readonly imports: ImportRequest[] = [];
   private readonly regexes = new Map<string, string>();
@@ -205,6 +218,7 @@ export class Scope {
    * module has evaluated the class declaration.
    */
   importClass(from: string, exportName: string): string {
+    this.constructs = true;
     if (from === "") return exportName;
     const safe = exportName.replace(/[^A-Za-z0-9_$]/g, "_");
     const local = `__tmcp_ctor_${safe}_${fnv1a(from + "\0" + exportName)}`;
@@ -213,8 +227,20 @@ export class Scope {
   }
 }
 
-/** A path to a value, as static text and runtime expressions (spec §5 error paths). */
-export type Path = readonly ({ text: string } | { expr: string })[];
+/**
+ * A path to a value, as static text and runtime expressions (spec §5 error paths). A path that
+ * starts with {@link UNIT_ROOT} is relative to the value a shared reader reads (`shared.ts`).
+ */
+export type Path = readonly ({ text: string; unit?: true } | { expr: string })[];
+
+/** The root of a shared reader's paths: its steps are the suffix the caller's own path gets (spec §5). */
+export const UNIT_ROOT: Path = [{ text: "", unit: true }];
+
+/** Whether `path` is relative to a shared reader's value ({@link UNIT_ROOT}). */
+export function inUnit(path: Path): boolean {
+  const first = path[0];
+  return first !== undefined && "unit" in first && first.unit === true;
+}
 
 /** Appends a static step to `path`. */
 export function pathText(path: Path, text: string): Path {
@@ -227,7 +253,8 @@ export function pathExpr(path: Path, expr: string): Path {
 }
 
 /** A JavaScript expression building the path's string. */
-export function pathCode(path: Path): string {
+export function pathCode(whole: Path): string {
+  const path = inUnit(whole) ? whole.slice(1) : whole;
   const parts: string[] = [];
   let text = "";
   for (const p of path) {
@@ -267,7 +294,7 @@ export function assemble(
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
-  obj.line(`listing: ${literal(listing)},`);
+  obj.line(`listing: ${literal(listing, scope.share?.schemaRef)},`);
   obj.open("read(a, ctx) {").append(read).close("},");
   obj.open(writeHead).append(write).close("},");
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);

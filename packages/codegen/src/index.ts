@@ -12,8 +12,10 @@ import { applyProfile, type Profile, type ProfileWarning } from "./profiles.js";
 import { readBody } from "./read.js";
 import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
+import { SharedUnits, type SharedUnit } from "./shared.js";
 
 export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from "./emit.js";
+export { UNIT_NAME_PREFIX, type SharedUnit } from "./shared.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
 export { applyProfile, sentence, PROFILES, PROFILE_RULES, type Profile, type ProfileWarning } from "./profiles.js";
 export { toolWarnings, moduleWarnings, formatWarning, PROVIDER_NAME_LIMIT } from "./warnings.js";
@@ -48,6 +50,11 @@ export {
  * When the tool needs closure-level constants (regular expressions, enum sets) the expression
  * is an arrow-function IIFE; otherwise an object literal.
  *
+ * `options.share` (the build plugins set it): every object type's schema, reader and writer is
+ * a shared unit referred to by name (`__tmcp_u_<id>`), listed in `units` (dependencies first),
+ * which the host must bind once per bundle (docs/architecture.md "Shared types"); without it
+ * (default) everything is inline and `units` is empty.
+ *
  * `options.profile` (spec §11, default `"default"`) rewrites the listing with {@link applyProfile};
  * under `openai-strict` the reader also takes `null` for an optional, non-nullable parameter or
  * property as absent. `warnings` are the profile's OMCW0003 warnings (spec §10).
@@ -58,13 +65,14 @@ export {
  */
 export function generateTool(
   tool: ToolModel,
-  options: { profile?: Profile } = {},
-): { code: string; imports: ImportRequest[]; warnings: ProfileWarning[] } {
+  options: { profile?: Profile; share?: boolean } = {},
+): { code: string; imports: ImportRequest[]; warnings: ProfileWarning[]; units: SharedUnit[] } {
   const profile = options.profile ?? "default";
   const scope = new Scope();
+  if (options.share === true) scope.share = new SharedUnits();
   const { listing, warnings } = applyProfile(toolListing(tool), profile);
   const read = readBody(tool.params, scope, profile === "openai-strict");
   const write = writeBody(tool.result, scope);
 
-  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes), warnings };
+  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes), warnings, units: scope.share?.units ?? [] };
 }

@@ -13,6 +13,7 @@ import { CodegenError, Lines, type Path, RUNTIME_ARGUMENT, helperCall, Scope, li
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
 import { readTuple, readUnion } from "./read-unions.js";
+import { readShared } from "./shared.js";
 
 /** Emission state of one reader. */
 export interface Ctx {
@@ -88,7 +89,7 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "record":
       return readRecord(t, x, path, c);
     case "object":
-      return readObject(t, x, path, c);
+      return c.scope.share !== undefined ? readShared(t, x, path, c) : readObject(t, x, path, c);
     case "nullable":
       return readNullable(t, x, path, c);
     case "union":

@@ -210,6 +210,28 @@ function withDescription(s: Schema, description: string | undefined): Schema {
   return description === undefined ? s : ordered({ ...s, description });
 }
 
+/** Object schemas a tool's listing may take from a shared constant, and their parts (see {@link shareablePart}). */
+const SHAREABLE = new WeakMap<object, { base: object; key?: string }>();
+
+/** Records the object schema `s` and its object-valued keywords as shareable (shared.ts); returns `s`. */
+function markShareable(s: Schema): Schema {
+  SHAREABLE.set(s, { base: s });
+  for (const [key, v] of Object.entries(s)) if (typeof v === "object" && v !== null && !SHAREABLE.has(v)) SHAREABLE.set(v, { base: s, key });
+  return s;
+}
+
+/**
+ * Whether `obj` is (`key` absent) the schema {@link typeSchema} wrote for an object type, or the
+ * value of keyword `key` (`properties`, `required`, `additionalProperties`) of such a schema
+ * `base`. A listing holds these objects by reference (a described copy of an object schema
+ * shares its `properties`), so `shared.ts` can write one constant per distinct object schema and
+ * refer to it (or its keyword) from every listing; serialization inlines it, the bytes stay the
+ * same. `undefined` for any other object.
+ */
+export function shareablePart(obj: object): { base: object; key?: string } | undefined {
+  return SHAREABLE.get(obj);
+}
+
 /**
  * The JSON Schema of one type (spec §4), keys in §2 order. Objects list `properties` (always)
  * and `required` (when not empty), and `additionalProperties` only for an index signature;
@@ -241,7 +263,7 @@ export function typeSchema(type: TypeModel, where: "input" | "output"): Record<s
     case "record":
       return ordered(recordSchema(type, where));
     case "object":
-      return ordered(objectSchema(type, where));
+      return markShareable(ordered(objectSchema(type, where)));
     case "nullable":
       return ordered(nullableSchema(type, where));
     case "union":

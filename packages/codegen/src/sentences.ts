@@ -7,7 +7,7 @@
  * @module
  */
 import { assertNever, type TypeModel } from "@typed-mcp/model";
-import { helperCall, str, type Path, pathCode } from "./emit.js";
+import { helperCall, inUnit, str, type Path, pathCode } from "./emit.js";
 
 /** The JSON type a schema of `t` lists, with its article: `a string`, `an integer`, … (spec §5 "names the member types without their constraints"). */
 export function expectedName(t: TypeModel): string {
@@ -68,7 +68,13 @@ export function oneOf(values: readonly (string | number | boolean | null)[]): st
   return `Expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}.`;
 }
 
-/** `return __tmcp.invalid(<path>, <sentence>);`: the failing branch of a reader (spec §5). */
+/**
+ * `return __tmcp.invalid(<path>, <sentence>);`: the failing branch of a reader (spec §5). Inside a
+ * shared reader (a path from `UNIT_ROOT`, `shared.ts`) the failure is the string
+ * `<path suffix> + "\n" + <sentence>` instead, which the caller completes with its own path
+ * (`__tmcp.invalidFrom`); a safe path never holds a line feed (`pathStep` escapes it).
+ */
 export function failWith(path: Path, sentence: string): string {
+  if (inUnit(path)) return `return ${pathCode(path)} + ${str("\n")} + ${sentence};`;
   return `return ${helperCall("invalid", pathCode(path), sentence)};`;
 }

@@ -9,8 +9,10 @@
 import { assertNever, type ObjectModel, type ResultModel, type TypeModel, type UnionModel } from "@typed-mcp/model";
 import { checkUnion } from "./schema.js";
 import { CodegenError, Lines, helperCall, Scope, literalKey, member, str } from "./emit.js";
+import { writeShared } from "./shared.js";
 
-interface Ctx {
+/** Emission state of one writer. */
+export interface Ctx {
   out: Lines;
   scope: Scope;
 }
@@ -83,7 +85,7 @@ export function writeValue(t: TypeModel, x: string, c: Ctx): string {
     case "record":
       return writeRecord(t, x, c);
     case "object":
-      return writeObject(t, x, c);
+      return c.scope.share !== undefined ? writeShared(t, x, c.scope.share) : writeObject(t, x, c);
     case "nullable": {
       const v = bind(x, c);
       const inner = writeInner(t.inner, v, c);
@@ -168,7 +170,7 @@ function writeRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, c: Ct
  * their wire names; absent (`undefined`) optional properties are left out; then, for an index
  * signature, the value's other own enumerable keys.
  */
-function writeObject(t: ObjectModel, x: string, c: Ctx): string {
+export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
   const v = bind(x, c);
   const w = c.scope.fresh("w");
   const head: string[] = [];

@@ -55,6 +55,20 @@ export function argumentError(path: string, sentence: string): string {
 }
 
 /**
+ * The whole argument error of spec §5 for a failure a shared reader returned (docs/architecture.md
+ * "Shared types"): `failure` is `<path suffix>\n<sentence>` (a safe path never holds a line feed),
+ * `path` the caller's own path of the value; the same text as {@link argumentError} of the whole
+ * path, cut by the same rule.
+ *
+ * @param path The caller's path of the value the shared reader read, e.g. `items[2]`.
+ * @param failure The shared reader's failure, e.g. `.qty\nExpected an integer of at least 1.`.
+ */
+export function argumentErrorFrom(path: string, failure: string): string {
+  const i = failure.indexOf("\n");
+  return argumentError(path + failure.slice(0, i), failure.slice(i + 1));
+}
+
+/**
  * The JSON type of a value read from JSON, with its article, as the second sentence of spec §5
  * names what it got: `a string`, `a number`, `a boolean`, `an array`, `an object`, `null`.
  * Never the value itself.

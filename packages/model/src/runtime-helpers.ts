@@ -29,9 +29,10 @@ export const RUNTIME_HELPERS = [
   "numberFromString",
   "integerFromString",
   "bigintFromString",
-  // Argument errors (spec §5): safe path steps, the whole message, the JSON type a value has.
+  // Argument errors (spec §5): safe path steps, the whole message (also from a shared reader's failure), the JSON type a value has.
   "pathKey",
   "invalid",
+  "invalidFrom",
   "got",
   // Writers (spec §6, §8).
   "toBase64",

@@ -5,7 +5,8 @@
  *   {@link ModelCache} and the invalidation lifecycle (watch events, polled changes, idle close);
  * - the splice plan ({@link planSplice}) and its text application with a source map
  *   ({@link spliceTools}); `@typed-mcp/babel` applies the same plan to Babel's AST; the
- *   {@link GeneratedCodeMemo} that lets watch rebuilds reuse the code of unchanged models;
+ *   {@link GeneratedCodeMemo} that lets watch rebuilds reuse the code of unchanged models; the
+ *   binding of shared units (one schema, reader and writer per object type: {@link UnitRegistry});
  * - the diagnostic format ({@link formatDiagnostic}) and the default module filters.
  *
  * `@typed-mcp/unplugin` (bundler hooks) and `@typed-mcp/babel` (Babel visitor) are thin adapters
@@ -15,7 +16,8 @@
  */
 export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
 export { FileHashes, ModelCache, tsconfigChain, tsconfigFor, type CacheHit, type ModelCacheOptions } from "./cache.js";
-export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult } from "./splice.js";
+export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult, type SpliceMore } from "./splice.js";
+export { UnitRegistry, unitFile, unitOfSpecifier, UNIT_FILE, UNIT_SPECIFIER_PREFIX, type ShareMode } from "./units.js";
 export { GeneratedCodeMemo, type GeneratedCode, type GeneratedKind, type ModuleMemo } from "./memo.js";
 export { formatWarning, PROFILES, type Profile } from "@typed-mcp/codegen";
 export type { BuildWarning, WarningCode } from "@typed-mcp/model";

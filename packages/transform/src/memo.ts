@@ -7,16 +7,18 @@
  * @packageDocumentation
  */
 import type { PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
-import type { ImportRequest } from "@typed-mcp/codegen";
+import type { ImportRequest, SharedUnit } from "@typed-mcp/codegen";
 
 /** What code generation returns for one tool, resource or prompt. */
 export interface GeneratedCode {
   code: string;
   imports: ImportRequest[];
+  /** The shared units the code refers to (a tool generated with `share`). */
+  units?: SharedUnit[];
 }
 
-/** The kinds of model a module's splice generates code for. */
-export type GeneratedKind = "tool" | "resource" | "prompt";
+/** The kinds of model a module's splice generates code for (`shared-tool`: a tool whose object types are shared units). */
+export type GeneratedKind = "tool" | "shared-tool" | "resource" | "prompt";
 
 /**
  * The memo of one module for one splice: `generate(model)`'s result, or the result of the

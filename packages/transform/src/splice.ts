@@ -15,7 +15,8 @@
 import MagicString from "magic-string";
 import type { CompletionHookModel, PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
 import { GeneratedCodeMemo, type ModuleMemo } from "./memo.js";
-import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest, type Profile } from "@typed-mcp/codegen";
+import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest, type Profile, type SharedUnit } from "@typed-mcp/codegen";
+import { unitDeclaration, unitImport, type ShareMode } from "./units.js";
 
 /** The module specifier generated code imports its runtime helpers from. */
 export const RUNTIME_MODULE = "typed-mcp/internal";
@@ -24,6 +25,23 @@ export const RUNTIME_MODULE = "typed-mcp/internal";
 export interface SpliceResult {
   code: string;
   map: ReturnType<MagicString["generateMap"]>;
+  /** The shared units the module imports (`share: "virtual"`), for the host to load (units.ts); else empty. */
+  units: SharedUnit[];
+}
+
+/** What a module's splice is made from besides its tools (see {@link spliceTools}). */
+export interface SpliceMore {
+  resources?: readonly ResourceModel[];
+  prompts?: readonly PromptModel[];
+  /** `@complete` hooks of the module's classes (docs/resources.md "Completion hooks"). */
+  completions?: readonly CompletionHookModel[];
+  profile?: Profile;
+  /**
+   * How the tools' shared units (one schema constant, reader and writer per object type,
+   * docs/architecture.md "Shared types") are bound: imported from virtual modules, or declared at
+   * the module's top (units.ts). Default: none, every type is inlined at each use.
+   */
+  share?: ShareMode;
 }
 
 /**
@@ -44,8 +62,13 @@ export interface SplicePlan {
    * `__tmcp.generated({ … })`; `trailingComma` tells whether the call already ends with `,`.
    */
   quickArgs: { callEnd: number; trailingComma: boolean; code: string }[];
-  /** The import declarations the generated code needs, on one line (no newline): `import * as __tmcp from "typed-mcp/internal";…`. */
+  /**
+   * The import declarations the generated code needs, on one line (no newline): `import * as __tmcp from "typed-mcp/internal";…`,
+   * then the module's shared units (imports, or declarations with `share: "hoist"`).
+   */
   header: string;
+  /** Every shared unit the module's tools use, each unit after the units it refers to (empty without `share`). */
+  units: SharedUnit[];
 }
 
 /** The class-storage helpers a class's `static {}` block calls. */
@@ -57,15 +80,12 @@ type ClassDefine = "defineTools" | "defineResources" | "definePrompts" | "define
  *
  * @returns The plan, or `undefined` when there is nothing to splice.
  */
-export function planSplice(
-  tools: readonly ToolModel[],
-  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; completions?: readonly CompletionHookModel[]; profile?: Profile } = {},
-  memo?: ModuleMemo,
-): SplicePlan | undefined {
+export function planSplice(tools: readonly ToolModel[], more: SpliceMore = {}, memo?: ModuleMemo): SplicePlan | undefined {
   const resources = more.resources ?? [];
   const prompts = more.prompts ?? [];
   if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
-  const plan: SplicePlan = { removals: [], classBlocks: [], quickArgs: [], header: "" };
+  const plan: SplicePlan = { removals: [], classBlocks: [], quickArgs: [], header: "", units: [] };
+  const units = new Map<string, SharedUnit>();
   const imports: ImportRequest[] = [];
   const classes = new Map<number, Record<ClassDefine, string[]>>();
   const listsOf = (bodyStart: number): Record<ClassDefine, string[]> => {
@@ -74,8 +94,9 @@ export function planSplice(
     return lists;
   };
 
-  const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
+  const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[]; units?: SharedUnit[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
     imports.push(...generated.imports);
+    for (const u of generated.units ?? []) if (!units.has(u.id)) units.set(u.id, u);
     if (site.kind === "method") {
       plan.removals.push([site.decorator[0], site.decorator[1]]);
       listsOf(site.classBodyStart)[define].push(generated.code);
@@ -84,7 +105,8 @@ export function planSplice(
     }
   };
   const gen = memo ?? ((_kind, model, generate) => generate(model as never));
-  for (const tool of tools) place(tool.site, gen("tool", tool, (t: ToolModel) => generateTool(t, { profile: more.profile })), "defineTools");
+  const share = more.share !== undefined;
+  for (const tool of tools) place(tool.site, gen(share ? "shared-tool" : "tool", tool, (t: ToolModel) => generateTool(t, { profile: more.profile, share })), "defineTools");
   for (const r of resources) place(r.site, gen("resource", r, generateResource), "defineResources");
   for (const p of prompts) place(p.site, gen("prompt", p, generatePrompt), "definePrompts");
   // `@complete` hooks: plain data, no generated code (docs/resources.md "Completion hooks").
@@ -108,6 +130,8 @@ export function planSplice(
       plan.header += line;
     }
   }
+  plan.units = [...units.values()];
+  for (const u of plan.units) plan.header += more.share === "hoist" ? unitDeclaration(u) : unitImport(u);
   return plan;
 }
 
@@ -129,29 +153,24 @@ function copyMap(map: SpliceResult["map"]): SpliceResult["map"] {
  * @param tools The tools extraction found in this module (no diagnostics may be pending).
  * @param more The module's resources and prompts (spec §8; e.g. the whole `ModuleModel`): a class
  *   gets `defineResources` / `definePrompts` calls in the same `static {}` block, a quick-path
- *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended.
+ *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended;
+ *   the profile (spec §11) and how shared units are bound ({@link SpliceMore.share}).
  * @param memo A build session's {@link GeneratedCodeMemo}: a tool, resource or prompt whose model is
  *   unchanged since the module's previous splice reuses its generated code (watch rebuilds); a
  *   module whose text and models are all unchanged gets its previous output (a copy) back.
  * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
-export function spliceTools(
-  code: string,
-  id: string,
-  tools: readonly ToolModel[],
-  more: { resources?: readonly ResourceModel[]; prompts?: readonly PromptModel[]; completions?: readonly CompletionHookModel[]; profile?: Profile } = {},
-  memo?: GeneratedCodeMemo,
-): SpliceResult | undefined {
+export function spliceTools(code: string, id: string, tools: readonly ToolModel[], more: SpliceMore = {}, memo?: GeneratedCodeMemo): SpliceResult | undefined {
   const plan = planSplice(tools, more, memo?.module(id));
   if (!plan) return undefined;
   const previous = memo?.previousSplice<SpliceResult>(id, code);
-  if (previous) return { code: previous.code, map: copyMap(previous.map) };
+  if (previous) return { code: previous.code, map: copyMap(previous.map), units: previous.units };
   const s = new MagicString(code);
   for (const [start, end] of plan.removals) s.remove(start, end);
   for (const q of plan.quickArgs) s.appendLeft(q.callEnd, `${q.trailingComma ? " " : ", "}${q.code}`);
   for (const c of plan.classBlocks) s.appendRight(c.bodyStart, c.code);
   s.prepend(plan.header + "\n");
-  const result = { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }) };
+  const result = { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }), units: more.share === "virtual" ? plan.units : [] };
   memo?.rememberSplice(id, code, result);
   return result;
 }

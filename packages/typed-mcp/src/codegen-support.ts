@@ -93,6 +93,8 @@ export function passthrough(value: unknown): Record<string, unknown> {
  * Argument errors of spec §5, one rule for build time and run time (`@typed-mcp/model`):
  * `pathKey(key, first)` is one safe path step (`.name` or `["…"]`), `invalid(path, sentence)` the
  * whole `Argument '<path>' is not valid. <sentence>` text (paths cut at 200 UTF-16 code units),
- * `got(value)` the JSON type a value has (`a number`, `null`), never the value.
+ * `invalidFrom(path, failure)` the same text from a shared reader's `<suffix>\n<sentence>`
+ * failure (docs/architecture.md "Shared types"), `got(value)` the JSON type a value has
+ * (`a number`, `null`), never the value.
  */
-export { pathStep as pathKey, argumentError as invalid, jsonTypeName as got } from "@typed-mcp/model";
+export { pathStep as pathKey, argumentError as invalid, argumentErrorFrom as invalidFrom, jsonTypeName as got } from "@typed-mcp/model";

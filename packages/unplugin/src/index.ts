@@ -15,7 +15,22 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createUnplugin, type UnpluginBuildContext, type UnpluginContext, type UnpluginFactory, type UnpluginInstance } from "unplugin";
 import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, formatWarning, spliceTools, type DriverEvent, type Profile, type WarningCode } from "@typed-mcp/transform";
+import {
+  DEFAULT_EXCLUDE,
+  DEFAULT_INCLUDE,
+  Driver,
+  formatDiagnostic,
+  formatWarning,
+  RUNTIME_MODULE,
+  spliceTools,
+  UNIT_FILE,
+  unitFile,
+  unitOfSpecifier,
+  UnitRegistry,
+  type DriverEvent,
+  type Profile,
+  type WarningCode,
+} from "@typed-mcp/transform";
 import { errorLocation } from "./frame.js";
 
 export { formatDiagnostic, spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "@typed-mcp/transform";
@@ -111,7 +126,7 @@ interface CompilerLike {
  * return must trigger a rebuild: webpack only watches the dependencies of the last run), and
  * its tsconfig (the compiler options decide the model too, e.g. `strictNullChecks`).
  */
-function transformModule(driver: Driver, framework: string) {
+function transformModule(driver: Driver, framework: string, units: UnitRegistry) {
   const throwsErrors = framework === "webpack" || framework === "rspack";
   /** Per module: the files reported with `addWatchFile` on its last transform. */
   const watchedBy = new Map<string, string[]>();
@@ -144,7 +159,9 @@ function transformModule(driver: Driver, framework: string) {
       return undefined;
     }
     for (const w of driver.warnings(model)) this.warn(formatWarning(w));
-    return spliceTools(code, id, model.tools, { ...model, profile: driver.profile }, driver.generated);
+    const result = spliceTools(code, id, model.tools, { ...model, profile: driver.profile, share: "virtual" }, driver.generated);
+    if (result) units.add(result.units);
+    return result && { code: result.code, map: result.map };
   };
 }
 
@@ -187,7 +204,7 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
     warnings: options.warnings,
     onEvent: options.onEvent,
     // Vite's root, the webpack/Rspack context, esbuild's `absWorkingDir`, Rolldown's `cwd`, else the working directory.
-    root: () => vite?.root ?? compiler?.context ?? workingDir ?? process.cwd(),
+    root: () => root(),
     // Vite's cacheDir, else beside webpack's filesystem cache, else the default (under the root).
     cacheDir: () => {
       if (vite) return join(vite.cacheDir, "typed-mcp");
@@ -199,6 +216,9 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
     },
   });
   const close = () => driver.close();
+  const root = () => vite?.root ?? compiler?.context ?? workingDir ?? process.cwd();
+  /** The shared units (docs/architecture.md "Shared types") every transformed module of the session imports. */
+  const units = new UnitRegistry();
   const include = options.include ?? DEFAULT_INCLUDE;
   const isWatchMode = (ctx: unknown) =>
     watching || compiler?.watchMode === true || (ctx as { meta?: { watchMode?: boolean } } | undefined)?.meta?.watchMode === true;
@@ -220,7 +240,24 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       filter: {
         id: { include, exclude: options.exclude ?? DEFAULT_EXCLUDE },
       },
-      handler: transformModule(driver, meta.framework),
+      handler: transformModule(driver, meta.framework, units),
+    },
+    // Shared units: `@typed-mcp/unit/<id>` is one module per unit, under one id per build.
+    resolveId(id) {
+      const unit = unitOfSpecifier(id);
+      return unit === undefined ? undefined : unitFile(root(), unit);
+    },
+    loadInclude(id) {
+      return UNIT_FILE.test(id);
+    },
+    load(id) {
+      const unit = UNIT_FILE.exec(id)?.[1];
+      if (unit === undefined) return undefined;
+      const text = units.moduleText(unit, RUNTIME_MODULE);
+      if (text === undefined) {
+        throw new Error(`typed-mcp: the generated module ${id} is not one this build produced (a module restored from a stale bundler cache?); clear the bundler's cache and build again.`);
+      }
+      return text;
     },
     buildStart() {
       if ((this as { meta?: { watchMode?: boolean } }).meta?.watchMode === true) watching = true;
@@ -264,8 +301,8 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
       config(opts) {
         if (opts.absWorkingDir) workingDir = opts.absWorkingDir;
       },
-      // unplugin runs `transform` inside one esbuild `onLoad`: only TypeScript modules need it.
-      onLoadFilter: include instanceof RegExp ? include : /.*/,
+      // unplugin runs `transform` inside one esbuild `onLoad`: only TypeScript modules (and shared units) need it.
+      onLoadFilter: include instanceof RegExp ? new RegExp(`(?:${include.source})|${UNIT_FILE.source}`, include.flags) : /.*/,
     },
     webpack(c) {
       hookCompiler(c as unknown as CompilerLike);

@@ -1,0 +1,142 @@
+/**
+ * Shared types (issue 12; docs/architecture.md "Shared types"): with a {@link SharedUnits} on the
+ * tool's {@link Scope}, every object type (an interface, an object alias, an intersection, a class
+ * read into a plain object) gets ONE schema constant, ONE reader and ONE writer per bundle,
+ * referenced by name from every tool that uses it, instead of its text inlined at each use.
+ *
+ * A unit is keyed by the SHA-256 of its generated text: the text is a pure function of the type's
+ * model and of what the reader's sentences depend on (`orNull`, the profile's `nullAsAbsent`), so
+ * equal types share, and a description or constraint that differs gives a different unit. The
+ * host binds each unit's name (`__tmcp_u_<id>`) once: `@typed-mcp/unplugin` as a virtual module
+ * per unit (every bundler dedupes it by id, across modules), `@typed-mcp/babel` as a declaration
+ * hoisted to the module (`@typed-mcp/transform` splice.ts, units.ts).
+ *
+ * - Schema: the constant is the object schema {@link typeSchema} wrote (`shareablePart`); a
+ *   listing refers to it, or to its `properties` / `required` / `additionalProperties` when the
+ *   use adds a description. Evaluated, the listing holds equal values in the same key order, so
+ *   its JSON is byte-identical; nothing at run time modifies listings (client-view.ts copies
+ *   their top-level keys only; §11 profiles are applied at build time, to copies).
+ * - Reader `function (x)`: returns the read value (always an object), or on failure the string
+ *   `<path suffix>\n<sentence>` (spec §5 texts; a safe path never holds a line feed). The caller
+ *   tests `typeof r === "string"` and only then builds its path: `__tmcp.invalidFrom(path, r)`
+ *   at a tool's reader, `<own suffix> + r` inside another unit. Its checks are the inline
+ *   reader's, in the same order (§5 failure order). Recursion is over the TYPE only.
+ * - Writer `function (v)`: the inline writer's code, returning the written JSON value.
+ *
+ * A class read into an instance (`ObjectModel.construct`) needs its constructor imported from
+ * the tool's module; a unit has no such module, so those types (and types holding one) stay
+ * inline.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { ObjectModel } from "@typed-mcp/model";
+import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, member, pathCode, type Path } from "./emit.js";
+import { type Ctx, readObject } from "./read.js";
+import { shareablePart } from "./schema.js";
+import { writeObject } from "./write.js";
+
+/** One shared unit: its name in generated code, the JavaScript expression it is bound to, and the units that expression refers to. */
+export interface SharedUnit {
+  /** 16 hex digits: the start of the SHA-256 of `code`. */
+  id: string;
+  /** `__tmcp_u_<id>`: the binding generated code uses. */
+  name: string;
+  /** An expression (a schema literal, a reader or writer function, or an IIFE returning one) that refers to the runtime only as `__tmcp` and to other units by name. */
+  code: string;
+  /** The ids of the units `code` refers to. */
+  deps: string[];
+}
+
+/** The prefix of a unit's binding. */
+export const UNIT_NAME_PREFIX = "__tmcp_u_";
+const UNIT_NAME = /__tmcp_u_([0-9a-f]{16})/g;
+
+/**
+ * The units one tool's generated code refers to (set as `Scope.share`), each listed once, every
+ * unit after the units it refers to.
+ */
+export class SharedUnits {
+  private readonly byId = new Map<string, SharedUnit>();
+  private readonly schemas = new WeakMap<object, string>();
+
+  /** Every unit added, dependencies first. */
+  get units(): SharedUnit[] {
+    return [...this.byId.values()];
+  }
+
+  /** Adds the unit whose expression is `code` (its dependencies are added already) and returns its name. */
+  add(code: string): string {
+    const id = createHash("sha256").update(code).digest("hex").slice(0, 16);
+    if (!this.byId.has(id)) {
+      const deps = [...new Set([...code.matchAll(UNIT_NAME)].map((m) => m[1]!))];
+      this.byId.set(id, { id, name: UNIT_NAME_PREFIX + id, code, deps });
+    }
+    return UNIT_NAME_PREFIX + id;
+  }
+
+  /**
+   * For `literal`: the expression of a shared object schema (or of one of its keywords'
+   * values), or `undefined` for an object that is not part of one.
+   */
+  readonly schemaRef = (obj: object): string | undefined => {
+    const part = shareablePart(obj);
+    if (part === undefined) return undefined;
+    let name = this.schemas.get(part.base);
+    if (name === undefined) {
+      // The base's own keywords are written out in its literal; nested shared schemas are referred to.
+      const code = literal(part.base, (o) => (o === part.base || shareablePart(o)?.base === part.base ? undefined : this.schemaRef(o)));
+      name = this.add(code);
+      this.schemas.set(part.base, name);
+    }
+    return part.key === undefined ? name : member(name, part.key);
+  };
+}
+
+/** `function (<param>) { <body> return <expr>; }`, wrapped in an IIFE when the unit hoisted constants (regular expressions, enum sets). */
+function unitFunction(param: string, scope: Scope, body: Lines, expr: string): string {
+  const fn = new Lines();
+  fn.open(`function (${param}) {`).append(body).line(`return ${expr};`).close();
+  if (scope.hoisted.length === 0) return fn.toString();
+  const iife = new Lines();
+  iife.open("(() => {");
+  for (const h of scope.hoisted) iife.line(h);
+  const lines = fn.toString().split("\n");
+  iife.line(`return ${lines[0]}`);
+  for (const l of lines.slice(1, -1)) iife.line(l);
+  iife.line(`${lines[lines.length - 1]};`);
+  iife.close("})()");
+  return iife.toString();
+}
+
+/**
+ * Reads the object type `t` at `x` through its shared reader (see the module comment): appends
+ * the call and the failure test, and returns the local holding the value. A type whose reader
+ * would import a class constructor is read inline ({@link readObject}).
+ */
+export function readShared(t: ObjectModel, x: string, path: Path, c: Ctx): string {
+  const share = c.scope.share!;
+  const scope = new Scope();
+  scope.share = share;
+  const body = new Lines();
+  const expr = readObject(t, "x", UNIT_ROOT, { out: body, scope, orNull: c.orNull, nullAsAbsent: c.nullAsAbsent });
+  if (scope.constructs) return readObject(t, x, path, c);
+  const name = share.add(unitFunction("x", scope, body, expr));
+  const r = c.scope.fresh("r");
+  c.out.line(`const ${r} = ${name}(${x});`);
+  const failure = inUnit(path) ? (path.length === 1 ? r : `${pathCode(path)} + ${r}`) : helperCall("invalidFrom", pathCode(path), r);
+  c.out.line(`if (typeof ${r} === "string") return ${failure};`);
+  return r;
+}
+
+/**
+ * Writes the object type `t` (the value of expression `x`) through its shared writer, which the
+ * call adds to `share`; returns the call, an expression to use once.
+ */
+export function writeShared(t: ObjectModel, x: string, share: SharedUnits): string {
+  const scope = new Scope();
+  scope.share = share;
+  const body = new Lines();
+  const expr = writeObject(t, "v", { out: body, scope });
+  return `${share.add(unitFunction("v", scope, body, expr))}(${x})`;
+}
