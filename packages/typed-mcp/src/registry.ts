@@ -173,6 +173,15 @@ export class Registry {
     };
   }
 
+  /** Whether a registered tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
+  hasTaskTools(): boolean {
+    for (const entry of this.#tools.values()) {
+      const support = entry.listing.execution?.taskSupport;
+      if (support === "optional" || support === "required") return true;
+    }
+    return false;
+  }
+
   /**
    * Spec §9 / MCP Apps "Resource MUST exist on the server": warns once (console.warn, i.e.
    * stderr) about each tool whose `uiResource` names no registered resource. Does nothing when
