@@ -61,6 +61,8 @@ export interface TaskRecord {
   readonly settled: Promise<void>;
   /** Called on every status change (the status notification of the creating connection). */
   onChange?: (task: TaskRecord) => void;
+  /** 2026-07-28: the task's pending input requests and their answers (task-input.ts). */
+  inputs?: { requests(): Record<string, unknown>; answer(responses: Record<string, unknown>): void };
 }
 
 const DEFAULTS: Required<TaskOptions> = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 500, maxTasks: 1000 };

@@ -26,7 +26,9 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, specTypeSchemas } from "@modelcontextprotocol/server";
 import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import type { ClientView } from "./client-view.js";
+import { bindInputSource } from "./input-required.js";
 import { isStateless } from "./revisions.js";
+import { TaskInputs } from "./task-input.js";
 import { isTerminal } from "./task-store.js";
 import type { TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
@@ -129,9 +131,11 @@ export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: Server
     if (store.update(record, "cancelled", { statusMessage: "Cancelled by the client." })) record.controller.abort(new DOMException("The task was cancelled.", "AbortError"));
     return (modern ? {} : legacyTask(record)) as never;
   });
-  // SEP-2663: answers to a task's input requests. typed-mcp tasks never ask (docs/runtime.md "Tasks"), so there is nothing to deliver.
+  // SEP-2663: answers (`inputResponses`, validated by the SDK into ctx.mcpReq.inputResponses) to a task's input requests (task-input.ts).
   sdk.setRequestHandler("tasks/update", { params: TASK_ID_PARAMS }, (params, ctx) => {
-    if (!find(params.taskId, ctx).modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+    const { record, modern } = find(params.taskId, ctx);
+    if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+    record.inputs?.answer(ctx.mcpReq.inputResponses ?? {});
     return {} as never;
   });
   sdk.setRequestHandler("tasks/result", { params: TASK_ID_PARAMS }, async (params, ctx) => {
@@ -204,15 +208,17 @@ export class TaskCalls {
       const sdk = this.#sdk;
       record.onChange = (r) => void sdk.notification({ method: "notifications/tasks/status", params: legacyTask(r) } as never).catch(() => {});
     }
-    this.#run(record, ctx, run);
+    this.#run(record, ctx, run, modern);
     return Promise.reject(new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }));
   }
 
   /** Runs the call detached from its request: the tool's signal is the task's; notifications it sends are best effort. */
-  #run(record: TaskRecord, ctx: ServerContext, run: CallRunner): void {
+  #run(record: TaskRecord, ctx: ServerContext, run: CallRunner, modern: boolean): void {
     const store = this.#store;
     const quiet = <A extends unknown[]>(send: (...args: A) => Promise<void>) => (...args: A) => send(...args).catch(() => {});
     const taskCtx = { ...ctx, mcpReq: { ...ctx.mcpReq, signal: record.controller.signal, notify: quiet(ctx.mcpReq.notify), log: quiet(ctx.mcpReq.log) } } as ServerContext;
+    // 2026-07-28: the tool's elicit / sample / listRoots park the task in input_required until tasks/update answers.
+    if (modern) bindInputSource(taskCtx, (record.inputs = new TaskInputs(store, record)));
     void Promise.resolve()
       .then(() => run(taskCtx))
       .then(
@@ -262,12 +268,13 @@ function modernTask(r: TaskRecord): Record<string, unknown> {
   };
 }
 
-/** The SEP-2663 `DetailedTask` of `tasks/get`: `result` when completed, `error` when failed. */
+/** The SEP-2663 `DetailedTask` of `tasks/get`: `result` when completed, `error` when failed, `inputRequests` (pending, by key) when input_required. */
 function detailedTask(r: TaskRecord): Record<string, unknown> {
   return {
     ...modernTask(r),
     ...(r.status === "completed" && r.result !== undefined && { result: r.result }),
     ...(r.status === "failed" && r.error !== undefined && { error: r.error }),
+    ...(r.status === "input_required" && r.inputs !== undefined && { inputRequests: r.inputs.requests() }),
   };
 }
 
