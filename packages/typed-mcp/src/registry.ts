@@ -38,6 +38,8 @@ export interface ToolEntry extends ListedTool {
 export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
   readonly #listings = new ToolListings();
+  /** Some registered tool may run as a task (kept up to date like the MCP Apps flag). */
+  #hasTasks = false;
   /** Resources, templates and prompts (spec §8). */
   readonly resources: ResourceRegistry;
   #hasUi = false;
@@ -69,6 +71,7 @@ export class Registry {
   removeTool(name: string): boolean {
     if (!this.#tools.delete(name)) return false;
     this.#hasUi = [...this.#tools.values()].some((e) => e.listing._meta?.ui !== undefined);
+    this.#hasTasks = [...this.#tools.values()].some(isTaskTool);
     this.#listings.invalidate();
     this.#changed(["tools"]);
     return true;
@@ -175,11 +178,7 @@ export class Registry {
 
   /** Whether a registered tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
   hasTaskTools(): boolean {
-    for (const entry of this.#tools.values()) {
-      const support = entry.listing.execution?.taskSupport;
-      if (support === "optional" || support === "required") return true;
-    }
-    return false;
+    return this.#hasTasks;
   }
 
   /**
@@ -220,6 +219,7 @@ export class Registry {
     for (const entry of entries) {
       this.#tools.set(entry.name, entry);
       if (entry.listing._meta?.ui !== undefined) this.#hasUi = true;
+      if (isTaskTool(entry)) this.#hasTasks = true;
     }
     this.#listings.invalidate();
     this.#uiChecked = false;
@@ -253,4 +253,10 @@ function makeToolEntry(descriptor: GeneratedTool, bound: { fn: (...args: unknown
     origin: bound.origin,
     appOnly: visibility !== undefined && visibility.includes("app") && !visibility.includes("model"),
   };
+}
+
+/** Whether a tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
+function isTaskTool(entry: ToolEntry): boolean {
+  const support = entry.listing.execution?.taskSupport;
+  return support === "optional" || support === "required";
 }

@@ -433,13 +433,14 @@ export class McpServer {
     const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
     cleanValidationErrors(sdk);
     screenPromptArguments(sdk);
-    // Tools with the `task` option run as tasks for clients that negotiated them (tasks.ts).
-    const tasks = installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx));
+    // Tools with the `task` option run as tasks for clients that negotiated them (tasks.ts); only
+    // installed while one is registered (an instance is built per HTTP request).
+    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx)) : undefined;
     sdk.setRequestHandler("tools/call", (request, ctx) => {
       const entry = registry.tool(request.params.name);
       const capture = rawArguments(ctx.mcpReq.id);
       const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
-      return (tasks.dispatch(entry?.listing.execution?.taskSupport, request.params, ctx, run) ?? run(ctx)) as never;
+      return (tasks?.dispatch(entry?.listing.execution?.taskSupport, request.params, ctx, run) ?? run(ctx)) as never;
     });
     registry.resources.install(
       sdk,
