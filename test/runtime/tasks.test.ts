@@ -149,6 +149,25 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
 describe("tasks over stdio (2025-11-25)", () => {
   lifecycle(() => stdio(), "stdio");
 
+  it("a task's ctx.elicit is a real elicitation/create related to the task; the task is input_required until answered", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: "pipe" });
+    const session = await connect(transport, [], { capabilities: { elicitation: { form: {} } } });
+    const { client, statuses } = session;
+    let seen: { meta: unknown; status: string } | undefined;
+    client.setRequestHandler("elicitation/create", async (request) => {
+      // The request may arrive before the CreateTaskResult: the related-task key names the task.
+      const related = (request.params._meta as Record<string, { taskId: string }> | undefined)?.[RELATED_TASK];
+      seen = { meta: request.params._meta, status: related ? (await get(client, related.taskId)).status : "no related task" };
+      return { action: "accept", content: { ok: true } };
+    });
+    const taskId = (await create(client, "confirm", { file: "a.txt" })).task.taskId;
+    expect((await result(client, taskId)).content).toEqual([{ type: "text", text: "Deleted a.txt" }]);
+    expect(seen).toEqual({ meta: { [RELATED_TASK]: { taskId } }, status: "input_required" });
+    await until(() => statuses.length >= 3);
+    expect(statuses.map((t) => t.status)).toEqual(["input_required", "working", "completed"]);
+    await client.close();
+  });
+
   it("a task is dropped when its ttl elapses (the requested ttl lowered to maxTtlMs): the tool is aborted, tasks/get is -32602", async () => {
     const { client, stderr } = await stdio({ TMCP_TASK_TTL_MS: "300" });
     const { task } = await create(client, "slow_compute", { seconds: 30 }, { ttl: 60_000 });

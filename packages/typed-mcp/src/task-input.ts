@@ -1,5 +1,5 @@
 /**
- * Input requests of a running 2026-07-28 task (SEP-2663 with SEP-2322 input requests;
+ * Input requests of running tasks. {@link TaskInputs}: a 2026-07-28 task (SEP-2663 with SEP-2322 input requests;
  * docs/runtime.md "Tasks"). A task's tool keeps running while it waits: `RequestContext.elicit`
  * / `sample` / `listRoots` put the task in `input_required` with the request under a key in its
  * `inputRequests` (`tasks/get`), and resolve when `tasks/update` delivers an answer of the right
@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
+import type { Server } from "@modelcontextprotocol/server";
 import type { InputRequestOptions, Kind } from "./input-required.js";
 import { answerMatches, inputRequestOf } from "./input-required.js";
 import type { TaskRecord, TaskStore } from "./task-store.js";
@@ -98,5 +100,49 @@ export class TaskInputs {
       });
       this.#store.update(this.#record, "input_required");
     });
+  }
+}
+
+/**
+ * Input requests of a running 2025-11-25 task on a connection (stdio; MCP 2025-11-25 "Tasks",
+ * input_required): `RequestContext.elicit` / `sample` / `listRoots` stay real server→client
+ * requests, carrying `_meta["io.modelcontextprotocol/related-task"] = { taskId }`, and the task is
+ * `input_required` while at least one is unanswered (`working` again after). They are aborted
+ * with the task. Not used on stateless HTTP, where such requests fail at once (back-channel.ts).
+ */
+export class ConnectionTaskInputs {
+  readonly #sdk: Server;
+  readonly #store: TaskStore;
+  readonly #record: TaskRecord;
+  #waiting = 0;
+
+  constructor(sdk: Server, store: TaskStore, record: TaskRecord) {
+    this.#sdk = sdk;
+    this.#store = store;
+    this.#record = record;
+  }
+
+  /** `elicitation/create` to the client, related to the task. */
+  elicit(params: Parameters<RequestContext["elicit"]>[0]): ReturnType<RequestContext["elicit"]> {
+    return this.#wait((signal) => this.#sdk.elicitInput({ ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal }));
+  }
+
+  /** `sampling/createMessage` to the client, related to the task. */
+  sample(params: Parameters<RequestContext["sample"]>[0]): ReturnType<RequestContext["sample"]> {
+    return this.#wait((signal) => this.#sdk.createMessage({ ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal })) as ReturnType<RequestContext["sample"]>;
+  }
+
+  /** `roots/list` to the client, related to the task. */
+  listRoots(): ReturnType<RequestContext["listRoots"]> {
+    return this.#wait((signal) => this.#sdk.listRoots({ _meta: { [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal }));
+  }
+
+  async #wait<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.#waiting++ === 0) this.#store.update(this.#record, "input_required");
+    try {
+      return await send(this.#record.controller.signal);
+    } finally {
+      if (--this.#waiting === 0 && this.#record.status === "input_required") this.#store.update(this.#record, "working");
+    }
   }
 }

@@ -28,7 +28,7 @@ import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from
 import type { ClientView } from "./client-view.js";
 import { bindInputSource } from "./input-required.js";
 import { isStateless } from "./revisions.js";
-import { TaskInputs } from "./task-input.js";
+import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
 import { isTerminal } from "./task-store.js";
 import type { TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
@@ -219,6 +219,8 @@ export class TaskCalls {
     const taskCtx = { ...ctx, mcpReq: { ...ctx.mcpReq, signal: record.controller.signal, notify: quiet(ctx.mcpReq.notify), log: quiet(ctx.mcpReq.log) } } as ServerContext;
     // 2026-07-28: the tool's elicit / sample / listRoots park the task in input_required until tasks/update answers.
     if (modern) bindInputSource(taskCtx, (record.inputs = new TaskInputs(store, record)));
+    // 2025-11-25 on a connection: real server→client requests related to the task; input_required while one is unanswered.
+    else if (this.#connection !== undefined) bindInputSource(taskCtx, new ConnectionTaskInputs(this.#sdk, store, record));
     void Promise.resolve()
       .then(() => run(taskCtx))
       .then(
