@@ -32,8 +32,7 @@ import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
 import { callTool, reportFailure } from "./tool-call.js";
 import { installTasks, withTaskCapabilities } from "./tasks.js";
-import { TaskStore } from "./task-store.js";
-import type { TaskOptions } from "./task-store.js";
+import { TaskStore, type TaskOptions } from "./task-store.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -87,12 +86,7 @@ export interface McpServerOptions extends LimitOptions {
    * notifications (registering and removing still change what later requests see).
    */
   dynamic?: boolean;
-  /**
-   * Retention and limits of tasks (docs/runtime.md "Tasks"; tools with the `task` option): see
-   * {@link TaskOptions}. The store is in memory, on this object: every connection and HTTP
-   * request of this server (in this process) shares it.
-   * @throws RangeError (from the constructor) as `resolveTaskOptions` (task-store.ts).
-   */
+  /** Retention and limits of tasks ({@link TaskOptions}; docs/runtime.md "Tasks"); @throws RangeError from the constructor when invalid. */
   tasks?: TaskOptions;
 }
 
@@ -143,7 +137,7 @@ export class McpServer {
   readonly #auth: AuthGate | undefined;
   /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
-  /** The tasks of every connection and request (task-store.ts, tasks.ts). */
+  /** The tasks of every connection and request (task-store.ts). */
   readonly #tasks: TaskStore;
 
   /**
@@ -433,8 +427,7 @@ export class McpServer {
     const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
     cleanValidationErrors(sdk);
     screenPromptArguments(sdk);
-    // Tools with the `task` option run as tasks for clients that negotiated them (tasks.ts); only
-    // installed while one is registered (an instance is built per HTTP request).
+    // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
     const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx)) : undefined;
     sdk.setRequestHandler("tools/call", (request, ctx) => {
       const entry = registry.tool(request.params.name);
