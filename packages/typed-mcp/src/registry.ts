@@ -181,6 +181,12 @@ export class Registry {
     return this.#hasTasks;
   }
 
+  /** Whether the tool `name` may run as a task (tasks.ts answers only such calls' results specially). */
+  mayRunAsTask(name: string): boolean {
+    const entry = this.#tools.get(name);
+    return entry !== undefined && isTaskTool(entry);
+  }
+
   /**
    * Spec §9 / MCP Apps "Resource MUST exist on the server": warns once (console.warn, i.e.
    * stderr) about each tool whose `uiResource` names no registered resource. Does nothing when

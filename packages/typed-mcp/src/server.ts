@@ -428,7 +428,7 @@ export class McpServer {
     cleanValidationErrors(sdk);
     screenPromptArguments(sdk);
     // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
-    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx)) : undefined;
+    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), registry) : undefined;
     sdk.setRequestHandler("tools/call", (request, ctx) => {
       const entry = registry.tool(request.params.name);
       const capture = rawArguments(ctx.mcpReq.id);

@@ -85,8 +85,10 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  * @param store The server's store (shared by every instance of the server).
  * @param viewOf The client view of a request.
  * @param connection Whether the instance serves one connection (stdio), whose tasks it owns.
+ * @param tools Which tools may run as tasks: only their `tools/call` answers go through the
+ *   `TaskCreated` catch (an ordinary tool's call keeps the SDK's handler as is).
  */
-export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: ServerContext) => ClientView, connection: boolean): TaskCalls {
+export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: ServerContext) => ClientView, connection: boolean, tools: { mayRunAsTask(name: string): boolean }): TaskCalls {
   const internals = sdk as unknown as SdkInternals;
   const initialize = internals._oninitialize.bind(sdk);
   const discover = internals._ondiscover.bind(sdk);
@@ -104,11 +106,14 @@ export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: Server
   internals._wrapHandler = (method, handler) => {
     const wrapped = wrapHandler(method, handler);
     if (method !== "tools/call") return wrapped;
-    return (request, ctx) =>
-      wrapped(request, ctx).catch((signal: unknown) => {
-        if (signal instanceof TaskCreated) return signal.result;
-        throw signal;
-      });
+    const answer = (signal: unknown): unknown => {
+      if (signal instanceof TaskCreated) return signal.result;
+      throw signal;
+    };
+    return (request, ctx) => {
+      const name = (request as { params?: { name?: unknown } }).params?.name;
+      return typeof name === "string" && tools.mayRunAsTask(name) ? wrapped(request, ctx).catch(answer) : wrapped(request, ctx);
+    };
   };
   const calls = new TaskCalls(sdk, store, viewOf, connection ? `connection:${crypto.randomUUID()}` : undefined);
   const find = (taskId: string, ctx: ServerContext): { record: TaskRecord; modern: boolean } => {
