@@ -337,7 +337,7 @@ const ANNOTATION_ORDER = ["title", "readOnlyHint", "destructiveHint", "idempoten
 /**
  * The listing entry of one tool (spec §1, §9): keys in the order name, description,
  * inputSchema, outputSchema, annotations (title, readOnlyHint, destructiveHint, idempotentHint,
- * openWorldHint; left out when none is assigned), `_meta` (`{ ui: { resourceUri, visibility? } }`).
+ * openWorldHint; left out when none is assigned), execution (`{ taskSupport }`, the `task` option), `_meta` (`{ ui: { resourceUri, visibility? } }`).
  * Deterministic: the same model gives byte-identical `JSON.stringify` output.
  *
  * @throws CodegenError as {@link typeSchema} and {@link inputSchema} do.
@@ -353,6 +353,7 @@ export function toolListing(tool: ToolModel): ToolListing {
     for (const k of ANNOTATION_ORDER) if (tool.annotations[k] !== undefined) a[k] = tool.annotations[k];
     if (Object.keys(a).length > 0) listing.annotations = a;
   }
+  if (tool.execution !== undefined) listing.execution = { taskSupport: tool.execution.taskSupport };
   if (tool.ui !== undefined) {
     const ui: { resourceUri: string; visibility?: ("model" | "app")[] } = { resourceUri: tool.ui.resourceUri };
     if (tool.ui.visibility !== undefined) ui.visibility = [...tool.ui.visibility];

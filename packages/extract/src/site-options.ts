@@ -7,7 +7,7 @@
  * compile-time constant (spec §1) by the backend through a {@link ConstantReader}.
  */
 import { SCOPE_TOKEN, assertNever } from "@typed-mcp/model";
-import type { AnnotationsModel, DiagnosticCode } from "@typed-mcp/model";
+import type { AnnotationsModel, DiagnosticCode, TaskSupport, ToolExecutionModel } from "@typed-mcp/model";
 import type { ConstantValue, FoldResult } from "./backend/host.js";
 import type { Argument, Expression, ObjectExpression, PropertyKey } from "oxc-parser";
 
@@ -33,6 +33,8 @@ export interface ToolOptions {
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
   /** `scopes`: the OAuth scopes a call needs (docs/auth.md "Scopes"). */
   scopes?: string[];
+  /** `task`: `"forbidden" | "optional" | "required"`, listed as `execution.taskSupport` (docs/runtime.md "Tasks"). */
+  execution?: ToolExecutionModel;
 }
 
 /** Options of a resource or prompt site (spec §8). Only the keys the source assigns are present. */
@@ -59,7 +61,10 @@ export interface OptionsOf {
 }
 
 /** The literal an option takes: a string, a boolean, one of the MCP Apps forms (§9, OMCG0010), or an array of OAuth scope tokens. */
-type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility" | "scopes";
+type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility" | "scopes" | "taskSupport";
+
+/** The values of the `task` option (MCP 2025-11-25 `ToolExecution.taskSupport`). */
+const TASK_SUPPORT: readonly TaskSupport[] = ["forbidden", "optional", "required"];
 
 /** What one declaration kind accepts at its site. */
 export interface DeclarationRules {
@@ -94,6 +99,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
       uiResource: "uiResource",
       uiVisibility: "uiVisibility",
       scopes: "scopes",
+      task: "taskSupport",
     },
     quickOmits: [],
     firstKey: "name",
@@ -249,6 +255,7 @@ const NON_LITERAL: Record<ValueKind, [string, DiagnosticCode?]> = {
   uiResource: ["a string", "OMCG0010"],
   uiVisibility: ["an array", "OMCG0010"],
   scopes: ["an array"],
+  taskSupport: ['"optional", "required" or "forbidden" (MCP execution.taskSupport) as a'],
 };
 
 /**
@@ -292,6 +299,8 @@ function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label:
       }
       return scopes;
     }
+    case "taskSupport":
+      return typeof value === "string" && (TASK_SUPPORT as readonly string[]).includes(value) ? value : undefined;
     default:
       return assertNever(kind);
   }
@@ -320,6 +329,8 @@ function toolOptions(values: Map<string, unknown>, objectStart: number, label: s
   else if (visibility) problems.push({ code: "OMCG0010", offset: objectStart, message: `${label}: uiVisibility needs a uiResource.` });
   const scopes = values.get("scopes") as string[] | undefined;
   if (scopes !== undefined && scopes.length > 0) options.scopes = scopes;
+  const task = values.get("task") as TaskSupport | undefined;
+  if (task !== undefined) options.execution = { taskSupport: task };
   return options;
 }
 

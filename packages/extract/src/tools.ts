@@ -70,6 +70,7 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
     ...(description !== undefined ? { description } : {}),
     ...(site.options.annotations ? { annotations: site.options.annotations } : {}),
     ...(site.options.ui ? { ui: site.options.ui } : {}),
+    ...(site.options.execution ? { execution: site.options.execution } : {}),
     ...(site.options.scopes ? { scopes: site.options.scopes } : {}),
     params,
     result,

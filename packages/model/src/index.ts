@@ -247,6 +247,14 @@ export interface AnnotationsModel {
   openWorldHint?: boolean;
 }
 
+/** MCP `Tool.execution.taskSupport` values (MCP 2025-11-25 "Tasks", tool-level negotiation). */
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+/** A tool's `execution` (MCP 2025-11-25 `ToolExecution`): whether it may, or must, run as a task. */
+export interface ToolExecutionModel {
+  taskSupport: TaskSupport;
+}
+
 /**
  * Where a tool was declared, with the source spans the splice step needs. Offsets are
  * UTF-16 code-unit offsets into the module text that extraction was given.
@@ -278,6 +286,8 @@ export interface ToolModel {
   annotations?: AnnotationsModel;
   /** MCP Apps (spec §9). */
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
+  /** MCP tasks (the `task` option; MCP 2025-11-25 "Tasks", SEP-2663): listed as `execution.taskSupport`. Absent: not task-capable. */
+  execution?: ToolExecutionModel;
   /** OAuth scopes a call needs (docs/auth.md "Scopes"); never listed. Absent: none. */
   scopes?: string[];
   params: ParamModel[];

@@ -10,7 +10,7 @@
 
 /**
  * The listing entry of one tool (spec §1, §9): keys in the order name, description,
- * inputSchema, outputSchema, annotations, `_meta`. This is what a client that negotiated the
+ * inputSchema, outputSchema, annotations, execution, `_meta`. This is what a client that negotiated the
  * newest revision and MCP Apps sees; older revisions get a copy without some keys (spec §6).
  */
 export interface ToolListing {
@@ -22,6 +22,8 @@ export interface ToolListing {
   outputSchema?: Record<string, unknown>;
   /** `title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint` (spec §1 Annotations). */
   annotations?: Record<string, unknown>;
+  /** MCP 2025-11-25 `ToolExecution`: `{ taskSupport }` from the `task` option (docs/runtime.md "Tasks"). */
+  execution?: { taskSupport: "forbidden" | "optional" | "required" };
   /** MCP Apps (spec §9): the view that renders the tool's results and who may see the tool. */
   _meta?: { ui: { resourceUri: string; visibility?: ("model" | "app")[] } };
 }

@@ -34,6 +34,16 @@ export interface QuickToolOptions {
    * Never listed; ignored on stdio and without `auth`. An array of string literals, read at build time.
    */
   scopes?: readonly string[];
+  /**
+   * MCP tasks (docs/runtime.md "Tasks"; MCP 2025-11-25 "Tasks" tool-level negotiation, SEP-2663
+   * on 2026-07-28) → listed as `execution: { taskSupport }` (after `annotations`, spec §1 key order).
+   * `"optional"`: a client that negotiated tasks gets a task (2025-11-25: when its `tools/call`
+   * carries `params.task`; 2026-07-28: always), any other client an ordinary call. `"required"`:
+   * only as a task; otherwise 2025-11-25 answers `-32601` and 2026-07-28 `-32021` (missing
+   * client capability `extensions["io.modelcontextprotocol/tasks"]`). `"forbidden"` (the default
+   * when absent): never a task; written out when given. A string literal, read at build time.
+   */
+  task?: "optional" | "required" | "forbidden";
 }
 
 /** Options of `@tool({...})` (spec §1): the tool name and {@link QuickToolOptions}. */
@@ -59,7 +69,7 @@ export interface ToolDecorator {
 /**
  * Marks a class method as an MCP tool (spec §1 generator path). Forms: `@tool()`,
  * `@tool("name")`, `@tool({ name?, description?, title?, readOnly?, destructive?, idempotent?,
- * openWorld?, uiResource?, uiVisibility?, scopes? })`. Instance methods are registered with
+ * openWorld?, uiResource?, uiVisibility?, scopes?, task? })`. Instance methods are registered with
  * `server.addTools(instance)`, static ones with `server.addTools(Class)`.
  *
  * The build plugin compiles the decorator away. If it is ever evaluated at run time the plugin

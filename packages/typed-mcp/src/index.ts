@@ -6,6 +6,7 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
+export type { TaskOptions } from "./task-store.js";
 export type { AuthOptions } from "./auth.js";
 export { ToolError, ServerRequestUnavailableError } from "./errors.js";
 export type { ServerRequestMethod } from "./errors.js";

@@ -92,7 +92,33 @@ export function isInputRequiredSignal(error: unknown): boolean {
   return error instanceof InputRequiredSignal;
 }
 
-type Kind = "elicit" | "sample" | "roots";
+/** The kind of an input request: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+export type Kind = "elicit" | "sample" | "roots";
+
+/**
+ * The SEP-2322 `InputRequest` of one `RequestContext` call (the SDK's `inputRequired.*` builders;
+ * URL-mode elicitation without `mode` / `elicitationId`, which the builder sets).
+ * @throws as the SDK's builders do for malformed params.
+ */
+export function inputRequestOf(kind: Kind, params: ElicitParams | SampleParams | undefined): InputRequest {
+  if (kind === "roots") return { method: "roots/list", params: {} } as InputRequest;
+  if (kind === "sample") return inputRequired.createMessage(params as SampleParams);
+  const elicit = params as ElicitParams;
+  if (elicit.mode === "url") {
+    const { mode: _mode, elicitationId: _id, ...rest } = elicit;
+    return inputRequired.elicitUrl(rest);
+  }
+  return inputRequired.elicit(elicit);
+}
+
+/** Whether the bare answer `responses[key]` is of `kind` (the SDK's `inputResponse` view). */
+export function answerMatches(kind: Kind, responses: Record<string, unknown>, key: string): boolean {
+  const view = inputResponse(responses, key);
+  return (kind === "elicit" && view.kind === "elicit") || (kind === "sample" && view.kind === "sampling") || (kind === "roots" && view.kind === "roots");
+}
+
+/** Where `RequestContext.elicit` / `sample` / `listRoots` of a 2026-07-28 request get their answers: an {@link InputRound}, or a task's inputs (task-input.ts). */
+export type InputSource = Pick<InputRound, "elicit" | "sample" | "listRoots">;
 
 /**
  * One run of a function on a 2026-07-28 request that may answer `input_required`: the answers
@@ -120,23 +146,17 @@ export class InputRound {
 
   /** `elicitation/create`: the client's `ElicitResult` for the key, or the signal. */
   elicit(params: ElicitParams, options?: InputRequestOptions): ReturnType<RequestContext["elicit"]> {
-    return this.#ask("elicit", options, () => {
-      if (params.mode === "url") {
-        const { mode: _mode, elicitationId: _id, ...rest } = params;
-        return inputRequired.elicitUrl(rest);
-      }
-      return inputRequired.elicit(params);
-    }) as ReturnType<RequestContext["elicit"]>;
+    return this.#ask("elicit", options, () => inputRequestOf("elicit", params)) as ReturnType<RequestContext["elicit"]>;
   }
 
   /** `sampling/createMessage`: the client's `CreateMessageResult` for the key, or the signal. */
   sample(params: SampleParams, options?: InputRequestOptions): ReturnType<RequestContext["sample"]> {
-    return this.#ask("sample", options, () => inputRequired.createMessage(params)) as ReturnType<RequestContext["sample"]>;
+    return this.#ask("sample", options, () => inputRequestOf("sample", params)) as ReturnType<RequestContext["sample"]>;
   }
 
   /** `roots/list`: the client's `ListRootsResult` for the key, or the signal. */
   listRoots(options?: InputRequestOptions): ReturnType<RequestContext["listRoots"]> {
-    return this.#ask("roots", options, () => ({ method: "roots/list", params: {} }) as InputRequest) as ReturnType<RequestContext["listRoots"]>;
+    return this.#ask("roots", options, () => inputRequestOf("roots", undefined)) as ReturnType<RequestContext["listRoots"]>;
   }
 
   #ask(kind: Kind, options: InputRequestOptions | undefined, build: () => InputRequest): Promise<unknown> {
@@ -147,9 +167,7 @@ export class InputRound {
       return Promise.reject(new TypeError(`typed-mcp: input request key '${key}' is used for both ${earlier} and ${kind} in one call.`));
     }
     this.#kinds.set(key, kind);
-    const view = inputResponse(this.#answers, key);
-    const matches = (kind === "elicit" && view.kind === "elicit") || (kind === "sample" && view.kind === "sampling") || (kind === "roots" && view.kind === "roots");
-    if (matches) {
+    if (answerMatches(kind, this.#answers, key)) {
       const answer = this.#answers[key];
       this.used[key] = answer;
       return Promise.resolve(answer);
@@ -166,11 +184,16 @@ export class InputRound {
 }
 
 /** The rounds of the requests being served, by their SDK context (one object per request). */
-const ROUNDS = new WeakMap<object, InputRound>();
+const ROUNDS = new WeakMap<object, InputSource>();
 
 /** The {@link InputRound} of a request served by {@link installInputRequired}, if it may answer `input_required`. */
-export function inputRoundOf(ctx: ServerContext): InputRound | undefined {
+export function inputRoundOf(ctx: ServerContext): InputSource | undefined {
   return ROUNDS.get(ctx);
+}
+
+/** Makes `source` answer the input requests of the request (or task run) whose context is `ctx` (task-input.ts). */
+export function bindInputSource(ctx: ServerContext, source: InputSource): void {
+  ROUNDS.set(ctx, source);
 }
 
 /**

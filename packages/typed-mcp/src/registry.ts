@@ -38,6 +38,8 @@ export interface ToolEntry extends ListedTool {
 export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
   readonly #listings = new ToolListings();
+  /** Some registered tool may run as a task (kept up to date like the MCP Apps flag). */
+  #hasTasks = false;
   /** Resources, templates and prompts (spec §8). */
   readonly resources: ResourceRegistry;
   #hasUi = false;
@@ -69,6 +71,7 @@ export class Registry {
   removeTool(name: string): boolean {
     if (!this.#tools.delete(name)) return false;
     this.#hasUi = [...this.#tools.values()].some((e) => e.listing._meta?.ui !== undefined);
+    this.#hasTasks = [...this.#tools.values()].some(isTaskTool);
     this.#listings.invalidate();
     this.#changed(["tools"]);
     return true;
@@ -173,6 +176,17 @@ export class Registry {
     };
   }
 
+  /** Whether a registered tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
+  hasTaskTools(): boolean {
+    return this.#hasTasks;
+  }
+
+  /** Whether the tool `name` may run as a task (tasks.ts answers only such calls' results specially). */
+  mayRunAsTask(name: string): boolean {
+    const entry = this.#tools.get(name);
+    return entry !== undefined && isTaskTool(entry);
+  }
+
   /**
    * Spec §9 / MCP Apps "Resource MUST exist on the server": warns once (console.warn, i.e.
    * stderr) about each tool whose `uiResource` names no registered resource. Does nothing when
@@ -211,6 +225,7 @@ export class Registry {
     for (const entry of entries) {
       this.#tools.set(entry.name, entry);
       if (entry.listing._meta?.ui !== undefined) this.#hasUi = true;
+      if (isTaskTool(entry)) this.#hasTasks = true;
     }
     this.#listings.invalidate();
     this.#uiChecked = false;
@@ -244,4 +259,10 @@ function makeToolEntry(descriptor: GeneratedTool, bound: { fn: (...args: unknown
     origin: bound.origin,
     appOnly: visibility !== undefined && visibility.includes("app") && !visibility.includes("model"),
   };
+}
+
+/** Whether a tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
+function isTaskTool(entry: ToolEntry): boolean {
+  const support = entry.listing.execution?.taskSupport;
+  return support === "optional" || support === "required";
 }

@@ -50,9 +50,12 @@ export type AnyRequestHandler = (request: unknown, ctx: ServerContext) => unknow
  * @param wrap Builds the dispatched handler from the one being installed.
  */
 export function wrapRequestHandlers(sdk: Server, methods: ReadonlySet<string>, wrap: (method: string, handler: AnyRequestHandler) => AnyRequestHandler): void {
-  const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, handler: AnyRequestHandler) => void;
-  (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, handler: AnyRequestHandler) =>
-    setRequestHandler(method, methods.has(method) ? wrap(method, handler) : handler);
+  const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, ...rest: unknown[]) => void;
+  // Both forms: (method, handler) and (method, { params }, handler) for custom-schema methods (tasks.ts).
+  (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) => {
+    const handler = rest[rest.length - 1] as AnyRequestHandler;
+    setRequestHandler(method, ...rest.slice(0, -1), methods.has(method) ? wrap(method, handler) : handler);
+  };
 }
 
 /**

@@ -32,6 +32,8 @@ import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
 import { callTool, reportFailure } from "./tool-call.js";
 import type { LogLevel } from "./types.js";
+import { installTasks, withTaskCapabilities } from "./tasks.js";
+import { TaskStore, type TaskOptions } from "./task-store.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -85,6 +87,8 @@ export interface McpServerOptions extends LimitOptions {
    * notifications (registering and removing still change what later requests see).
    */
   dynamic?: boolean;
+  /** Retention and limits of tasks ({@link TaskOptions}; docs/runtime.md "Tasks"); @throws RangeError from the constructor when invalid. */
+  tasks?: TaskOptions;
 }
 
 /** Options of {@link McpServer.fetch}. */
@@ -134,6 +138,8 @@ export class McpServer {
   readonly #auth: AuthGate | undefined;
   /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
+  /** The tasks of every connection and request (task-store.ts). */
+  readonly #tasks: TaskStore;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -152,6 +158,7 @@ export class McpServer {
     this.#options = { ...options };
     checkRequestStateOptions(options.requestState);
     this.#lists = new ListChanges(options.dynamic === true);
+    this.#tasks = new TaskStore(options.tasks);
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
       options.dynamic === true,
@@ -418,7 +425,7 @@ export class McpServer {
     registry.checkUiResources();
     const codec = (this.#requestStateCodec ??= requestStateCodec(this.#options.requestState));
     const sdk = new Server(this.#info, {
-      capabilities: registry.capabilities(),
+      capabilities: withTaskCapabilities(registry.capabilities(), registry.hasTaskTools()),
       ...(this.#options.instructions !== undefined && { instructions: this.#options.instructions }),
       requestState: { verify: codec.verify },
     });
@@ -435,9 +442,14 @@ export class McpServer {
     const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
     cleanValidationErrors(sdk);
     screenPromptArguments(sdk);
-    sdk.setRequestHandler("tools/call", (request, ctx) =>
-      callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy, rawArguments(ctx.mcpReq.id)),
-    );
+    // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
+    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), registry) : undefined;
+    sdk.setRequestHandler("tools/call", (request, ctx) => {
+      const entry = registry.tool(request.params.name);
+      const capture = rawArguments(ctx.mcpReq.id);
+      const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
+      return (tasks?.dispatch(entry?.listing.execution?.taskSupport, request.params, ctx, run) ?? run(ctx)) as never;
+    });
     registry.resources.install(
       sdk,
       (ctx) => {
