@@ -26,7 +26,7 @@ import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { captureToolArguments, cleanValidationErrors, installSessionHook, screenPromptArguments, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
+import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
 import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
@@ -417,9 +417,7 @@ export class McpServer {
     const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
     // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
     const limits = this.#limits;
-    const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
-    cleanValidationErrors(sdk);
-    screenPromptArguments(sdk);
+    const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
     sdk.setRequestHandler("tools/call", (request, ctx) =>
       callTool(sdk, registry.tool(request.params.name), request.params, ctx, viewOf(sdk, ctx), policy, rawArguments(ctx.mcpReq.id)),
     );
