@@ -24,6 +24,7 @@ import type { RequestStateOptions } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
 import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
+import { readJsonBody } from "./request-body.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
@@ -184,10 +185,17 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (this.#auth === undefined) return handler.fetch(request, options);
-    return this.#auth.handle(request, (r, verified) => handler.fetch(r, { ...options, ...verified }));
+    if (this.#auth === undefined) return this.#serve(request, options);
+    return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }));
   };
+
+  /** Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given (request-body.ts). */
+  async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
+    if (options?.parsedBody !== undefined) return handler.fetch(request, options);
+    const read = await readJsonBody(request, this.maxRequestBodySize);
+    return handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+  }
 
   /**
    * Registers the typed-mcp tools of `target` (spec §0, §1 generator path): for an instance, the
