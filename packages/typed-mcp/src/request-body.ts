@@ -11,6 +11,9 @@
  */
 import { isJsonContentType } from "@modelcontextprotocol/server";
 
+/** UTF-8, replacement characters for bad sequences, a leading BOM dropped: the SDK's reading. Stateless without `stream`, so one serves every request. */
+const UTF8 = new TextDecoder();
+
 /** What {@link readJsonBody} gives the SDK handler: the request to pass on and, when read, its JSON body. */
 export interface ReadBody {
   /** The request to hand to the SDK: `request` itself, or a copy that replays the bytes read. */
@@ -54,7 +57,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     return { request: replay(request, chunks, { error }) };
   }
   const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks, received);
-  const text = new TextDecoder().decode(bytes);
+  const text = UTF8.decode(bytes);
   if (text.length > 0) {
     try {
       return { request, parsedBody: JSON.parse(text) };
