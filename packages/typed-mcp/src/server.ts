@@ -186,7 +186,7 @@ export class McpServer {
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
     if (this.#auth === undefined) return this.#serve(request, options);
-    return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }));
+    return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }), this.maxRequestBodySize);
   };
 
   /** Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given (request-body.ts). */
