@@ -243,3 +243,28 @@ describe("what the gate leaves in place", () => {
     }
   });
 });
+
+describe("request bodies behind the gate", () => {
+  it("an endless body from a valid caller is 413 once past maxRequestBodySize (docs/security.md \"Limits\"), not read to its end", async () => {
+    // server.fetch itself (as on Workers or Deno): the gate reads the body for the scope check, within the limit.
+    const server = notes.createServer({ issuer: as.issuer, audience: served.audience });
+    const limit = server.maxRequestBodySize;
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 65_536;
+        controller.enqueue(new Uint8Array(65_536).fill(0x20));
+      },
+    });
+    const request = new Request(served.audience, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...bearer(await token()) },
+      body: endless,
+      duplex: "half",
+    } as RequestInit);
+    const response = await server.fetch(request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` } });
+    expect(pulled).toBeLessThan(limit + 16 * 65_536);
+  });
+});

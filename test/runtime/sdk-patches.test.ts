@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   PINNED_SDK_VERSION,
   RESOURCE_NOT_FOUND_2025,
-  captureToolArguments,
+  patchRawMessages,
   installSessionHook,
   isLegacyHttpRequest,
   patchResourceNotFoundCode,
@@ -73,9 +73,9 @@ async function connected(server: InstanceType<typeof sdk.Server>) {
 }
 
 describe("sdk-patches.ts assumptions", () => {
-  it("captureToolArguments: transport.onmessage gets the raw message before the SDK's parse, which drops an own __proto__", async () => {
+  it("patchRawMessages: transport.onmessage gets the raw message before the SDK's parse, which drops an own __proto__", async () => {
     const server = new sdk.Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });
-    const take = captureToolArguments(server, (args) => (Object.keys(args).length > 3 ? "big" : undefined));
+    const take = patchRawMessages(server, (args) => (Object.keys(args).length > 3 ? "big" : undefined));
     const seen: Array<Record<string, unknown> | undefined> = [];
     const captures: unknown[] = [];
     server.setRequestHandler("tools/call", (request, ctx) => {

@@ -168,6 +168,20 @@ export interface ScenarioOptions {
  * {@link EXPECTED_TOOLS}, calls answer as spec §5–§7 say.
  */
 export function httpScenario(opts: ScenarioOptions): void {
+  // server.fetch reads JSON bodies ahead of the SDK and hands a body it cannot take to the SDK as a
+  // replayed copy of the request (docs/runtime.md "Request bodies"): that copy must work on this
+  // runtime too. JSON-RPC 2.0 §5.1: -32700 Parse error for a body that is not JSON.
+  it("answers a POST whose body is not JSON with -32700 Parse error (the body replayed to the SDK)", async () => {
+    for (const body of ["not json", '{"jsonrpc":"2.0",']) {
+      const response = await fetch(opts.url(), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+    }
+  });
   for (const c of CLIENTS) {
     describe(c.label, () => {
       let client: Client;

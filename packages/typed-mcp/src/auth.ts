@@ -23,6 +23,7 @@ import type { AuthInfo, AuthMetadataOptions, OAuthMetadata, OAuthTokenVerifier }
 import { SCOPE_TOKEN } from "@typed-mcp/model";
 import { AuthUnavailableError, createVerifier } from "./auth-verify.js";
 import { mayUse, missingScopes, requiredScopes } from "./auth-scopes.js";
+import { readJsonBody } from "./request-body.js";
 import { isStateless } from "./revisions.js";
 import type { ScopeSource } from "./auth-scopes.js";
 
@@ -156,9 +157,12 @@ export class AuthGate {
    * in the URI query string", RFC 6750 §2.3); 431 for an oversized `Authorization` header; 401
    * `invalid_token` with `WWW-Authenticate: Bearer … resource_metadata="…"` without a valid token;
    * 503 `temporarily_unavailable` when the authorization server cannot be reached (fail closed);
-   * 403 `insufficient_scope` naming the missing scopes; else `serve` with the verified `authInfo`.
+   * 403 `insufficient_scope` naming the missing scopes; else `serve` with the verified `authInfo`
+   * and the JSON body, read at most `maxBodyBytes` bytes (`McpServerOptions.maxRequestBodySize`)
+   * by request-body.ts `readJsonBody`, as `parsedBody` (a body it cannot take is passed on
+   * replayed, for the SDK's own answer: 413, 400 `-32700`).
    */
-  async handle(request: Request, serve: Serve): Promise<Response> {
+  async handle(request: Request, serve: Serve, maxBodyBytes: number): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.replace(/(.)\/$/, "$1");
     if (path === ROOT_METADATA_PATH || path === new URL(this.#metadataUrl).pathname) {
@@ -181,13 +185,15 @@ export class AuthGate {
       if (error instanceof AuthUnavailableError) return unavailable();
       return bearerAuthChallengeResponse(error, challenge);
     }
-    const body = await parsedBody(request);
+    // Read once, within the body limit (request-body.ts): the SDK's handler gets it as `parsedBody`.
+    const read = await readJsonBody(request, maxBodyBytes);
+    const body = "parsedBody" in read ? { value: read.parsedBody } : undefined;
     const missing = body === undefined ? undefined : missingScopes(requiredScopes(body.value, this.#source), authInfo);
     if (missing !== undefined) {
       const error = new OAuthError(OAuthErrorCode.InsufficientScope, `${missing.what} needs the scope ${missing.scopes.join(" ")}`);
       return bearerAuthChallengeResponse(error, { requiredScopes: [...new Set([...challenge.requiredScopes, ...missing.required])], resourceMetadataUrl: this.#metadataUrl });
     }
-    return serve(request, { authInfo, ...(body !== undefined && { parsedBody: body.value }) });
+    return serve(read.request, { authInfo, ...(body !== undefined && { parsedBody: body.value }) });
   }
 
   /** RFC 9728 `scopes_supported`: the option, else the global scopes with every registered `scopes` option (`undefined` when none). */
@@ -201,16 +207,6 @@ export class AuthGate {
 function unavailable(): Response {
   const error = new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The authorization server cannot be reached; try again later");
   return Response.json(error.toResponseObject(), { status: 503, headers: { "Retry-After": "30" } });
-}
-
-/** The JSON body of a POST (the SDK's handler gets it as `parsedBody`, so it is read once); `undefined` for other requests and bodies that do not parse (the SDK answers those). */
-async function parsedBody(request: Request): Promise<{ value: unknown } | undefined> {
-  if (request.method !== "POST" || !(request.headers.get("content-type") ?? "").toLowerCase().includes("application/json")) return undefined;
-  try {
-    return { value: await request.clone().json() };
-  } catch {
-    return undefined;
-  }
 }
 
 function absoluteUrl(value: string | URL, option: string): URL {

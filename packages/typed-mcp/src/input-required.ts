@@ -240,7 +240,11 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
     // The digest of the arguments is computed only when a requestState is verified or minted (lazy).
     let target: Promise<string> | undefined;
     const targetOnce = (): Promise<string> => (target ??= targetOf(method, params));
-    const round = new InputRound({ ...(ctx.mcpReq.inputResponses ?? {}), ...(await verifiedAnswers(ctx, targetOnce)) });
+    // Without a requestState (every first round) nothing is awaited before the handler runs.
+    const state = ctx.mcpReq.requestState<StatePayload | string>();
+    const verified = state === undefined ? undefined : await verifiedAnswers(state, targetOnce);
+    const responses = ctx.mcpReq.inputResponses;
+    const round = new InputRound(verified === undefined && responses === undefined ? {} : { ...(responses ?? {}), ...verified });
     ROUNDS.set(ctx, round);
     let outcome: { value: unknown } | { error: unknown };
     try {
@@ -257,13 +261,10 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
 }
 
 /**
- * The answers carried by the request's `requestState` (already verified by the SDK's codec),
- * `{}` without one.
+ * The answers carried by the request's `requestState` `state` (already verified by the SDK's codec).
  * @throws ProtocolError `-32602` `Invalid or expired requestState` when it was minted for another target.
  */
-async function verifiedAnswers(ctx: ServerContext, target: () => Promise<string>): Promise<Record<string, unknown>> {
-  const state = ctx.mcpReq.requestState<StatePayload | string>();
-  if (state === undefined) return {};
+async function verifiedAnswers(state: StatePayload | string, target: () => Promise<string>): Promise<Record<string, unknown>> {
   if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== (await target()) || typeof state.r !== "object" || state.r === null) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
   }

@@ -2,7 +2,7 @@
  * The runtime's size and depth limits on client data (docs/security.md "Limits"): the options,
  * their defaults and checks, and the bound check the `tools/call` pipeline runs on the raw
  * arguments before the SDK's parse and the generated reader (tool-call.ts, sdk-patches.ts
- * `captureToolArguments`).
+ * `patchRawMessages`).
  *
  * @module
  */
@@ -80,21 +80,33 @@ export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxDepth: 64, maxValues
  * answered with it). Own `__proto__` keys are read as data.
  */
 export function checkArgumentBounds(args: Record<string, unknown>, limits: ArgumentLimits): string | undefined {
+  const { maxDepth, maxValues } = limits;
+  // Two parallel stacks (value, depth), reused for every argument: no allocation per value walked.
+  const pending: unknown[] = [];
+  const depths: number[] = [];
   let values = 0;
   for (const key of Object.keys(args)) {
-    const stack: Array<{ value: unknown; depth: number }> = [{ value: ownValue(args, key), depth: 1 }];
-    while (stack.length > 0) {
-      const { value, depth } = stack.pop()!;
-      if (++values > limits.maxValues) return overBound(key, "values", limits);
-      if (depth > limits.maxDepth) return overBound(key, "depth", limits);
+    pending.push(ownValue(args, key));
+    depths.push(1);
+    while (pending.length > 0) {
+      const value = pending.pop();
+      const depth = depths.pop()!;
+      if (++values > maxValues) return overBound(key, "values", limits);
+      if (depth > maxDepth) return overBound(key, "depth", limits);
       if (typeof value !== "object" || value === null) continue;
       if (Array.isArray(value)) {
-        if (values + value.length > limits.maxValues) return overBound(key, "values", limits);
-        for (const item of value) stack.push({ value: item, depth: depth + 1 });
+        if (values + value.length > maxValues) return overBound(key, "values", limits);
+        for (let i = 0; i < value.length; i++) {
+          pending.push(value[i]);
+          depths.push(depth + 1);
+        }
       } else {
         const keys = Object.keys(value);
-        if (values + keys.length > limits.maxValues) return overBound(key, "values", limits);
-        for (const k of keys) stack.push({ value: ownValue(value as Record<string, unknown>, k), depth: depth + 1 });
+        if (values + keys.length > maxValues) return overBound(key, "values", limits);
+        for (let i = 0; i < keys.length; i++) {
+          pending.push(ownValue(value as Record<string, unknown>, keys[i]!));
+          depths.push(depth + 1);
+        }
       }
     }
   }

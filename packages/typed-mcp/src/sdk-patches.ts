@@ -15,11 +15,11 @@
  *    per-request transport with `handleRequest`, `send` and `onmessage` (set by `connect`), then
  *    calls `transport.handleRequest(request)`, and answers `initialize` before that promise's
  *    response is used. stdio (`serveStdio`) calls the factory without `requestInfo`.
- * 4. {@link captureToolArguments}: every transport (stdio, the per-request HTTP transports of
+ * 4. {@link patchRawMessages} (tool-argument capture, prompt-argument screen): every transport (stdio, the per-request HTTP transports of
  *    both eras) hands each inbound JSON-RPC message, as `JSON.parse` made it, to the
  *    `transport.onmessage` that `Server#connect` sets, before the SDK's Zod parse; that parse
  *    (`z.record`) drops an own `__proto__` key.
- * 5. {@link cleanValidationErrors}: the SDK answers params that fail its Zod request schemas with
+ * 5. {@link patchRawMessages} (validation-error rewrite): the SDK answers params that fail its Zod request schemas with
  *    `-32602` `Invalid <method> request: <Zod issues as indented JSON>` (or, for `initialize`,
  *    `-32603` with the bare issue dump), through `transport.send`. Asserted by
  *    `test/runtime/hostile.test.ts` ("params the SDK's request schemas refuse"), which holds the
@@ -172,95 +172,114 @@ function withHeader(response: Response, name: string, value: string): Response {
 /** A transport as `Server#connect` receives it. */
 type ConnectedTransport = Parameters<Server["connect"]>[0];
 
-/**
- * Puts `inspect` in front of the inbound messages of every transport `sdk` connects to, after
- * `Server#connect` has set `transport.onmessage` (the assumption of patches 4 and 5): `inspect`
- * sees each message as `JSON.parse` made it and returns the message to pass on to the SDK, or
- * `undefined` when it has answered the message itself. `onConnected`, when given, runs once per
- * transport first (e.g. to wrap `transport.send`).
- */
-function interceptInbound(
-  sdk: Server,
-  inspect: (message: unknown, transport: ConnectedTransport) => unknown,
-  onConnected?: (transport: ConnectedTransport) => void,
-): void {
-  const connect = sdk.connect.bind(sdk);
-  sdk.connect = async (transport) => {
-    await connect(transport);
-    onConnected?.(transport);
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const passed = inspect(message, transport);
-      if (passed !== undefined) onmessage?.(passed as typeof message, extra as never);
-    };
-  };
-}
-
-/** What {@link captureToolArguments} saw in the raw `arguments` of one `tools/call`. */
+/** What {@link patchRawMessages} saw in the raw `arguments` of one `tools/call`. */
 export type RawArgumentsCapture =
   /** The arguments were over a bound: the whole §5 argument error to answer; the SDK was handed `{}` instead. */
   | { readonly refused: string }
   /** The arguments had an own `__proto__` key, which the SDK's parse drops: its value. */
   | { readonly proto: unknown };
 
+/** A JSON-RPC request id (the only ids the patches remember per request). */
+type RequestId = string | number;
+
+/** Whether `id` is a JSON-RPC request id typed-mcp keys per-request state by. */
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || typeof id === "number";
+}
+
 /**
- * Looks at the raw `params.arguments` of every `tools/call` request `sdk` receives, before the
- * SDK's parse, on every transport it is connected to (patch 4 above):
+ * The three raw-message patches (patches 4 and 5 above), installed with **one** wrap of
+ * `Server#connect`, one `transport.onmessage` and one `transport.send` wrapper per transport, so
+ * each inbound message is looked at once, as `JSON.parse` made it, before the SDK's parse:
  *
- * - `arguments` that are not an object are refused the same way, with the reader's §5 text
- *   (`Argument 'arguments' is not valid. Expected an object, got an array.`);
- * - `inspect(arguments)` returns the §5 argument error when the arguments are over a bound
- *   (limits.ts, `checkArgumentBounds`): the request is passed on with `arguments: {}` (so no
- *   later stage walks the oversized value) and the capture is `{ refused: message }`;
- * - otherwise an own `__proto__` key is remembered as `{ proto: value }`, so the reader can see
- *   it like any other key (spec §5: `__proto__`, `constructor`, `prototype` follow one rule).
+ * - **tool-argument capture**, the raw `params.arguments` of every `tools/call`: arguments that
+ *   are not an object are refused with the reader's §5 text (`Argument 'arguments' is not valid.
+ *   Expected an object, got an array.`); `inspect(arguments)` returns the §5 argument error when
+ *   they are over a bound (limits.ts, `checkArgumentBounds`) — the request is then passed on with
+ *   `arguments: {}` (so no later stage walks the oversized value) and the capture is
+ *   `{ refused: message }`; otherwise an own `__proto__` key is remembered as `{ proto: value }`,
+ *   so the reader can see it like any other key (spec §5: `__proto__`, `constructor`,
+ *   `prototype` follow one rule);
+ * - **prompt-argument screen**: a `prompts/get` whose raw arguments {@link promptArgumentsProblem}
+ *   refuses is answered JSON-RPC `-32602` with that §5 text, through `transport.send`, and not
+ *   passed on;
+ * - **validation-error rewrite**: the SDK's schema-validation errors are sent as a plain `-32602`
+ *   Invalid params whose message is {@link validationErrorMessage} (no JSON dump of Zod issues;
+ *   `initialize`'s `-32603` becomes the `-32602` JSON-RPC defines for invalid params); the
+ *   method is taken from the request, remembered per id until it is answered.
  *
  * @param sdk One SDK `Server` instance, before it is connected.
  * @param inspect The bound check; must not recurse on the value.
- * @returns `take(requestId)`: the capture of that request, removed once read (also removed when
- *   the request is answered).
+ * @returns `take(requestId)`: the argument capture of that request, removed once read (also
+ *   removed when the request is answered).
  */
-export function captureToolArguments(
+export function patchRawMessages(
   sdk: Server,
   inspect: (args: Record<string, unknown>) => string | undefined,
-): (requestId: string | number) => RawArgumentsCapture | undefined {
-  const captured = new Map<string | number, RawArgumentsCapture>();
-  const forget = (transport: ConnectedTransport) => {
+): (requestId: RequestId) => RawArgumentsCapture | undefined {
+  const captured = new Map<RequestId, RawArgumentsCapture>();
+  const methods = new Map<RequestId, string>();
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = async (transport) => {
+    await connect(transport);
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
-      const id = (message as { id?: unknown; method?: unknown }).id;
-      if ((message as { method?: unknown }).method === undefined && (typeof id === "string" || typeof id === "number")) captured.delete(id);
+      const id = (message as { id?: unknown }).id;
+      if ((message as { method?: unknown }).method === undefined && isRequestId(id)) {
+        captured.delete(id);
+        const method = methods.get(id) ?? "request";
+        methods.delete(id);
+        message = cleanValidationError(message, method);
+      }
       return send(message, options);
     };
-  };
-  interceptInbound(
-    sdk,
-    (message) => {
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
       const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-      const args = m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number") ? m.params?.arguments : undefined;
-      if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
-        // Not an object: the SDK's parse would refuse it with its own text; the reader's answer is §5's.
-        captured.set(m.id as string | number, { refused: argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`) });
-        message = { ...m, params: { ...m.params, arguments: {} } } as unknown as typeof message;
-      } else if (typeof args === "object" && args !== null && !Array.isArray(args)) {
-        const id = m.id as string | number;
-        const refused = inspect(args as Record<string, unknown>);
-        if (refused !== undefined) {
-          captured.set(id, { refused });
-          message = { ...m, params: { ...m.params, arguments: {} } } as unknown as typeof message;
-        } else if (Object.prototype.hasOwnProperty.call(args, "__proto__")) {
-          captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
-        }
+      let passed: unknown = message;
+      if (typeof m.method === "string" && isRequestId(m.id)) {
+        if (m.method === "tools/call") passed = captureArguments(m, m.id, captured, inspect);
+        else if (m.method === "prompts/get" && screenPrompt(m.id, m.params?.arguments, transport)) return;
+        methods.set(m.id, m.method.slice(0, 100));
       }
-      return message;
-    },
-    forget,
-  );
+      onmessage?.(passed as typeof message, extra as never);
+    };
+  };
   return (requestId) => {
     const capture = captured.get(requestId);
     captured.delete(requestId);
     return capture;
   };
+}
+
+/** The tool-argument capture of {@link patchRawMessages} for one `tools/call`: the message to pass on. */
+function captureArguments(
+  m: { params?: { arguments?: unknown } },
+  id: RequestId,
+  captured: Map<RequestId, RawArgumentsCapture>,
+  inspect: (args: Record<string, unknown>) => string | undefined,
+): unknown {
+  const args = m.params?.arguments;
+  if (args === undefined) return m;
+  // Not an object: the SDK's parse would refuse it with its own text; the reader's answer is §5's.
+  const refused =
+    typeof args !== "object" || args === null || Array.isArray(args)
+      ? argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`)
+      : inspect(args as Record<string, unknown>);
+  if (refused !== undefined) {
+    captured.set(id, { refused });
+    return { ...m, params: { ...m.params, arguments: {} } };
+  }
+  if (Object.prototype.hasOwnProperty.call(args, "__proto__")) captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
+  return m;
+}
+
+/** The prompt-argument screen of {@link patchRawMessages}: answers and returns `true` when the arguments are refused. */
+function screenPrompt(id: RequestId, args: unknown, transport: ConnectedTransport): boolean {
+  const problem = promptArgumentsProblem(args);
+  if (problem === undefined) return false;
+  void transport.send({ jsonrpc: "2.0", id, error: { code: -32602, message: problem } } as never);
+  return true;
 }
 
 /** One Zod issue as the SDK's validation error text holds it. */
@@ -302,42 +321,17 @@ export function validationErrorMessage(method: string, issue: ZodIssue): string 
 }
 
 /**
- * Rewrites, in `transport.send`, the SDK's schema-validation errors (patch 5 above) into a plain
- * `-32602` Invalid params whose message is {@link validationErrorMessage}: no JSON dump of Zod
- * issues, and `initialize`'s `-32603` becomes the `-32602` JSON-RPC defines for invalid params.
- * The method is taken from the request (remembered per id in `transport.onmessage`). Every other
- * message passes unchanged.
- *
- * @param sdk One SDK `Server` instance, before it is connected.
+ * The validation-error rewrite of {@link patchRawMessages} (patch 5 above) for one response to a
+ * `method` request: an SDK `-32602` / `-32603` whose message is `Invalid <method> request: <Zod
+ * issues>` (or the bare issue dump) becomes `-32602` {@link validationErrorMessage}; every other
+ * message is returned unchanged.
  */
-export function cleanValidationErrors(sdk: Server): void {
-  const methods = new Map<string | number, string>();
-  const rewrite = (transport: ConnectedTransport) => {
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const m = message as { id?: unknown; error?: { code: number; message: string }; method?: unknown };
-      if (m.method === undefined && (typeof m.id === "string" || typeof m.id === "number")) {
-        const method = methods.get(m.id) ?? "request";
-        methods.delete(m.id);
-        if (m.error !== undefined && typeof m.error.message === "string" && (m.error.code === -32602 || m.error.code === -32603)) {
-          const prefix = `Invalid ${method} request: `;
-          const dump = m.error.message.startsWith(prefix) ? m.error.message.slice(prefix.length) : m.error.message;
-          const issues = zodIssues(dump);
-          if (issues !== undefined) message = { ...message, error: { code: -32602, message: validationErrorMessage(method, issues[0]!) } } as typeof message;
-        }
-      }
-      return send(message, options);
-    };
-  };
-  interceptInbound(
-    sdk,
-    (message) => {
-      const m = message as { id?: unknown; method?: unknown };
-      if ((typeof m.id === "string" || typeof m.id === "number") && typeof m.method === "string") methods.set(m.id, m.method.slice(0, 100));
-      return message;
-    },
-    rewrite,
-  );
+function cleanValidationError<M>(message: M, method: string): M {
+  const error = (message as { error?: { code: number; message: string } }).error;
+  if (error === undefined || typeof error.message !== "string" || (error.code !== -32602 && error.code !== -32603)) return message;
+  const prefix = `Invalid ${method} request: `;
+  const issues = zodIssues(error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message);
+  return issues === undefined ? message : { ...message, error: { code: -32602, message: validationErrorMessage(method, issues[0]!) } };
 }
 
 /**
@@ -358,25 +352,4 @@ export function promptArgumentsProblem(args: unknown): string | undefined {
     if (typeof value !== "string") return argumentError(pathStep(key, true), `Expected a string, got ${jsonTypeName(value)}.`);
   }
   return undefined;
-}
-
-/**
- * Answers, from `transport.onmessage` and before the SDK's parse, a `prompts/get` whose raw
- * arguments {@link promptArgumentsProblem} refuses: JSON-RPC `-32602` with that §5 text, sent
- * through `transport.send` (the request is not passed on). Relies on patch 4's assumption.
- *
- * @param sdk One SDK `Server` instance, before it is connected.
- */
-export function screenPromptArguments(sdk: Server): void {
-  interceptInbound(sdk, (message, transport) => {
-    const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-    if (m.method === "prompts/get" && (typeof m.id === "string" || typeof m.id === "number")) {
-      const problem = promptArgumentsProblem(m.params?.arguments);
-      if (problem !== undefined) {
-        void transport.send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: problem } } as never);
-        return undefined;
-      }
-    }
-    return message;
-  });
 }

@@ -24,9 +24,10 @@ import type { RequestStateOptions } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
 import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
+import { readJsonBody } from "./request-body.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { captureToolArguments, cleanValidationErrors, installSessionHook, screenPromptArguments, isLegacyHttpRequest, servesConnection } from "./sdk-patches.js";
+import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
 import { checkArgumentBounds, resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
@@ -192,10 +193,17 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (this.#auth === undefined) return handler.fetch(request, options);
-    return this.#auth.handle(request, (r, verified) => handler.fetch(r, { ...options, ...verified }));
+    if (this.#auth === undefined) return this.#serve(request, options);
+    return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }), this.maxRequestBodySize);
   };
+
+  /** Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given (request-body.ts). */
+  async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
+    if (options?.parsedBody !== undefined) return handler.fetch(request, options);
+    const read = await readJsonBody(request, this.maxRequestBodySize);
+    return handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+  }
 
   /**
    * Registers the typed-mcp tools of `target` (spec §0, §1 generator path): for an instance, the
@@ -439,9 +447,7 @@ export class McpServer {
     const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
     // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
     const limits = this.#limits;
-    const rawArguments = captureToolArguments(sdk, (args) => checkArgumentBounds(args, limits));
-    cleanValidationErrors(sdk);
-    screenPromptArguments(sdk);
+    const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
     // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
     const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), registry) : undefined;
     sdk.setRequestHandler("tools/call", (request, ctx) => {

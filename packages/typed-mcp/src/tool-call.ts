@@ -60,7 +60,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * The result is shaped for the client's revision ({@link shapeResult}).
  *
  * @param entry The registered tool, or `undefined` when `name` is unknown.
- * @param capture What the raw-message hook saw in this request's arguments (sdk-patches.ts `captureToolArguments`).
+ * @param capture What the raw-message hook saw in this request's arguments (sdk-patches.ts `patchRawMessages`).
  * @throws ProtocolError for an unknown tool; the signals above.
  */
 export async function callTool(
@@ -76,10 +76,12 @@ export async function callTool(
   if (capture !== undefined && "refused" in capture) return errorResult(capture.refused);
   const raw = capture === undefined ? params.arguments : defineOwn({ ...params.arguments }, "__proto__", capture.proto);
   const upstream = ctx.mcpReq.signal;
-  const controller = new AbortController();
-  const onUpstreamAbort = (): void => controller.abort(upstream.reason);
+  // Without a timeout the tool gets the request's own signal (aborted only by cancellation); with
+  // one, a linked controller that the timeout aborts too (no AbortController made per call without).
+  const controller = policy.timeoutMs === undefined ? undefined : new AbortController();
+  const onUpstreamAbort = (): void => controller?.abort(upstream.reason);
   if (upstream.aborted) onUpstreamAbort();
-  else upstream.addEventListener("abort", onUpstreamAbort, { once: true });
+  else if (controller !== undefined) upstream.addEventListener("abort", onUpstreamAbort, { once: true });
   const failed = (error: unknown): CallToolResult => {
     reportFailure(entry.name, error, policy.onToolError);
     return errorResult(FAILED_TEXT);
@@ -87,7 +89,7 @@ export async function callTool(
   try {
     let args: unknown[] | string;
     try {
-      args = entry.descriptor.read(raw, requestContext(sdk, ctx, view, controller.signal));
+      args = entry.descriptor.read(raw, requestContext(sdk, ctx, view, controller?.signal ?? upstream));
     } catch (error) {
       return failed(error);
     }
@@ -105,7 +107,7 @@ export async function callTool(
       return failed(error);
     }
     if (value === TIMED_OUT) {
-      controller.abort(new DOMException(TIMED_OUT_TEXT, "TimeoutError"));
+      controller?.abort(new DOMException(TIMED_OUT_TEXT, "TimeoutError"));
       return errorResult(TIMED_OUT_TEXT);
     }
 
@@ -115,7 +117,7 @@ export async function callTool(
       return failed(error);
     }
   } finally {
-    upstream.removeEventListener("abort", onUpstreamAbort);
+    if (controller !== undefined) upstream.removeEventListener("abort", onUpstreamAbort);
   }
 }
 
