@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolListing } from "../../packages/codegen/src/index.js";
-import { Driver, type DriverEvent } from "../../packages/transform/src/index.js";
+import { Driver, spliceTools, type DriverEvent } from "../../packages/transform/src/index.js";
 import { copyFixture, removeCopy } from "./helpers.ts";
 
 let root: string;
@@ -81,6 +81,19 @@ afterAll(async () => {
   await removeCopy(root);
 });
 
+/** `value`, frozen all the way down (ES modules are strict: writing a frozen property throws). */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v && typeof v === "object" && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      stack.push(...Object.values(v));
+    }
+  }
+  return value;
+}
+
 /** Rewrites types.ts with `from` replaced by `to` and reports the change as a watcher does. */
 function editTypes(from: string, to: string): void {
   const file = path("types.ts");
@@ -95,8 +108,11 @@ function rebuild() {
   const since = events.length;
   const listings: Record<string, unknown> = {};
   for (const f of ["a.ts", "b.ts"]) {
-    const model = driver.model(path(f), readFileSync(path(f), "utf8"));
+    const code = readFileSync(path(f), "utf8");
+    // Frozen: a reused model is shared, so nothing downstream may change it (a write would throw here).
+    const model = deepFreeze(driver.model(path(f), code));
     expect(model.diagnostics).toEqual([]);
+    expect(spliceTools(code, path(f), model.tools, model, driver.generated)?.code).toContain(`"name":"${model.tools[0]!.name}"`);
     listings[f] = toolListing(model.tools[0]!);
   }
   const extracted = events.slice(since).flatMap((e) => (e.type === "extract" ? [e.file.split("/").pop()] : []));

@@ -128,8 +128,10 @@ export class Driver {
 
   /**
    * The model of module `file` (absolute, forward slashes) with text `code`: from the cache when
-   * it has a valid entry, else extracted (starting the sidecar when needed) and stored. Never
-   * throws for bad user code: problems are the model's diagnostics (spec §10).
+   * it has a valid entry, else extracted (starting the sidecar when needed) and stored; or the
+   * session's previous model of the module, when its text and every declaration it depends on are
+   * unchanged (a `reuse` event). The model is shared with later reuses: callers read it and never
+   * change it. Never throws for bad user code: problems are the model's diagnostics (spec §10).
    */
   model(file: string, code: string): ModuleModel {
     if (this.options.pollChanges) this.poll();
@@ -139,7 +141,7 @@ export class Driver {
       this.emit({ type: "reuse", file });
       live.consulted = hashesOf(live.model.consultedFiles, this.hashes);
       this.armIdleTimer();
-      return structuredClone(live.model);
+      return live.model;
     }
     const cache = this.cache();
     const hit = cache?.lookup(file, code);
@@ -162,7 +164,7 @@ export class Driver {
       for (const f of model.consultedFiles) if (!this.polled.has(f)) this.polled.set(f, this.hashes.hash(f));
     }
     if (model.diagnostics.length === 0) {
-      this.live.set(file, { code, config, consulted: hashesOf(model.consultedFiles, this.hashes), model: structuredClone(model) });
+      this.live.set(file, { code, config, consulted: hashesOf(model.consultedFiles, this.hashes), model });
     } else {
       this.live.delete(file);
     }
