@@ -144,7 +144,9 @@ export class Driver {
       return live.model;
     }
     const cache = this.cache();
-    const hit = cache?.lookup(file, code);
+    // The entry of this text and tsconfig holds the model just found stale (it was stored with it).
+    const staleHere = live !== undefined && live.code === code && live.config === config;
+    const hit = staleHere ? undefined : cache?.lookup(file, code);
     let model: ModuleModel;
     if (hit) {
       this.emit({ type: "cache-hit", file });
