@@ -1,7 +1,7 @@
 // One oxc parse per module serves both site finders (tools, and resources/prompts).
 import { afterAll, describe, expect, it, vi } from "vitest";
 
-const counter = vi.hoisted(() => ({ parses: 0 }));
+const counter = vi.hoisted(() => ({ parses: 0, files: [] as string[] }));
 // The extract package's own oxc-parser (the workspace root has none to resolve a bare name to).
 vi.mock("../../packages/extract/node_modules/oxc-parser/src-js/index.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("oxc-parser")>();
@@ -9,6 +9,7 @@ vi.mock("../../packages/extract/node_modules/oxc-parser/src-js/index.js", async 
     ...real,
     parseSync: (...args: Parameters<typeof real.parseSync>) => {
       counter.parses++;
+      counter.files.push(String(args[0]));
       return real.parseSync(...args);
     },
   };
@@ -54,9 +55,12 @@ describe("one oxc parse per module", () => {
 
   it("extracting a module parses it once", () => {
     const src = fixture("docs/docs.ts");
-    counter.parses = 0;
+    counter.files = [];
     const model = ex.extract(src.file, src.code + `\n// mentions a resource and a prompt, so both finders look\n`);
     expect(model.tools.length).toBeGreaterThan(0);
-    expect(counter.parses).toBe(1);
+    expect(counter.files.filter((f) => f === src.file)).toHaveLength(1);
+    // Each file it consulted is parsed once more, for its declaration table (docs/bundlers.md
+    // "Invalidation per declaration"), and only once.
+    expect(counter.files.filter((f) => f !== src.file).sort()).toEqual(model.consultedFiles);
   });
 });

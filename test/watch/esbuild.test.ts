@@ -61,16 +61,17 @@ it("lists the tools after the first build, extracting both modules", async () =>
   expect(readdirSync(join(root, ".cache/typed-mcp"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))).toHaveLength(2);
 });
 
-it("relists a changed interface from a type-only import; the other module comes from the cache", async () => {
+it("relists a changed interface from a type-only import; the other module reuses its model", async () => {
   const before = events.all.length;
   await new Promise((r) => setTimeout(r, 80));
   await edit(join(root, "src/types.ts"), "name: string;", "name: number;");
   await listing((t) => JSON.stringify(t) === JSON.stringify([greetListing("number"), countListing()]));
   const since = events.all.slice(before).map((e) => `${e.type} ${e.file ?? ""}`.trim());
-  // esbuild re-runs every onLoad on a rebuild: b.ts is answered from the cache, a.ts (whose
-  // consulted types.ts changed) is extracted by a new sidecar, which ends with the build.
+  // esbuild re-runs every onLoad on a rebuild: b.ts reuses its model of the session (same text,
+  // nothing it depends on changed: a `reuse` event, no disk read), a.ts (whose consulted
+  // types.ts changed) is extracted by a new sidecar, which ends with the build.
   expect(since.sort()).toEqual(
-    [`cache-hit ${join(root, "src/b.ts")}`, `cache-miss ${join(root, "src/a.ts")}`, `extract ${join(root, "src/a.ts")}`, "sidecar-close", "sidecar-start"].sort(),
+    [`reuse ${join(root, "src/b.ts")}`, `cache-miss ${join(root, "src/a.ts")}`, `extract ${join(root, "src/a.ts")}`, "sidecar-close", "sidecar-start"].sort(),
   );
 });
 

@@ -21,11 +21,13 @@ import { extractTools, sortDiagnostics } from "./tools.js";
 import type { ResourceSite } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
 import { extractCompletions } from "./completions.js";
+import { DeclarationTables, recordDependencies } from "./declarations.js";
 
 export { mayDeclareTools };
 export type { BackendStats, TypeScriptChoice };
 export { findTypeScript, familyOf } from "./backend/select.js";
 export { parseDocComment, normalizeDocText } from "./jsdoc.js";
+export { declarationTable, dependencyDigest, DeclarationTables, type ConsultSeed, type DeclarationTable } from "./declarations.js";
 
 /** Options of {@link createExtractor}. */
 export interface ExtractorOptions {
@@ -72,8 +74,9 @@ export interface MeasuredExtractor extends Extractor {
 export function createExtractor(options: ExtractorOptions = {}): MeasuredExtractor {
   const backend = createBackend(options);
   const memo = new Map<string, { code: string; generation: number; model: ModuleModel }>();
+  const tables = new DeclarationTables();
   return {
-    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo, resolve(options.cwd ?? process.cwd())),
+    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo, resolve(options.cwd ?? process.cwd()), tables),
     invalidate: (file, deleted) => backend.invalidate(resolve(options.cwd ?? process.cwd(), file), deleted),
     close: () => backend.close(),
     stats: () => backend.stats(),
@@ -107,6 +110,8 @@ function extractModule(
   memo: Map<string, { code: string; generation: number; model: ModuleModel }>,
   /** The extractor's `cwd`: paths inside messages are written relative to it. */
   root: string,
+  /** The declaration tables of consulted files, for {@link ModuleModel.declarations}. */
+  tables: DeclarationTables,
 ): ModuleModel {
   const file = rawFile.replace(/\\/g, "/");
   const starts = lineStarts(code);
@@ -175,6 +180,9 @@ function extractModule(
   }
   model.consultedFiles = session.consulted().filter((f) => f !== file);
   sortDiagnostics(diagnostics);
+  if (diagnostics.length === 0 && model.consultedFiles.length > 0) {
+    model.declarations = recordDependencies(parsed.program, model.consultedFiles, session.consultedDeclarations(), (f) => tables.of(f));
+  }
   memo.set(file, { code, generation: backend.generation, model: structuredClone(model) });
   return model;
 }

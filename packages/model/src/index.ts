@@ -398,6 +398,22 @@ export interface ModuleModel {
   diagnostics: Diagnostic[];
   /** Every file whose declarations were consulted (for `addWatchFile` and cache invalidation). */
   consultedFiles: string[];
+  /**
+   * Which declarations of the consulted files the model depends on (watch mode and the cache
+   * reuse the model after an edit of a consulted file that leaves them unchanged; docs/bundlers.md
+   * "Invalidation per declaration"). Absent: every consulted file counts as a whole.
+   */
+  declarations?: DeclarationDependencies;
+}
+
+/** The per-declaration dependencies of a {@link ModuleModel} (computed by `@typed-mcp/extract`'s `dependencyDigest`). */
+export interface DeclarationDependencies {
+  /** The names the dependency closure starts from (sorted): the module's own identifiers and the declarations the checker consulted. */
+  names: string[];
+  /** Consulted files depended on as a whole (sorted). */
+  whole: string[];
+  /** SHA-256 (hex) over the reached statements of every consulted file, each with its line and column. */
+  digest: string;
 }
 
 /**

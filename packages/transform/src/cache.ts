@@ -6,6 +6,7 @@
  * from the cache. An entry is valid for a module when all of these are unchanged:
  * - the module's path and text (as the host hands it over),
  * - the content hash of every file whose declarations were consulted (recorded in the entry),
+ *   or else the declarations of those files the model depends on ({@link stillValid}),
  * - the tsconfig the module is checked with (its text, and the text of the configs it extends:
  *   {@link tsconfigChain}),
  * - the extractor (its version and the hash of its own code and of the model package's), the
@@ -25,7 +26,7 @@ import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import type { ModuleModel } from "@typed-mcp/model";
-import { findTypeScript } from "@typed-mcp/extract";
+import { DeclarationTables, dependencyDigest, findTypeScript } from "@typed-mcp/extract";
 
 /** Version of the entry format; bumped when it changes. */
 const FORMAT = 1;
@@ -115,6 +116,57 @@ function saltOfExtractor(): string {
 
 const LOCK_FILES = ["pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lock", "bun.lockb", "deno.lock"];
 
+/**
+ * Whether `model`, extracted when its consulted files had the content hashes `consulted`, still
+ * holds (docs/bundlers.md "Invalidation per declaration"): every consulted file still has its
+ * recorded hash, or else the declarations the model depends on are unchanged
+ * (`model.declarations`, checked with `@typed-mcp/extract`'s `dependencyDigest` over the files'
+ * current text). A model without recorded declarations holds only while its files are unchanged.
+ */
+export function stillValid(model: ModuleModel, consulted: Record<string, string>, hashes: FileHashes, tables: DeclarationTables): boolean {
+  let changed = false;
+  for (const [file, hash] of Object.entries(consulted)) {
+    if (hashes.hash(file) !== hash) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return true;
+  const d = model.declarations;
+  if (!d || typeof d.digest !== "string" || !Array.isArray(d.names) || !Array.isArray(d.whole)) return false;
+  return dependencyDigest(model.consultedFiles, d.names, d.whole, (f) => tables.of(f, hashes.hash(f))) === d.digest;
+}
+
+/** The content hashes of `files` now, for {@link stillValid}. */
+export function hashesOf(files: readonly string[], hashes: FileHashes): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of files) out[f] = hashes.hash(f);
+  return out;
+}
+
+/**
+ * The hash of a tsconfig and every config it extends ({@link tsconfigChain}), memoized per
+ * config: the chain is read again only when one of its files' content hash changed.
+ */
+export class ConfigHashes {
+  private readonly memo = new Map<string, { chain: string[]; stamps: string[]; digest: string }>();
+
+  constructor(private readonly hashes: FileHashes) {}
+
+  /** SHA-256 over the paths and content hashes of `config`'s chain. */
+  of(config: string): string {
+    const known = this.memo.get(config);
+    if (known && known.chain.every((f, i) => this.hashes.hash(f) === known.stamps[i])) return known.digest;
+    const chain = tsconfigChain(config);
+    const stamps = chain.map((f) => this.hashes.hash(f));
+    const h = createHash("sha256");
+    chain.forEach((f, i) => h.update(f).update("\0").update(stamps[i]!));
+    const digest = h.digest("hex");
+    this.memo.set(config, { chain, stamps, digest });
+    return digest;
+  }
+}
+
 /** Options of {@link ModelCache}. */
 export interface ModelCacheOptions {
   /** The cache directory (created on first write). */
@@ -129,11 +181,13 @@ export interface ModelCacheOptions {
   profile?: string;
   /** Hashes shared with the plugin (so a watcher's `forget` reaches the cache too). */
   hashes?: FileHashes;
+  /** Declaration tables shared with the plugin, for {@link stillValid}. */
+  tables?: DeclarationTables;
 }
 
 /** A cached model and the files it consulted. */
 export interface CacheHit {
-  /** The model as stored (its `consultedFiles` all still have the recorded content). */
+  /** The model as stored (it still holds: {@link stillValid}). */
   model: ModuleModel;
 }
 
@@ -152,6 +206,8 @@ interface Entry {
 export class ModelCache {
   /** The content hashes the cache checks entries with (`options.hashes`, or its own). */
   readonly hashes: FileHashes;
+  private readonly tables: DeclarationTables;
+  private readonly configs: ConfigHashes;
   private readonly salt: string;
   /** Per tsconfig: the TypeScript package its project runs on (resolved once per process). */
   private readonly typescripts = new Map<string, string>();
@@ -159,6 +215,8 @@ export class ModelCache {
   /** A cache in `options.dir`; the lock file above `options.root` is hashed once, here. */
   constructor(private readonly options: ModelCacheOptions) {
     this.hashes = options.hashes ?? new FileHashes();
+    this.tables = options.tables ?? new DeclarationTables();
+    this.configs = new ConfigHashes(this.hashes);
     const h = createHash("sha256").update(saltOfExtractor());
     const lock = findUp(options.root, LOCK_FILES);
     h.update(lock ? `${lock}\0${this.hashes.hash(lock)}` : "no lock file");
@@ -186,8 +244,7 @@ export class ModelCache {
   private configHash(file: string): string {
     const config = tsconfigFor(file, this.options.tsconfig);
     if (!config) return "no tsconfig";
-    const h = createHash("sha256");
-    for (const path of tsconfigChain(config)) h.update(path).update("\0").update(this.hashes.hash(path));
+    const h = createHash("sha256").update(this.configs.of(config));
     let ts = this.typescripts.get(config);
     if (ts === undefined) {
       try {
@@ -209,8 +266,9 @@ export class ModelCache {
   }
 
   /**
-   * The cached model of `file` with text `code`, when every file it consulted still has the
-   * recorded content; `undefined` on a miss (including an unreadable or corrupt entry).
+   * The cached model of `file` with text `code`, when it still holds ({@link stillValid}: every
+   * file it consulted has the recorded content, or at least every declaration the model depends
+   * on); `undefined` on a miss (including an unreadable or corrupt entry).
    */
   lookup(file: string, code: string): CacheHit | undefined {
     try {
@@ -229,10 +287,7 @@ export class ModelCache {
       ) {
         return undefined;
       }
-      for (const [consulted, hash] of Object.entries(entry.consulted)) {
-        if (this.hashes.hash(consulted) !== hash) return undefined;
-      }
-      return { model: entry.model };
+      return stillValid(entry.model, entry.consulted, this.hashes, this.tables) ? { model: entry.model } : undefined;
     } catch {
       return undefined;
     }
@@ -248,8 +303,7 @@ export class ModelCache {
     let tmp: string | undefined;
     try {
       const key = this.keyOf(file, code);
-      const consulted: Record<string, string> = {};
-      for (const f of model.consultedFiles) consulted[f] = this.hashes.hash(f);
+      const consulted = hashesOf(model.consultedFiles, this.hashes);
       const entry: Entry = { format: FORMAT, key, file, consulted, model };
       const path = this.pathOf(key);
       mkdirSync(dirname(path), { recursive: true });

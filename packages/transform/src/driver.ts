@@ -8,10 +8,10 @@
  * @packageDocumentation
  */
 import { join, resolve } from "node:path";
-import { createExtractor, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
+import { createExtractor, DeclarationTables, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
 import { moduleWarnings, PROFILES, type Profile } from "@typed-mcp/codegen";
 import type { BuildWarning, ModuleModel, WarningCode } from "@typed-mcp/model";
-import { FileHashes, ModelCache, tsconfigFor } from "./cache.js";
+import { ConfigHashes, FileHashes, hashesOf, ModelCache, stillValid, tsconfigFor } from "./cache.js";
 import { GeneratedCodeMemo } from "./memo.js";
 
 /**
@@ -19,6 +19,8 @@ import { GeneratedCodeMemo } from "./memo.js";
  * - `sidecar-start` / `sidecar-close`: a TypeScript sidecar process started (first module
  *   extracted) or was ended; `sidecar-close` names the backend that ran (`"7.0"`, `"7.1"`, `"6"`)
  *   and its TypeScript version when a module was checked;
+ * - `reuse`: a module's model was reused from earlier in the session — same text, and every
+ *   declaration it depends on unchanged (docs/bundlers.md "Invalidation per declaration");
  * - `cache-hit` / `cache-miss`: a module's model came from the cache, or had to be extracted;
  * - `extract`: a module was handed to the extractor (the sidecar, when it has tool sites);
  * - `invalidate`: a changed file was passed on to the sidecar (`deleted` for a removed file):
@@ -27,7 +29,7 @@ import { GeneratedCodeMemo } from "./memo.js";
 export type DriverEvent =
   | { type: "sidecar-start" }
   | { type: "sidecar-close"; backend?: string; typescriptVersion?: string }
-  | { type: "cache-hit" | "cache-miss" | "extract"; file: string }
+  | { type: "cache-hit" | "cache-miss" | "extract" | "reuse"; file: string }
   | { type: "invalidate"; file: string; deleted: boolean };
 
 /** Options of a {@link Driver}: the plugin options it acts on, and what the host knows. */
@@ -87,6 +89,15 @@ export class Driver {
   readonly hashes = new FileHashes();
   /** Generated code of the session's modules, reused by their next splice when their models did not change. */
   readonly generated = new GeneratedCodeMemo();
+  /** Declaration tables of consulted files, shared by the cache and the session's reuse checks. */
+  readonly tables = new DeclarationTables();
+  /** Hashes of each module's tsconfig chain (part of what a reused model must match). */
+  private readonly configs = new ConfigHashes(this.hashes);
+  /**
+   * Per module: the last model without diagnostics, with the text, tsconfig hash and consulted
+   * files' hashes it holds for (see {@link stillValid}).
+   */
+  private readonly live = new Map<string, { code: string; config: string; consulted: Record<string, string>; model: ModuleModel }>();
   private extractor: MeasuredExtractor | undefined;
   private sidecarReported = false;
   private modelCache: ModelCache | null | undefined;
@@ -117,13 +128,25 @@ export class Driver {
 
   /**
    * The model of module `file` (absolute, forward slashes) with text `code`: from the cache when
-   * it has a valid entry, else extracted (starting the sidecar when needed) and stored. Never
-   * throws for bad user code: problems are the model's diagnostics (spec §10).
+   * it has a valid entry, else extracted (starting the sidecar when needed) and stored; or the
+   * session's previous model of the module, when its text and every declaration it depends on are
+   * unchanged (a `reuse` event). The model is shared with later reuses: callers read it and never
+   * change it. Never throws for bad user code: problems are the model's diagnostics (spec §10).
    */
   model(file: string, code: string): ModuleModel {
     if (this.options.pollChanges) this.poll();
+    const config = this.configKey(file);
+    const live = this.live.get(file);
+    if (live && live.code === code && live.config === config && stillValid(live.model, live.consulted, this.hashes, this.tables)) {
+      this.emit({ type: "reuse", file });
+      live.consulted = hashesOf(live.model.consultedFiles, this.hashes);
+      this.armIdleTimer();
+      return live.model;
+    }
     const cache = this.cache();
-    const hit = cache?.lookup(file, code);
+    // The entry of this text and tsconfig holds the model just found stale (it was stored with it).
+    const staleHere = live !== undefined && live.code === code && live.config === config;
+    const hit = staleHere ? undefined : cache?.lookup(file, code);
     let model: ModuleModel;
     if (hit) {
       this.emit({ type: "cache-hit", file });
@@ -142,8 +165,26 @@ export class Driver {
     if (this.options.pollChanges) {
       for (const f of model.consultedFiles) if (!this.polled.has(f)) this.polled.set(f, this.hashes.hash(f));
     }
+    if (model.diagnostics.length === 0) {
+      this.live.set(file, { code, config, consulted: hashesOf(model.consultedFiles, this.hashes), model });
+    } else {
+      this.live.delete(file);
+    }
     this.armIdleTimer();
     return model;
+  }
+
+  /** Whether `file` is a module with a live model, or consulted by one. */
+  private knows(file: string): boolean {
+    if (this.live.has(file)) return true;
+    for (const { model } of this.live.values()) if (model.consultedFiles.includes(file)) return true;
+    return false;
+  }
+
+  /** What a module's model depends on besides its text and consulted files: its tsconfig chain. */
+  private configKey(file: string): string {
+    const config = tsconfigFor(file, this.options.tsconfig);
+    return config ? this.configs.of(config) : "no tsconfig";
   }
 
   /**
@@ -160,7 +201,9 @@ export class Driver {
    * A watcher reported that `file` (absolute, forward slashes) changed or was `deleted`. A
    * tsconfig whose content differs from what {@link tsconfigOf} saw closes the extractor (hosts
    * also report files whose timestamps only moved); a source or JSON file is passed on to the
-   * running sidecar (an `invalidate` event).
+   * running sidecar (an `invalidate` event). A deleted source file, or one that no model of the
+   * session is or consulted (it may be new, and change how imports resolve), ends the reuse of
+   * every model of the session; a consulted file's edit is checked per declaration on reuse.
    */
   changed(file: string, deleted: boolean): void {
     this.hashes.forget(file);
@@ -171,7 +214,9 @@ export class Driver {
       }
       return;
     }
-    if (!this.extractor || !SOURCE_FILE.test(file)) return;
+    if (!SOURCE_FILE.test(file)) return;
+    if (deleted || !this.knows(file)) this.live.clear();
+    if (!this.extractor) return;
     this.extractor.invalidate(file, deleted);
     this.emit({ type: "invalidate", file, deleted });
   }
@@ -210,7 +255,7 @@ export class Driver {
       typeof cache === "object" && cache.dir
         ? resolve(root, cache.dir)
         : (this.options.cacheDir?.() ?? join(root, "node_modules/.cache/typed-mcp"));
-    this.modelCache = new ModelCache({ dir, root, tsconfig, typescript, profile, hashes: this.hashes });
+    this.modelCache = new ModelCache({ dir, root, tsconfig, typescript, profile, hashes: this.hashes, tables: this.tables });
     return this.modelCache;
   }
 

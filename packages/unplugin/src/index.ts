@@ -77,7 +77,7 @@ export interface TypedMcpOptions {
   warnings?: Partial<Record<WarningCode, boolean>>;
   /**
    * Called for what the plugin does, for logging and tests: the sidecar starting and closing,
-   * cache hits and misses, extractions, and invalidations from the bundler's change events.
+   * cache hits and misses, reused models, extractions, and invalidations from the bundler's change events.
    * Must not throw.
    */
   onEvent?: (event: TypedMcpEvent) => void;
@@ -90,6 +90,8 @@ export interface TypedMcpOptions {
  *   extracted) or was ended; `sidecar-close` names the backend that ran (`"7.0"`, `"7.1"`, `"6"`)
  *   and its TypeScript version when a module was checked;
  * - `cache-hit` / `cache-miss`: a module's model came from the cache, or had to be extracted;
+ * - `reuse`: a module's model of this session was reused (same text, no declaration it depends
+ *   on changed; docs/bundlers.md "Invalidation per declaration");
  * - `extract`: a module was handed to the extractor (the sidecar, when it has tool sites);
  * - `invalidate`: a change event from the bundler's watcher was passed on to the sidecar
  *   (`deleted` for a removed file).

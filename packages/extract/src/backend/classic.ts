@@ -240,7 +240,7 @@ class ClassicSession extends SessionBase {
   /** The declaration node (marks its file consulted, like resolving a 7.0 node handle). */
   protected resolve(decl: TS.Node | undefined): AnyNode | undefined {
     if (!decl) return undefined;
-    this.consult(decl.getSourceFile().fileName);
+    this.consult(decl.getSourceFile().fileName, { span: [decl.pos, decl.end] });
     return decl as AnyNode;
   }
 

@@ -5,6 +5,7 @@
  * mapping contract of docs/mapping.md (§3 defaults, §4 types).
  */
 import type { SourceLocation } from "@typed-mcp/model";
+import type { ConsultSeed } from "../declarations.js";
 
 /** An opaque type handle owned by the backend. */
 export interface TypeRef {
@@ -197,8 +198,11 @@ export interface TypeHost {
   tags(t: TypeRef): { name: string; value: string | number | boolean | undefined }[] | undefined;
   /** For a class type: its constructor (spec §4 classes). */
   classConstructor(t: TypeRef, fromFile: string): ConstructorInfo | undefined;
-  /** Marks a file as consulted (watch files). */
-  consult(file: string): void;
+  /**
+   * Marks a file as consulted (watch files): the declaration node spanning `span` (UTF-16
+   * offsets), the declarations of the symbol `name`, or (without `what`) the whole file.
+   */
+  consult(file: string, what?: { span: [number, number] } | { name: string }): void;
 }
 
 /** Resolution of a quick-path call: whether the receiver is typed-mcp's `McpServer`, and the function. */
@@ -233,6 +237,8 @@ export interface ModuleSession {
   foldConstant(span: [number, number]): FoldResult;
   /** Files whose declarations were consulted so far (absolute, forward slashes). */
   consulted(): string[];
+  /** Per consulted file, which of its declarations were consulted (spans, names, or the whole file). */
+  consultedDeclarations(): Map<string, ConsultSeed>;
 }
 
 /** Counters for measurements (docs/extraction.md). */

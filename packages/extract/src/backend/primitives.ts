@@ -7,6 +7,7 @@
  */
 import type { EnumInfo, NamedInfo, ObjectShape, PropertyInfo, TypeHost, TypeShape } from "./host.js";
 import { fileOrigin, norm } from "./library.js";
+import type { ConsultSeed } from "../declarations.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** A compiler node, type, symbol, signature or declaration handle of either API. */
@@ -27,7 +28,12 @@ export class Caches {
   symbolIds = new Map<unknown, number>();
   /** The IPC backends' types of symbols already asked (by symbol id), e.g. prefetched parameters. */
   symbolTypes = new Map<unknown, unknown>();
+  /** Per cache entry (`"named:12"`, an enum's symbol key, …): the consults its computation made, replayed on a hit. */
+  consults = new Map<unknown, ConsultRecord>();
 }
+
+/** The consults (file, and which declaration) one cache entry's computation made. */
+type ConsultRecord = [string, { span: [number, number] } | { name: string } | undefined][];
 
 /** The enums a session reads (values from the backend's TypeScript modules). */
 export interface Enums {
@@ -48,6 +54,9 @@ export interface IndexSignature {
 /** The primitives of one TypeScript API, and the files its answers consulted. */
 export abstract class ApiPrimitives {
   private readonly consultedFiles = new Set<string>();
+  private readonly seeds = new Map<string, ConsultSeed>();
+  /** The consult records of the cache entries being computed (nested: every open one records). */
+  private readonly recording: ConsultRecord[] = [];
   protected readonly K: Enum;
   protected readonly TF: Enum;
   protected readonly SF: Enum;
@@ -73,10 +82,47 @@ export abstract class ApiPrimitives {
     return [...this.consultedFiles].sort();
   }
 
-  /** Marks a file as consulted (watched); the module itself, libraries and packages are not. */
-  consult(file: string): void {
+  /** Per consulted file, what of it was consulted (declaration spans and names, or all of it). */
+  consultedDeclarations(): Map<string, ConsultSeed> {
+    return this.seeds;
+  }
+
+  /**
+   * Marks a file as consulted (watched); the module itself, libraries and packages are not.
+   * `what` says which declaration: the `span` of a resolved declaration node, or the `name` of a
+   * symbol whose declarations were looked at; without it the whole file counts.
+   */
+  consult(file: string, what?: { span: [number, number] } | { name: string }): void {
     const f = norm(file);
-    if (f !== this.file && fileOrigin(f) === "project") this.consultedFiles.add(f);
+    for (const r of this.recording) r.push([f, what]);
+    if (f === this.file || fileOrigin(f) !== "project") return;
+    this.consultedFiles.add(f);
+    let seed = this.seeds.get(f);
+    if (!seed) this.seeds.set(f, (seed = { spans: [], names: [], whole: false }));
+    if (!what) seed.whole = true;
+    else if ("span" in what) seed.spans.push(what.span);
+    else if (!seed.names.includes(what.name)) seed.names.push(what.name);
+  }
+
+  /**
+   * `compute()`, the answer to the per-snapshot cache entry `key`, with the consults it makes
+   * recorded, so that {@link replayConsults} repeats them for a later module answered from the
+   * cache (its model depends on the same declarations).
+   */
+  protected recordConsults<V>(key: unknown, compute: () => V): V {
+    const record: ConsultRecord = [];
+    this.recording.push(record);
+    try {
+      return compute();
+    } finally {
+      this.recording.splice(this.recording.indexOf(record), 1);
+      this.c.consults.set(key, record);
+    }
+  }
+
+  /** Repeats the consults recorded for cache entry `key` (see {@link recordConsults}). */
+  protected replayConsults(key: unknown): void {
+    for (const [f, what] of this.c.consults.get(key) ?? []) this.consult(f, what);
   }
 
   // The primitives below are a list of one-line abstract declarations, not repeated logic:

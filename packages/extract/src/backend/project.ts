@@ -59,6 +59,7 @@ export function failedSession(message: string): ModuleSession {
     quickSites: () => [],
     foldConstant: () => ({ error: message }),
     consulted: () => [],
+    consultedDeclarations: () => new Map(),
   };
 }
 

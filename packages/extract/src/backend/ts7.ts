@@ -263,12 +263,14 @@ class Ts7Session extends SessionBase {
 
   protected resolve(handle: NodeHandle | undefined): AnyNode | undefined {
     if (!handle) return undefined;
-    this.consult(handle.path);
+    let node: AnyNode | undefined;
     try {
-      return handle.resolve(this.project) as AnyNode | undefined;
+      node = handle.resolve(this.project) as AnyNode | undefined;
     } catch {
-      return undefined;
+      node = undefined;
     }
+    this.consult(handle.path, node ? { span: [node.pos, node.end] } : undefined);
+    return node;
   }
 
   protected pathOf(decl: NodeHandle): string {

@@ -101,15 +101,21 @@ export abstract class TypeFacts extends SyntaxFacts {
 
   /** The symbol an object type is named after (cached); its declarations are consulted. */
   protected namedOf(type: Any): NamedInfo | undefined {
-    if (this.c.named.has(type.id)) return this.c.named.get(type.id);
-    let info: NamedInfo | undefined;
-    const sym = this.symbolOf(type);
-    if (sym && !sym.name.startsWith("__")) {
-      info = this.namedFromSymbol(sym, !!(sym.flags & this.SF.Class));
-      for (const p of this.declarationPaths(sym)) this.consult(p);
+    const key = `named:${type.id}`;
+    if (this.c.named.has(type.id)) {
+      this.replayConsults(key);
+      return this.c.named.get(type.id);
     }
-    this.c.named.set(type.id, info);
-    return info;
+    return this.recordConsults(key, () => {
+      let info: NamedInfo | undefined;
+      const sym = this.symbolOf(type);
+      if (sym && !sym.name.startsWith("__")) {
+        info = this.namedFromSymbol(sym, !!(sym.flags & this.SF.Class));
+        for (const p of this.declarationPaths(sym)) this.consult(p, { name: sym.name });
+      }
+      this.c.named.set(type.id, info);
+      return info;
+    });
   }
 
   /** {@link TypeHost.aliasNamed}. */
@@ -191,7 +197,10 @@ export abstract class TypeFacts extends SyntaxFacts {
   object(t: TypeRef): ObjectShape {
     const type = t as Any;
     const cached = this.c.object.get(type.id);
-    if (cached) return cached;
+    if (cached) {
+      this.replayConsults(`named:${type.id}`); // what `named` below consulted
+      return cached;
+    }
     const shape = { tuple: false, named: this.namedOf(type) } as ObjectShape;
     const reference = !!(this.objectFlags(type) & this.OF.Reference);
     if (reference) {
@@ -224,13 +233,19 @@ export abstract class TypeFacts extends SyntaxFacts {
   /** {@link TypeHost.properties}: base (`extends`) first, then declaration order (cached). */
   properties(t: TypeRef): PropertyInfo[] {
     const type = t as Any;
+    const key = `props:${type.id}`;
     const cached = this.c.props.get(type.id);
-    if (cached) return cached;
-    const ordered = this.baseFirst(type, this.listedProperties(type));
-    const types = ordered.length ? this.typesOfSymbols(ordered) : [];
-    const props = ordered.map((sym, i) => this.propertyInfo(sym, types[i]));
-    this.c.props.set(type.id, props);
-    return props;
+    if (cached) {
+      this.replayConsults(key);
+      return cached;
+    }
+    return this.recordConsults(key, () => {
+      const ordered = this.baseFirst(type, this.listedProperties(type));
+      const types = ordered.length ? this.typesOfSymbols(ordered) : [];
+      const props = ordered.map((sym, i) => this.propertyInfo(sym, types[i]));
+      this.c.props.set(type.id, props);
+      return props;
+    });
   }
 
   /** Orders properties base (`extends`) first, then declaration order. */
@@ -300,7 +315,15 @@ export abstract class TypeFacts extends SyntaxFacts {
     const parent = member ? this.parentOf(member) : undefined;
     if (!parent) return undefined;
     const key = this.symbolKey(parent);
-    if (this.c.enums.has(key)) return this.c.enums.get(key);
+    if (this.c.enums.has(key)) {
+      this.replayConsults(key);
+      return this.c.enums.get(key);
+    }
+    return this.recordConsults(key, () => this.readEnum(parent, key));
+  }
+
+  /** The members of enum `parent` (cached under `key`), for {@link enumOf}. */
+  private readEnum(parent: Any, key: unknown): EnumInfo | undefined {
     let info: EnumInfo | undefined;
     const memberNodes: Any[] = [];
     for (const d of this.declarations(parent)) {
