@@ -120,6 +120,7 @@ async function direct<T>(request: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The original's three task tools, as typed-mcp `@tool` methods (registered with `server.addTools(new TaskTools())`). */
 export class TaskTools {
   /**
    * Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
