@@ -10,27 +10,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "vite";
-import { EXAMPLE, connect, until, type Session, type Via, type Which } from "./servers.ts";
+import { EXAMPLE, SAMPLED, connect, until, type Session, type Via, type Which } from "./servers.ts";
 import { DIFFERENCES, type DifferenceId } from "./differences.ts";
-import { normalise } from "./normalise.ts";
+import { answer, normalise } from "./normalise.ts";
+import { researchTaskParity } from "./tasks.ts";
 
 /** The differences each transport must show (all of differences.ts between them). */
 const EXPECTED: Record<Via, DifferenceId[]> = {
-  stdio: ["sdk-elicit-mode", "protocol-error-message", "tool-title", "schema-dialect", "execution-forbidden", "task-tools", "tasks-capability", "session-template", "argument-error", "template-variable-error", "roots-on-initialize", "subscribe-log"],
-  http: ["protocol-error-message", "tool-title", "schema-dialect", "execution-forbidden", "task-tools", "tasks-capability", "session-template", "argument-error", "template-variable-error", "http-no-back-channel", "http-no-session"],
+  stdio: ["sdk-elicit-mode", "sdk-result-key-order", "sdk-empty-meta", "protocol-error-message", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-status-message", "task-cancel-notification", "task-error-message", "roots-on-initialize", "subscribe-log"],
+  http: ["protocol-error-message", "sdk-empty-meta", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-status-message", "task-error-message", "http-no-back-channel", "http-no-session"],
 };
 
 type Json = Record<string, any>;
-
-/** The answer to a request: its result, or its JSON-RPC error's code, message and data. */
-async function answer(run: () => Promise<unknown>): Promise<Json> {
-  try {
-    return { result: normalise(await run()) };
-  } catch (e) {
-    const { code, message, data } = e as { code?: number; message?: string; data?: unknown };
-    return { error: normalise({ code, message, ...(data !== undefined && { data }) }) };
-  }
-}
 
 /** The raw result of the last response that carried `key` (listings as sent, not as the client re-parsed them). */
 function rawResult(s: Session, key: string): Json[] {
@@ -61,8 +52,6 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     const tools = (s: Session, which: Which): Json[] =>
       rawResult(s, "tools").flatMap((t) => {
         if (which === "original") {
-          if (t.execution?.taskSupport && t.execution.taskSupport !== "forbidden") return mark("task-tools"), [];
-          if (t.execution?.taskSupport === "forbidden") delete t.execution, mark("execution-forbidden");
           if (t.title !== undefined) (t.annotations = { title: t.title, ...t.annotations }), delete t.title, mark("tool-title");
           for (const schema of [t.inputSchema, t.outputSchema]) if (schema?.$schema) delete schema.$schema, mark("schema-dialect");
           if (t.outputSchema?.additionalProperties === false) delete t.outputSchema.additionalProperties, mark("schema-dialect");
@@ -86,9 +75,10 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     await both((s) => s.client.listPrompts());
     expect(rawResult(port, "prompts")).toEqual(rawResult(original, "prompts"));
 
-    const { tasks, ...caps } = original.client.getServerCapabilities() as Json;
-    if (tasks !== undefined) mark("tasks-capability");
-    expect(port.client.getServerCapabilities()).toEqual(caps);
+    // MCP 2025-11-25 "Tasks": the same task-augmented tools/call, tasks/list and tasks/cancel.
+    expect(port.client.getServerCapabilities()).toEqual(original.client.getServerCapabilities());
+    expect(port.client.getServerCapabilities()!.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    expect(portTools.filter((t) => t.execution.taskSupport !== "forbidden").map((t) => [t.name, t.execution])).toEqual([["simulate-research-query", { taskSupport: "required" }]]);
     expect(port.client.getServerVersion()).toEqual(original.client.getServerVersion());
     expect(port.client.getInstructions()).toEqual(original.client.getInstructions());
   });
@@ -202,15 +192,27 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       ["trigger-sampling-request", { prompt: "Say hello", maxTokens: 20 }],
       ["trigger-elicitation-request", {}],
       ["trigger-url-elicitation", { url: "https://example.com/consent", elicitationId: "consent-1" }],
+      // Asked with params.task (a client-side task invited); the client answers at once (MCP 2025-11-25 "Tasks").
+      ["trigger-sampling-request-async", { prompt: "Say hello", maxTokens: 20 }],
+      ["trigger-elicitation-request-async", {}],
     ];
     for (const [name, args] of calls) {
       const [a, b] = await both((s) => answer(() => s.client.callTool({ name, arguments: args })));
       if (via === "http") {
         // Stateless 2025-era HTTP cannot carry the request: the port says so at once (docs/runtime.md).
-        const method = name === "get-roots-list" ? "roots/list" : name === "trigger-sampling-request" ? "sampling/createMessage" : "elicitation/create";
+        const method = name === "get-roots-list" ? "roots/list" : name.startsWith("trigger-sampling-request") ? "sampling/createMessage" : "elicitation/create";
         expect(b).toEqual({ result: { content: [{ type: "text", text: `This transport cannot carry the server's ${method} request to the client; connect over stdio (or a 2026-07-28 client) to use this tool.` }], isError: true } });
         expect(a.result.isError).toBeUndefined();
         mark("http-no-back-channel");
+        continue;
+      }
+      if (name === "trigger-sampling-request-async") {
+        // The same CreateMessageResult, printed in the key order each SDK parsed it into.
+        const [orig, ported] = [a, b].map((x) => x.result.content[0].text.match(/^(\[SYNC\] Client executed synchronously:)\n(.*)$/s)!);
+        expect(ported![1]).toBe(orig![1]);
+        expect(JSON.parse(ported![2]!)).toEqual(JSON.parse(orig![2]!));
+        expect(JSON.parse(ported![2]!)).toEqual(SAMPLED);
+        if (a.result.content[0].text !== b.result.content[0].text) mark("sdk-result-key-order");
         continue;
       }
       expect(b, name).toEqual(a);
@@ -220,13 +222,16 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       // form elicitation's optional `mode: "form"` out (MCP 2025-11-25 ElicitRequestFormParams).
       const pick = (s: Session, method: string) => normalise(s.requests.filter((r) => r.method === method));
       expect(pick(port, "sampling/createMessage")).toEqual(pick(original, "sampling/createMessage"));
-      const [form, url] = pick(port, "elicitation/create") as Json[];
-      const [origForm, origUrl] = pick(original, "elicitation/create") as Json[];
+      const [form, url, asyncForm] = pick(port, "elicitation/create") as Json[];
+      const [origForm, origUrl, origAsyncForm] = pick(original, "elicitation/create") as Json[];
       expect(url).toEqual(origUrl);
-      expect(form!.params.mode).toBe("form");
-      expect(origForm!.params.mode).toBeUndefined();
-      delete form!.params.mode;
-      expect(form).toEqual(origForm);
+      expect(asyncForm!.params.task).toEqual({ ttl: 600_000 });
+      for (const [p, o] of [[form, origForm], [asyncForm, origAsyncForm]]) {
+        expect(p!.params.mode).toBe("form");
+        expect(o!.params.mode).toBeUndefined();
+        delete p!.params.mode;
+        expect(p).toEqual(o);
+      }
       mark("sdk-elicit-mode");
     }
   });
@@ -298,6 +303,8 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     await both((s) => s.client.unsubscribeResource({ uri }));
   });
 
+  it("runs simulate-research-query as a task alike: CreateTaskResult, tasks/get, status notifications, the clarification, tasks/result, tasks/list, tasks/cancel", () => researchTaskParity({ original, port, via, both, mark }), 30_000);
+
   afterAll(() => {
     // Every listed difference of this transport showed, and no other.
     expect([...seen].sort()).toEqual([...EXPECTED[via]].sort());
@@ -358,5 +365,17 @@ describe("a 2025-11-25 client without client capabilities over stdio", () => {
         isError: true,
       });
     }
+    for (const [name, capability] of [["trigger-sampling-request-async", "sampling"], ["trigger-elicitation-request-async", "elicitation"]] as const) {
+      expect(await port.client.callTool({ name, arguments: name === "trigger-sampling-request-async" ? { prompt: "x" } : {} })).toEqual({
+        content: [{ type: "text", text: `This tool needs the client capability '${capability}', which this client did not declare.` }],
+        isError: true,
+      });
+    }
+  });
+
+  it("refuses simulate-research-query called without params.task: -32601 (MCP 2025-11-25 tool-level negotiation, taskSupport \"required\")", async () => {
+    expect(await answer(() => port.client.callTool({ name: "simulate-research-query", arguments: { topic: "x" } }))).toEqual({
+      error: { code: -32601, message: 'Tool simulate-research-query must be called as a task (execution.taskSupport "required"): send params.task.' },
+    });
   });
 });

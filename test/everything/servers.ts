@@ -28,6 +28,8 @@ export type Via = "stdio" | "http";
 /** The fixed answers the client gives to the server's requests. */
 export const ROOTS = [{ uri: "file:///srv/project", name: "project" }, { uri: "file:///srv/other" }];
 export const SAMPLED = { role: "assistant", content: { type: "text", text: "A sampled answer." }, model: "test-model", stopReason: "endTurn" } as const;
+/** The answer to simulate-research-query's clarification (its `interpretation` choice for "python"). */
+export const CLARIFIED = { interpretation: "snake" };
 export const ELICITED = { name: "Ada Lovelace", check: true, email: "ada@example.com", integer: 7, number: 2.5 };
 
 /** A connected client and what it received. */
@@ -73,7 +75,10 @@ export interface ConnectOptions {
 
 /** Starts `which` over `via` and connects a client with every client capability the original tests for (unless `options.bare`). */
 export async function connect(which: Which, via: Via, options: ConnectOptions = {}): Promise<Session> {
-  const capabilities = options.bare ? {} : { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } };
+  // `tasks.requests`: the client may be asked for sampling and elicitation as tasks (MCP 2025-11-25
+  // "Tasks"); it answers them at once (CreateMessageResult / ElicitResult), which the spec allows.
+  const tasks = { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } };
+  const capabilities = options.bare ? {} : { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} }, tasks };
   const revision = options.modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : { supportedProtocolVersions: ["2025-11-25"] };
   const client = new Client({ name: "everything-parity", version: "1.0.0" }, { capabilities, ...revision } as ConstructorParameters<typeof Client>[1]);
   const notifications: Session["notifications"] = [];
@@ -81,6 +86,7 @@ export async function connect(which: Which, via: Via, options: ConnectOptions = 
   for (const method of ["notifications/message", "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed"] as const) {
     client.setNotificationHandler(method, (n) => void notifications.push({ method, params: (n.params ?? {}) as Record<string, unknown> }));
   }
+  client.fallbackNotificationHandler = async (n) => void notifications.push({ method: n.method, params: (n.params ?? {}) as Record<string, unknown> });
   // The client refuses a handler for a capability it did not declare.
   if (!options.bare) {
     client.setRequestHandler("roots/list", (r) => (requests.push({ method: "roots/list", params: r.params ?? {} }), { roots: ROOTS }));
@@ -88,7 +94,9 @@ export async function connect(which: Which, via: Via, options: ConnectOptions = 
     client.setRequestHandler("elicitation/create", (r) => {
       const params = r.params as Record<string, unknown>;
       requests.push({ method: "elicitation/create", params });
-      return params.mode === "url" ? { action: "accept" } : { action: "accept", content: ELICITED };
+      const asked = (params.requestedSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+      if (params.mode === "url") return { action: "accept" };
+      return { action: "accept", content: "interpretation" in asked ? CLARIFIED : ELICITED };
     });
   }
   let child: ChildProcess | undefined;

@@ -12,6 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { createTaskServer, taskState } from "./fixtures/tasks-tools.mjs";
 import { messagesOf, until } from "./helpers.js";
+import { cancelTask as cancel, createTask as create, getTask as get, listTasks as list, taskResult as result } from "../helpers/tasks.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/tasks-stdio.mjs", import.meta.url));
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -42,12 +43,6 @@ async function connect(transport: StdioClientTransport | StreamableHTTPClientTra
   return { client, statuses, stderr };
 }
 
-const create = (client: Client, name: string, args: Record<string, unknown>, task: Record<string, unknown> = {}) =>
-  client.request({ method: "tools/call", params: { name, arguments: args, task } }, specTypeSchemas.CreateTaskResult);
-const get = (client: Client, taskId: string) => client.request({ method: "tasks/get", params: { taskId } }, specTypeSchemas.GetTaskResult);
-const result = (client: Client, taskId: string) => client.request({ method: "tasks/result", params: { taskId } }, specTypeSchemas.CallToolResult);
-const cancel = (client: Client, taskId: string) => client.request({ method: "tasks/cancel", params: { taskId } }, specTypeSchemas.CancelTaskResult);
-const list = (client: Client, cursor?: string) => client.request({ method: "tasks/list", params: cursor === undefined ? {} : { cursor } }, specTypeSchemas.ListTasksResult);
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ProtocolError);
 
 /** The checks every transport must pass, on a fresh session from `open`. */

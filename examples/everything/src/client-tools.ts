@@ -9,7 +9,7 @@ import { ServerRequestUnavailableError, tool, ToolError, UrlElicitationRequiredE
 import { ELICITATION_FORM } from "./elicitation-form.js";
 
 /** Refuses a call from a client that did not declare `capability` (the original does not list the tool to it). */
-function requireCapability(ctx: RequestContext, capability: "roots" | "sampling" | "elicitation"): void {
+export function requireCapability(ctx: RequestContext, capability: "roots" | "sampling" | "elicitation"): void {
   if (ctx.clientCapabilities !== undefined && ctx.clientCapabilities[capability] === undefined) {
     throw new ToolError(`This tool needs the client capability '${capability}', which this client did not declare.`);
   }
@@ -19,7 +19,7 @@ function requireCapability(ctx: RequestContext, capability: "roots" | "sampling"
  * Runs one client request; where the transport cannot carry it (stateless 2025-era HTTP,
  * docs/runtime.md) the call answers a `ToolError` saying so instead of "The tool failed.".
  */
-async function ask<T>(request: () => Promise<T>): Promise<T> {
+export async function ask<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
@@ -41,7 +41,7 @@ const issuedErrorPath = new Set<string>();
 
 export class ClientTools {
   /** Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files. */
-  @tool({ name: "get-roots-list", title: "Get Roots List Tool", readOnly: true, destructive: false, idempotent: true, openWorld: false })
+  @tool({ name: "get-roots-list", task: "forbidden", title: "Get Roots List Tool", readOnly: true, destructive: false, idempotent: true, openWorld: false })
   async getRootsList(ctx: RequestContext): Promise<string> {
     requireCapability(ctx, "roots");
     const { roots } = await ask(() => ctx.listRoots());
@@ -60,7 +60,7 @@ export class ClientTools {
   }
 
   /** Trigger a Request from the Server for User Elicitation */
-  @tool({ name: "trigger-elicitation-request", title: "Trigger Elicitation Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: false })
+  @tool({ name: "trigger-elicitation-request", task: "forbidden", title: "Trigger Elicitation Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: false })
   async triggerElicitationRequest(ctx: RequestContext): Promise<ContentBlock[]> {
     requireCapability(ctx, "elicitation");
     const result = await ask(() => ctx.elicit({ message: "Please provide inputs for the following fields:", requestedSchema: ELICITATION_FORM } as ElicitRequestFormParams));
@@ -99,7 +99,7 @@ export class ClientTools {
    * @param elicitationId Optional explicit elicitation ID. Defaults to a random UUID.
    * @param errorPath Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error.
    */
-  @tool({ name: "trigger-url-elicitation", title: "Trigger URL Elicitation Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
+  @tool({ name: "trigger-url-elicitation", task: "forbidden", title: "Trigger URL Elicitation Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
   async triggerUrlElicitation(
     ctx: RequestContext,
     url: string & Format<"uri">,
@@ -133,7 +133,7 @@ export class ClientTools {
    * @param prompt The prompt to send to the LLM
    * @param maxTokens Maximum number of tokens to generate
    */
-  @tool({ name: "trigger-sampling-request", title: "Trigger Sampling Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
+  @tool({ name: "trigger-sampling-request", task: "forbidden", title: "Trigger Sampling Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
   async triggerSamplingRequest(ctx: RequestContext, prompt: string, maxTokens = 100): Promise<string> {
     requireCapability(ctx, "sampling");
     const result = await ask(() => ctx.sample({

@@ -71,7 +71,7 @@ export class GzipTool {
    * @param data URL or data URI of the file content to compress
    * @param outputType How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
    */
-  @tool({ name: "gzip-file-as-resource", title: "GZip File as Resource Tool", readOnly: false, destructive: false, idempotent: true, openWorld: true })
+  @tool({ name: "gzip-file-as-resource", task: "forbidden", title: "GZip File as Resource Tool", readOnly: false, destructive: false, idempotent: true, openWorld: true })
   async gzipFileAsResource(
     name = "README.md.gz",
     data: string & Format<"uri"> = "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md",

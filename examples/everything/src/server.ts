@@ -13,14 +13,15 @@ import { ClientTools } from "./client-tools.js";
 import { GzipTool } from "./gzip.js";
 import { Prompts, positiveInteger } from "./prompts.js";
 import { DynamicResources, INSTRUCTIONS, SessionResources, StaticDocuments } from "./resources.js";
+import { TaskTools } from "./task-tools.js";
 import { Toggles } from "./toggles.js";
 import { BasicTools } from "./tools.js";
 
-/** Builds the server: every tool, resource, template and prompt of the original, and its completions. */
+/** Builds the server: every tool (the task tools with the original's `pollInterval`, 1000 ms), resource, template and prompt of the original, and its completions. */
 export function createServer(): McpServer {
-  const server = new McpServer({ name: "mcp-servers/everything", title: "Everything Reference Server", version: "2.0.0", instructions: INSTRUCTIONS, dynamic: true });
+  const server = new McpServer({ name: "mcp-servers/everything", title: "Everything Reference Server", version: "2.0.0", instructions: INSTRUCTIONS, dynamic: true, tasks: { pollIntervalMs: 1000 } });
   const sessions = new SessionResources();
-  server.addTools(new BasicTools()).addTools(new ClientTools()).addTools(new GzipTool(sessions)).addTools(new Toggles(server));
+  server.addTools(new BasicTools()).addTools(new ClientTools()).addTools(new GzipTool(sessions)).addTools(new Toggles(server)).addTools(new TaskTools());
   server.add(new DynamicResources()).add(new StaticDocuments()).add(sessions).add(new Prompts());
   // The prompts' hooks are their @complete methods (prompts.ts); the templates' are registered here.
   server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" }, "resourceId", positiveInteger);

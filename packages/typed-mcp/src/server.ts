@@ -4,7 +4,8 @@
  * `tools/call` itself so that listings and texts are exactly those of the spec.
  *
  * This class only wires the parts together (docs/runtime.md "Module layout"): the registry
- * (registry.ts), the per-client view (client-view.ts), the call pipeline (tool-call.ts), the
+ * (registry.ts), its options and their checks (server-options.ts), the per-client view
+ * (client-view.ts), the call pipeline (tool-call.ts), the
  * RequestContext (request-context.ts), resources and prompts (resources.ts), the 2026-07-28
  * `input_required` flow (input-required.ts) and the SDK patches (sdk-patches.ts).
  *
@@ -14,13 +15,11 @@ import { Server, createMcpHandler } from "@modelcontextprotocol/server";
 import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
 import { UI_EXTENSION } from "./apps.js";
 import { AuthGate } from "./auth.js";
-import type { AuthOptions } from "./auth.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
 import type { CompletionHook, TemplateVariables } from "./completion.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { checkRequestStateOptions, installInputRequired, requestStateCodec } from "./input-required.js";
-import type { RequestStateOptions } from "./input-required.js";
+import { installInputRequired, requestStateCodec } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
 import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
@@ -29,68 +28,18 @@ import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
-import { checkArgumentBounds, resolveLimits } from "./limits.js";
-import type { ArgumentLimits, LimitOptions } from "./limits.js";
+import { checkArgumentBounds } from "./limits.js";
+import type { ArgumentLimits } from "./limits.js";
+import { checkServerOptions, type McpServerOptions } from "./server-options.js";
 import { callTool, reportFailure } from "./tool-call.js";
 import type { LogLevel } from "./types.js";
 import { installTasks, withTaskCapabilities } from "./tasks.js";
-import { TaskStore, type TaskOptions } from "./task-store.js";
+import { TaskStore } from "./task-store.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
-
-/** Options of {@link McpServer} (spec §0). */
-export interface McpServerOptions extends LimitOptions {
-  /** `serverInfo.name` sent to clients. */
-  name: string;
-  /** `serverInfo.version` sent to clients. */
-  version: string;
-  /** `serverInfo.title`: a human-readable name. */
-  title?: string;
-  /** `instructions` sent in the `initialize` / `server/discover` result. */
-  instructions?: string;
-  /**
-   * Longest time a tool call may run, in milliseconds (a positive finite number). When it
-   * elapses the tool's `AbortSignal` is aborted (reason: a `TimeoutError` `DOMException`) and the
-   * call answers `isError` with text `The tool timed out.` at once (spec §7). Unset: no limit.
-   */
-  requestTimeoutMs?: number;
-  /**
-   * Called with every exception a tool (or its generated reader/writer) throws other than a
-   * {@link ToolError} — the client only sees `The tool failed.` (spec §7). `tool` is the tool
-   * name. Whatever it returns or throws does not change the answer.
-   */
-  onToolError?: (error: unknown, info: { tool: string }) => void;
-  /**
-   * How the 2026-07-28 `input_required` flow seals its `requestState` (HMAC key, lifetime): see
-   * {@link RequestStateOptions} and docs/runtime.md, RequestContext. Default: a random key per
-   * `McpServer` (one process serves every round of a call), 600 s.
-   * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
-   */
-  requestState?: RequestStateOptions;
-  /**
-   * Makes the server an OAuth 2.1 resource server (MCP "Authorization"; docs/auth.md): every HTTP
-   * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
-   * `audience`, and `scopes` options of tools, resources and prompts are enforced (403
-   * `insufficient_scope`). The verified token reaches tools as `RequestContext.authInfo`. stdio is
-   * not affected. See {@link AuthOptions}.
-   * @throws TypeError / Error (from the constructor) as {@link AuthGate}'s constructor.
-   */
-  auth?: AuthOptions;
-  /**
-   * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
-   * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and
-   * `completions`) are advertised with `listChanged: true` — even while none of that kind is
-   * registered, so one can be added later — and every registration or removal
-   * ({@link McpServer.removeTool}, …) sends `notifications/{tools,resources,prompts}/list_changed`
-   * to connected clients (stdio; 2026-07-28 `subscriptions/listen` streams on any transport;
-   * not stateless 2025-era HTTP, which has no stream). Default `false`: no `listChanged`, no
-   * notifications (registering and removing still change what later requests see).
-   */
-  dynamic?: boolean;
-  /** Retention and limits of tasks ({@link TaskOptions}; docs/runtime.md "Tasks"); @throws RangeError from the constructor when invalid. */
-  tasks?: TaskOptions;
-}
+/** The options of {@link McpServer} (defined and checked in server-options.ts; exported here as before). */
+export type { McpServerOptions };
 
 /** Options of {@link McpServer.fetch}. */
 export interface FetchOptions {
@@ -149,15 +98,10 @@ export class McpServer {
    *   `requestState.key` is shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number.
    */
   constructor(options: McpServerOptions) {
-    const { requestTimeoutMs } = options;
-    if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
-      throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
-    }
-    const limits = resolveLimits(options);
+    const limits = checkServerOptions(options);
     this.#limits = limits.arguments;
     this.maxRequestBodySize = limits.maxRequestBodySize;
     this.#options = { ...options };
-    checkRequestStateOptions(options.requestState);
     this.#lists = new ListChanges(options.dynamic === true);
     this.#tasks = new TaskStore(options.tasks);
     this.#registry = new Registry(

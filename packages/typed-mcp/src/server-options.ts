@@ -1,0 +1,86 @@
+/**
+ * The options of `McpServer` (spec §0) and their checks at construction: the one place that says
+ * what a server can be configured with and which values are refused.
+ *
+ * @module
+ */
+import type { AuthOptions } from "./auth.js";
+import { checkRequestStateOptions } from "./input-required.js";
+import type { RequestStateOptions } from "./input-required.js";
+import { resolveLimits } from "./limits.js";
+import type { ArgumentLimits, LimitOptions } from "./limits.js";
+import type { TaskOptions } from "./task-store.js";
+
+/** Options of `McpServer` (spec §0). */
+export interface McpServerOptions extends LimitOptions {
+  /** `serverInfo.name` sent to clients. */
+  name: string;
+  /** `serverInfo.version` sent to clients. */
+  version: string;
+  /** `serverInfo.title`: a human-readable name. */
+  title?: string;
+  /** `instructions` sent in the `initialize` / `server/discover` result. */
+  instructions?: string;
+  /**
+   * Longest time a tool call may run, in milliseconds (a positive finite number). When it
+   * elapses the tool's `AbortSignal` is aborted (reason: a `TimeoutError` `DOMException`) and the
+   * call answers `isError` with text `The tool timed out.` at once (spec §7). Unset: no limit.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Called with every exception a tool (or its generated reader/writer) throws other than a
+   * `ToolError` (errors.ts) — the client only sees `The tool failed.` (spec §7). `tool` is the tool
+   * name. Whatever it returns or throws does not change the answer.
+   */
+  onToolError?: (error: unknown, info: { tool: string }) => void;
+  /**
+   * How the 2026-07-28 `input_required` flow seals its `requestState` (HMAC key, lifetime): see
+   * {@link RequestStateOptions} and docs/runtime.md, RequestContext. Default: a random key per
+   * `McpServer` (one process serves every round of a call), 600 s.
+   * @throws RangeError (from the constructor) when `key` is shorter than 32 bytes.
+   */
+  requestState?: RequestStateOptions;
+  /**
+   * Makes the server an OAuth 2.1 resource server (MCP "Authorization"; docs/auth.md): every HTTP
+   * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
+   * `audience`, and `scopes` options of tools, resources and prompts are enforced (403
+   * `insufficient_scope`). The verified token reaches tools as `RequestContext.authInfo`. stdio is
+   * not affected. See {@link AuthOptions}.
+   * @throws TypeError / Error (from the constructor) as `AuthGate`'s constructor (auth.ts).
+   */
+  auth?: AuthOptions;
+  /**
+   * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
+   * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and
+   * `completions`) are advertised with `listChanged: true` — even while none of that kind is
+   * registered, so one can be added later — and every registration or removal
+   * (`McpServer.removeTool`, …) sends `notifications/{tools,resources,prompts}/list_changed`
+   * to connected clients (stdio; 2026-07-28 `subscriptions/listen` streams on any transport;
+   * not stateless 2025-era HTTP, which has no stream). Default `false`: no `listChanged`, no
+   * notifications (registering and removing still change what later requests see).
+   */
+  dynamic?: boolean;
+  /** Retention and limits of tasks ({@link TaskOptions}; docs/runtime.md "Tasks"); @throws RangeError from the constructor when invalid. */
+  tasks?: TaskOptions;
+}
+
+/**
+ * Checks `options` as the `McpServer` constructor does, before anything is built, and resolves
+ * the limits with their defaults (limits.ts, docs/security.md "Limits").
+ *
+ * @returns The `tools/call` argument bounds and the HTTP body limit in bytes.
+ * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number of
+ *   milliseconds; from `resolveLimits` when `maxRequestBodySize`, `maxArgumentDepth` or
+ *   `maxArgumentValues` is invalid; from `checkRequestStateOptions` when `requestState.key` is
+ *   shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number. (`tasks` and
+ *   `auth` are checked by the task store and the auth gate the constructor builds next.)
+ */
+export function checkServerOptions(options: McpServerOptions): { arguments: ArgumentLimits; maxRequestBodySize: number } {
+  const { requestTimeoutMs } = options;
+  if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
+    throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
+  }
+  const limits = resolveLimits(options);
+  checkRequestStateOptions(options.requestState);
+  return limits;
+}
