@@ -99,7 +99,7 @@ export function viteConfig({ root, dir, flavor, target, minify, watch, typedMcp 
   const sdkDir = realpathSync(join(runtime, "node_modules/@modelcontextprotocol/server"));
   const alias = [
     { find: /^typed-mcp$/, replacement: join(runtime, "dist/index.js") },
-    { find: /^typed-mcp\/(internal|stdio|node)$/, replacement: join(runtime, "dist/$1.js") },
+    { find: /^typed-mcp\/(internal|stdio|node|auth)$/, replacement: join(runtime, "dist/$1.js") },
     { find: /^@modelcontextprotocol\/server$/, replacement: sdkDir },
   ];
   return {

@@ -13,8 +13,8 @@
 import { Server, createMcpHandler } from "@modelcontextprotocol/server";
 import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
 import { UI_EXTENSION } from "./apps.js";
-import { AuthGate } from "./auth.js";
-import type { AuthOptions } from "./auth.js";
+import { authGate } from "./auth-option.js";
+import type { AuthHandler, ServerAuth } from "./auth-option.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
 import type { CompletionHook, TemplateVariables } from "./completion.js";
@@ -72,10 +72,12 @@ export interface McpServerOptions extends LimitOptions {
    * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
    * `audience`, and `scopes` options of tools, resources and prompts are enforced (403
    * `insufficient_scope`). The verified token reaches tools as `RequestContext.authInfo`. stdio is
-   * not affected. See {@link AuthOptions}.
-   * @throws TypeError / Error (from the constructor) as {@link AuthGate}'s constructor.
+   * not affected. The value is `oauth({ issuer, audience, … })` from `typed-mcp/auth`, so that
+   * servers without it bundle no auth code (docs/runtimes.md "Bundle size").
+   * @throws TypeError (from the constructor) for a value not made by `oauth()` (the plain options
+   *   object of earlier versions included), and as `oauth`'s options checks (docs/auth.md).
    */
-  auth?: AuthOptions;
+  auth?: ServerAuth;
   /**
    * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
    * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and
@@ -135,7 +137,7 @@ export class McpServer {
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
   readonly maxRequestBodySize: number;
   /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
-  readonly #auth: AuthGate | undefined;
+  readonly #auth: AuthHandler | undefined;
   /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
   /** The tasks of every connection and request (task-store.ts). */
@@ -165,14 +167,12 @@ export class McpServer {
       (kinds) => this.#lists.announce(kinds),
     );
     const registry = this.#registry;
-    this.#auth =
-      options.auth &&
-      new AuthGate(options.auth, {
-        toolScopes: (name) => registry.toolScopes(name),
-        resourceScopes: (uri) => registry.resources.resourceScopes(uri),
-        promptScopes: (name) => registry.resources.promptScopes(name),
-        allScopes: () => registry.allScopes(),
-      });
+    this.#auth = authGate(options.auth, {
+      toolScopes: (name) => registry.toolScopes(name),
+      resourceScopes: (uri) => registry.resources.resourceScopes(uri),
+      promptScopes: (name) => registry.resources.promptScopes(name),
+      allScopes: () => registry.allScopes(),
+    });
     this.#info = {
       name: options.name,
       version: options.version,
