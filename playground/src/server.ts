@@ -10,6 +10,7 @@
  * URL (docs/auth.md); without it the server is open. stdio is never affected.
  */
 import { McpServer, type AuthOptions } from "typed-mcp";
+import { oauth } from "typed-mcp/auth";
 import { serveStdio } from "typed-mcp/stdio";
 import { serveHttp } from "typed-mcp/node";
 import { MemoryTools } from "./memory.js";
@@ -30,7 +31,7 @@ interface GraphStats {
 
 /** The memory server; `auth` makes it an OAuth resource server (docs/auth.md). */
 export function createServer(store = new GraphStore(), auth?: AuthOptions): McpServer {
-  const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0", ...(auth && { auth }) });
+  const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0", ...(auth && { auth: oauth(auth) }) });
   server.addTools(new MemoryTools(store));
   server.add(new GraphResources(store));
   // MCP Apps (spec §9): hosts that negotiated the extension render read_graph's result with this view.

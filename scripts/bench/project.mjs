@@ -6,7 +6,7 @@
 // - `zod`: the official SDK's `McpServer.registerTool` with zod 4 schemas behind `createMcpHandler`.
 // Both servers export `{ fetch }` (the Worker shape); the Vite configuration is the one
 // docs/runtimes.md shows (test/runtimes/build.ts), repository aliases aside.
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Conditions of the worker-style build (the SDK's `workerd` shims), as test/runtimes/build.ts. */
@@ -95,12 +95,15 @@ export function writeProject(root, dir, flavor, n) {
  */
 export function viteConfig({ root, dir, flavor, target, minify, watch, typedMcp }) {
   const runtime = join(root, "packages/typed-mcp");
-  // The SDK is typed-mcp's dependency (the zod flavour imports it as an application would).
+  // The SDK is typed-mcp's dependency (the zod flavour imports it as an application would). The
+  // alias names the file its `exports` map gives an ES import: a bare directory would resolve to
+  // the package's `main` (its CommonJS build), bundling the SDK twice and nothing tree-shaken.
   const sdkDir = realpathSync(join(runtime, "node_modules/@modelcontextprotocol/server"));
+  const sdkEntry = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).exports["."].import.default;
   const alias = [
     { find: /^typed-mcp$/, replacement: join(runtime, "dist/index.js") },
-    { find: /^typed-mcp\/(internal|stdio|node)$/, replacement: join(runtime, "dist/$1.js") },
-    { find: /^@modelcontextprotocol\/server$/, replacement: sdkDir },
+    { find: /^typed-mcp\/(internal|stdio|node|auth)$/, replacement: join(runtime, "dist/$1.js") },
+    { find: /^@modelcontextprotocol\/server$/, replacement: join(sdkDir, sdkEntry) },
   ];
   return {
     root: dir,

@@ -89,14 +89,19 @@ function roundTrips(root, tmp, n, createExtractor) {
   return out;
 }
 
-/** The Worker bundle of 5 tools, minified: bytes per flavour. */
+/**
+ * The Worker bundle of 5 tools, minified: bytes per flavour, and (`groups`) the minified bytes
+ * each source group contributes (vite-child.mjs `profile`: the same build with a source map, read
+ * by source-map-explorer).
+ */
 function worker(root, tmp) {
-  const out = {};
+  const out = { groups: {} };
   for (const flavor of ["typed", "zod"]) {
     const dir = join(tmp, `worker-${flavor}`);
     rmSync(dir, { recursive: true, force: true });
     writeProject(root, dir, flavor, 5);
     out[flavor] = child(["build", dir, flavor, "worker", "1"]).bytes;
+    out.groups[flavor] = child(["profile", dir, flavor, "worker", "1"]).groups;
   }
   return out;
 }

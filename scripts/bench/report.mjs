@@ -49,6 +49,23 @@ function rows({ readers, call, projects }) {
   ];
 }
 
+/** The Worker bundles' minified bytes per source group, largest difference first (groups under 100 bytes in both summed as "other"). */
+function workerGroups(groups) {
+  const { typed, zod } = groups;
+  const keys = [...new Set([...Object.keys(typed), ...Object.keys(zod)])];
+  keys.sort((a, b) => Math.abs((typed[b] ?? 0) - (zod[b] ?? 0)) - Math.abs((typed[a] ?? 0) - (zod[a] ?? 0)) || a.localeCompare(b));
+  const lines = ["", "## Worker bundle by source (minified bytes, source-map-explorer)", "", "| source | typed-mcp | SDK + zod |", "|---|---|---|"];
+  const other = { typed: 0, zod: 0 };
+  for (const k of keys) {
+    if ((typed[k] ?? 0) < 100 && (zod[k] ?? 0) < 100) {
+      other.typed += typed[k] ?? 0;
+      other.zod += zod[k] ?? 0;
+    } else lines.push(`| ${k} | ${typed[k] ?? "–"} | ${zod[k] ?? "–"} |`);
+  }
+  lines.push(`| other | ${other.typed} | ${other.zod} |`);
+  return lines;
+}
+
 /**
  * The text of BENCHMARKS.md.
  * @param {{ root: string, quick: boolean, readers: object, call: object, projects: object, extraction: string[] | undefined, startedAt: Date, seconds: number }} r
@@ -78,6 +95,7 @@ export function renderReport(r) {
   for (const [n, w] of Object.entries(r.projects.watch)) {
     out.push("", `Watch edits at N = ${n} (ms): typed-mcp ${w.typed.latencies.map((l) => l.toFixed(0)).join(", ")}; zod ${w.zod.latencies.map((l) => l.toFixed(0)).join(", ")}.`);
   }
+  out.push(...workerGroups(r.projects.worker.groups));
   if (r.extraction) out.push("", "## Playground and backends", "", ...r.extraction);
   out.push(
     "",
@@ -88,7 +106,7 @@ export function renderReport(r) {
     "- Projects: scripts/bench/project.mjs writes N tools over ⌈N/10⌉ modules of 10, each tool taking one of ⌈N/10⌉ shared 6-field types (each type used by 10 tools) and an `Int`; the typed-mcp version as `@tool()` methods (built with the plugin), the zod version with the SDK's `registerTool` + zod. `vite build` (SSR, everything bundled, not minified) runs in its own process under GNU time (`%e` wall, `%M` peak RSS of the largest process of the tree, the TypeScript sidecar included); one build fills the plugin's cache, then the rounds alternate typed / zod and the medians are reported. Growth per tool is the bundle difference between the two largest projects over their tool difference.",
     "- Watch: `build({ build: { watch: {} } })` in its own process; each edit rewrites src/types.ts changing `Shape0.count` (`Int` ↔ `number`; `z.int()` ↔ `z.number()`), used by 10 tools; latency from the write to the watcher's `END` event; p50 of the edits.",
     "- IPC round trips: a new extractor extracts every tool module of the typed project (cold sidecar); the 7.x API's own request count (`BackendStats.roundTrips`) over the number of tools.",
-    "- Worker: 5 tools, the worker-style Vite build of docs/runtimes.md (`ssr.target: \"webworker\"`, workerd conditions), minified.",
+    "- Worker: 5 tools, the worker-style Vite build of docs/runtimes.md (`ssr.target: \"webworker\"`, workerd conditions), minified; the per-source table is the same build with a source map, each source's bytes by source-map-explorer (typed-mcp's runtime per file, the SDK per file of its dist, other packages whole, the project's own and generated modules as \"app\").",
     "",
     "## Machine and versions",
     "",

@@ -1,9 +1,10 @@
 /** The `auth` option is checked when the server is made (docs/auth.md "The `auth` option"), never on a request. */
 import { describe, expect, it } from "vitest";
-import { McpServer, type AuthOptions } from "typed-mcp";
+import { McpServer, type AuthOptions, type ServerAuth } from "typed-mcp";
+import { oauth } from "typed-mcp/auth";
 
 const make = (auth: Partial<AuthOptions>) => () =>
-  new McpServer({ name: "s", version: "1", auth: { issuer: "https://auth.example.com", audience: "https://mcp.example.com/mcp", ...auth } });
+  new McpServer({ name: "s", version: "1", auth: oauth({ issuer: "https://auth.example.com", audience: "https://mcp.example.com/mcp", ...auth }) });
 
 describe("auth option checks", () => {
   it("accepts https issuers and loopback http ones", () => {
@@ -23,5 +24,18 @@ describe("auth option checks", () => {
     expect(make({ timeoutMs: 0 })).toThrow(new TypeError("auth.timeoutMs must be a positive number, got 0"));
     expect(make({ clockToleranceSeconds: -1 })).toThrow(new TypeError("auth.clockToleranceSeconds must be a non-negative number, got -1"));
     expect(make({ scopes: ["notes read"] })).toThrow(new TypeError('auth.scopes: "notes read" is not an OAuth scope token (RFC 6749 §3.3)'));
+  });
+
+  it("refuses an auth value not made by oauth() of typed-mcp/auth, naming the fix (docs/auth.md)", () => {
+    const plain = { issuer: "https://auth.example.com", audience: "https://mcp.example.com/mcp" } as unknown as ServerAuth;
+    expect(() => new McpServer({ name: "s", version: "1", auth: plain })).toThrow(
+      new TypeError('The auth option takes oauth({ issuer, audience, … }) from "typed-mcp/auth", not the plain options object (docs/auth.md): import { oauth } from "typed-mcp/auth" and write auth: oauth({ … })'),
+    );
+    expect(() => new McpServer({ name: "s", version: "1", auth: "yes" as unknown as ServerAuth })).toThrow(
+      new TypeError('The auth option must be made by oauth({ issuer, audience, … }) from "typed-mcp/auth" (docs/auth.md), got string'),
+    );
+    expect(() => new McpServer({ name: "s", version: "1", auth: null as unknown as ServerAuth })).toThrow(
+      new TypeError('The auth option must be made by oauth({ issuer, audience, … }) from "typed-mcp/auth" (docs/auth.md), got null'),
+    );
   });
 });

@@ -13,6 +13,7 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import { M2M, READER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import { RPC, buildNotes, clientCredentialsToken, post } from "./setup.js";
 import { freePort, startServer, type Running } from "../runtimes/helpers.js";
+import { AUTH_MODULE } from "../runtimes/build.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKERD = resolve(here, "../../node_modules/workerd/bin/workerd");
@@ -60,6 +61,13 @@ afterAll(async () => {
   await worker?.stop();
   await as?.stop();
   await build?.remove();
+});
+
+it("bundles the resource server through typed-mcp/auth (docs/runtimes.md \"Bundle size\")", () => {
+  const ids = Object.keys(build.built.worker!.modules).filter((id) => AUTH_MODULE.test(id));
+  for (const part of [/\/typed-mcp\/dist\/auth\.js$/, /\/typed-mcp\/dist\/auth-verify\.js$/, /\/node_modules\/jose\//, /\/node_modules\/oauth4webapi\//]) {
+    expect(ids.some((id) => part.test(id)), String(part)).toBe(true);
+  }
 });
 
 it("answers 401 with the Bearer challenge and serves the RFC 9728 document", async () => {

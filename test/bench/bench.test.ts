@@ -48,6 +48,15 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
       expect(cells, payload).toHaveLength(5);
       expect(cells.every((c) => c > 0), payload).toBe(true);
     }
+    // The Worker bundles by source: typed-mcp's runtime files and the SDK's modules in both, no
+    // auth code in either (neither server has the auth option: docs/runtimes.md "Bundle size").
+    const section = report.slice(report.indexOf("## Worker bundle by source"));
+    const sources = section.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| source")).map((l) => l.split("|").map((c) => c.trim()));
+    const bytes = (name: string) => sources.find((c) => c[1] === name)?.slice(2, 4);
+    expect(bytes("typed-mcp/server")?.[1]).toBe("–");
+    expect(Number(bytes("typed-mcp/server")?.[0])).toBeGreaterThan(0);
+    expect(sources.some((c) => c[1]!.startsWith("@modelcontextprotocol/server/") && Number(c[2]) > 0 && Number(c[3]) > 0)).toBe(true);
+    expect(sources.filter((c) => /^(?:jose|oauth4webapi|typed-mcp\/auth(?:-verify|-scopes)?)$/.test(c[1]!))).toEqual([]);
     expect(report).toContain("## Method");
     expect(report).toContain("## Machine and versions");
   } finally {

@@ -42,7 +42,7 @@ export async function buildFixture(outDir: string): Promise<string> {
     resolve: {
       alias: [
         { find: /^typed-mcp$/, replacement: join(RUNTIME, "dist/index.js") },
-        { find: /^typed-mcp\/(internal|stdio|node)$/, replacement: join(RUNTIME, "dist/$1.js") },
+        { find: /^typed-mcp\/(internal|stdio|node|auth)$/, replacement: join(RUNTIME, "dist/$1.js") },
       ],
     },
     build: {

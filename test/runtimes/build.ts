@@ -21,12 +21,20 @@ export const RUNTIME_ALIASES: Record<string, string> = {
   "typed-mcp/internal": join(RUNTIME, "dist/internal.js"),
   "typed-mcp/stdio": join(RUNTIME, "dist/stdio.js"),
   "typed-mcp/node": join(RUNTIME, "dist/node.js"),
+  "typed-mcp/auth": join(RUNTIME, "dist/auth.js"),
 };
 
 const alias = [
   { find: /^typed-mcp$/, replacement: join(RUNTIME, "dist/index.js") },
-  { find: /^typed-mcp\/(internal|stdio|node)$/, replacement: join(RUNTIME, "dist/$1.js") },
+  { find: /^typed-mcp\/(internal|stdio|node|auth)$/, replacement: join(RUNTIME, "dist/$1.js") },
 ];
+
+/**
+ * Module ids of the OAuth resource server: typed-mcp's auth.js, auth-verify.js, auth-scopes.js,
+ * jose, oauth4webapi (bundled only through `typed-mcp/auth`; auth-option.js, the option's check,
+ * is the main runtime's).
+ */
+export const AUTH_MODULE = /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
 
 /** Conditions of the worker-style build: the SDK's `workerd` shims (no `node:` imports, no ajv). */
 export const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as esbuild } from "esbuild";
 import typedMcpEsbuild from "@typed-mcp/unplugin/esbuild";
-import { buildFixture, FIXTURE, RUNTIME_ALIASES, type Built } from "./build.js";
+import { AUTH_MODULE, buildFixture, FIXTURE, RUNTIME_ALIASES, type Built } from "./build.js";
 import { CODE_GENERATION, httpScenario, ownModules, readText, startServer, type Running } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -105,6 +105,14 @@ describe("the worker bundle", () => {
     const code = await readText(built.file);
     expect(code).not.toMatch(/^\s*import\s|^\s*export\s+\*\s+from|\bimport\s*\(|\brequire\s*\(/m);
     expect(code).toMatch(/^export \{ \w+ as default \};?\s*$/m);
+  });
+
+  it("holds no auth code: the server has no auth option (docs/runtimes.md \"Bundle size\")", () => {
+    const ids = Object.keys(built.modules);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.filter((id) => AUTH_MODULE.test(id))).toEqual([]);
+    // Nor the Node-only entry points.
+    expect(ids.filter((id) => /\/packages\/typed-mcp\/dist\/(?:node|stdio)\.js$/.test(id))).toEqual([]);
   });
 
   it("contains no eval / new Function in typed-mcp's runtime or the generated code", () => {

@@ -8,6 +8,9 @@
  * oauth4webapi). stdio never passes through here (MCP: stdio servers take credentials from the
  * environment).
  *
+ * The `typed-mcp/auth` entry: `auth: oauth({ issuer, audience, … })`. Only servers that import it
+ * bundle this module, auth-verify.ts, jose and oauth4webapi (docs/runtimes.md "Bundle size").
+ *
  * @module
  */
 import {
@@ -26,11 +29,24 @@ import { mayUse, missingScopes, requiredScopes } from "./auth-scopes.js";
 import { readJsonBody } from "./request-body.js";
 import { isStateless } from "./revisions.js";
 import type { ScopeSource } from "./auth-scopes.js";
+import type { AuthHandler, GatedServe, ServerAuth } from "./auth-option.js";
 
 export { AuthUnavailableError };
+export type { ServerAuth };
 
 /**
- * The `auth` option of `McpServer` (docs/auth.md): makes every HTTP request (`server.fetch` on
+ * The `auth` option of `McpServer` (docs/auth.md): `new McpServer({ …, auth: oauth({ issuer,
+ * audience }) })` makes the server an OAuth 2.1 resource server (MCP 2025-06-18 and later,
+ * "Authorization"). The options are checked when the server is made (see {@link AuthGate}'s
+ * constructor for what is thrown); nothing is fetched until the first request.
+ * @param options The resource server's options ({@link AuthOptions}).
+ */
+export function oauth(options: AuthOptions): ServerAuth {
+  return { gate: (source) => new AuthGate(options, source) };
+}
+
+/**
+ * The options of {@link oauth} (docs/auth.md "The `auth` option"): make every HTTP request (`server.fetch` on
  * every runtime, and `serveHttp`) need a valid bearer access token for this resource.
  */
 export interface AuthOptions {
@@ -86,9 +102,6 @@ export interface AuthOptions {
   fetch?: typeof fetch;
 }
 
-/** `server.fetch` without auth: the SDK's handler, given the verified `authInfo` and the parsed body. */
-type Serve = (request: Request, options: { authInfo: AuthInfo; parsedBody?: unknown }) => Promise<Response>;
-
 /** Where RFC 9728 puts the metadata of a resource whose path is `/`. */
 const ROOT_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
@@ -96,7 +109,7 @@ const ROOT_METADATA_PATH = "/.well-known/oauth-protected-resource";
  * The resource-server gate of one `McpServer` (docs/auth.md "What is verified where"). Made by
  * the constructor; does no I/O until the first request (Workers forbid it at global scope).
  */
-export class AuthGate {
+export class AuthGate implements AuthHandler {
   readonly #audience: URL;
   readonly #metadataUrl: string;
   readonly #metadata: Omit<AuthMetadataOptions, "scopesSupported">;
@@ -162,7 +175,7 @@ export class AuthGate {
    * by request-body.ts `readJsonBody`, as `parsedBody` (a body it cannot take is passed on
    * replayed, for the SDK's own answer: 413, 400 `-32700`).
    */
-  async handle(request: Request, serve: Serve, maxBodyBytes: number): Promise<Response> {
+  async handle(request: Request, serve: GatedServe, maxBodyBytes: number): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.replace(/(.)\/$/, "$1");
     if (path === ROOT_METADATA_PATH || path === new URL(this.#metadataUrl).pathname) {

@@ -8,6 +8,7 @@ export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
 export type { TaskOptions } from "./task-store.js";
 export type { AuthOptions } from "./auth.js";
+export type { ServerAuth } from "./auth-option.js";
 export { ToolError, ServerRequestUnavailableError } from "./errors.js";
 export type { ServerRequestMethod } from "./errors.js";
 export type { CompletionHook, CompletionRef, TemplateVariables } from "./completion.js";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AuthOptions } from "./auth.js";
+import type { ServerAuth } from "./auth-option.js";
 import { checkRequestStateOptions } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
 import { resolveLimits } from "./limits.js";
@@ -45,10 +45,12 @@ export interface McpServerOptions extends LimitOptions {
    * request (`server.fetch`, `serveHttp`) needs a bearer access token issued by `issuer` for
    * `audience`, and `scopes` options of tools, resources and prompts are enforced (403
    * `insufficient_scope`). The verified token reaches tools as `RequestContext.authInfo`. stdio is
-   * not affected. See {@link AuthOptions}.
-   * @throws TypeError / Error (from the constructor) as `AuthGate`'s constructor (auth.ts).
+   * not affected. The value is `oauth({ issuer, audience, … })` from `typed-mcp/auth`, so that
+   * servers without it bundle no auth code (docs/runtimes.md "Bundle size").
+   * @throws TypeError (from the constructor) for a value not made by `oauth()` (the plain options
+   *   object of earlier versions included), and as `oauth`'s options checks (docs/auth.md).
    */
-  auth?: AuthOptions;
+  auth?: ServerAuth;
   /**
    * Lists that change while serving (docs/runtime.md "Dynamic lists"; MCP "List Changed
    * Notification"). `true`: the capabilities `tools`, `resources` and `prompts` (and

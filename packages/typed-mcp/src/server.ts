@@ -14,7 +14,8 @@
 import { Server, createMcpHandler } from "@modelcontextprotocol/server";
 import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
 import { UI_EXTENSION } from "./apps.js";
-import { AuthGate } from "./auth.js";
+import { authGate } from "./auth-option.js";
+import type { AuthHandler } from "./auth-option.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
 import type { CompletionHook, TemplateVariables } from "./completion.js";
@@ -85,7 +86,7 @@ export class McpServer {
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
   readonly maxRequestBodySize: number;
   /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
-  readonly #auth: AuthGate | undefined;
+  readonly #auth: AuthHandler | undefined;
   /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
   /** The tasks of every connection and request (task-store.ts). */
@@ -110,14 +111,12 @@ export class McpServer {
       (kinds) => this.#lists.announce(kinds),
     );
     const registry = this.#registry;
-    this.#auth =
-      options.auth &&
-      new AuthGate(options.auth, {
-        toolScopes: (name) => registry.toolScopes(name),
-        resourceScopes: (uri) => registry.resources.resourceScopes(uri),
-        promptScopes: (name) => registry.resources.promptScopes(name),
-        allScopes: () => registry.allScopes(),
-      });
+    this.#auth = authGate(options.auth, {
+      toolScopes: (name) => registry.toolScopes(name),
+      resourceScopes: (uri) => registry.resources.resourceScopes(uri),
+      promptScopes: (name) => registry.resources.promptScopes(name),
+      allScopes: () => registry.allScopes(),
+    });
     this.#info = {
       name: options.name,
       version: options.version,
