@@ -97,7 +97,11 @@ describe("shared units", () => {
   it("are keyed by their text: equal types share, a different description or constraint does not", () => {
     const a = generateTool(tool("a", [param("x", item)]), { share: true }).units;
     const b = generateTool(tool("b", [param("y", item), param("z", item)]), { share: true }).units;
-    expect(b.map((u) => u.id)).toEqual(a.map((u) => u.id));
+    // The tools' readers are units too, and differ (other parameter lists); the type's schema and
+    // reader, and the text result's writer, are the same units.
+    const own = (us: typeof a) => us.filter((u) => !u.code.startsWith("function (a, ctx)")).map((u) => u.id);
+    expect(own(b)).toEqual(own(a));
+    expect(b.length).toBe(a.length);
     const other = T.object([prop("sku", T.string({ pattern: "^[A-Z]+$" }), true, { description: "The SKU." }), prop("qty", T.int({ minimum: 1 }))]);
     const c = generateTool(tool("c", [param("x", other)]), { share: true }).units;
     expect(c.map((u) => u.id).filter((id) => a.some((u) => u.id === id))).toEqual(a.filter((u) => !u.code.startsWith("{")).map((u) => u.id));

@@ -93,10 +93,15 @@ export class SharedUnits {
   };
 }
 
-/** `function (<param>) { <body> return <expr>; }`, wrapped in an IIFE when the unit hoisted constants (regular expressions, enum sets). */
-function unitFunction(param: string, scope: Scope, body: Lines, expr: string): string {
+/**
+ * `function (<params>) { <body> return <expr>; }` (no `return` line without `expr`: the body
+ * returns itself), wrapped in an IIFE when the unit hoisted constants (regular expressions, enum sets).
+ */
+function unitFunction(params: string, scope: Scope, body: Lines, expr?: string): string {
   const fn = new Lines();
-  fn.open(`function (${param}) {`).append(body).line(`return ${expr};`).close();
+  fn.open(`function (${params}) {`).append(body);
+  if (expr !== undefined) fn.line(`return ${expr};`);
+  fn.close();
   if (scope.hoisted.length === 0) return fn.toString();
   const iife = new Lines();
   iife.open("(() => {");
@@ -139,4 +144,18 @@ export function writeShared(t: ObjectModel, x: string, share: SharedUnits): stri
   const body = new Lines();
   const expr = writeObject(t, "v", { out: body, scope });
   return `${share.add(unitFunction("v", scope, body, expr))}(${x})`;
+}
+
+/**
+ * A whole tool method body as a shared unit (issue 12: one reader / writer per distinct text, so
+ * tools with the same parameter list, or the same result kind, share one function): the body a
+ * fresh `scope` (whose `share` is the tool's) generated, as `function (<params>) { <body> }`.
+ * Returns the unit's name, or `undefined` when the body refers to a class constructor (only the
+ * tool's module can import it, see the module comment), which the caller then inlines.
+ *
+ * @param params The method's parameter list, e.g. `"a, ctx"` (`read`) or `"value"` (`write`).
+ */
+export function shareMethod(params: string, scope: Scope, body: Lines): string | undefined {
+  if (scope.constructs || scope.share === undefined) return undefined;
+  return scope.share.add(unitFunction(params, scope, body));
 }
