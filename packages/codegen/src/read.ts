@@ -184,7 +184,8 @@ function readArray(t: Extract<TypeModel, { kind: "array" }>, x: string, path: Pa
 
 /**
  * The element loop of an array, set or tuple (already checked to be a JSON array): reads each
- * element at `p[i]`; returns the array (`x` itself when no element needs conversion), or a `Set`.
+ * element at `p[i]`; returns the array (`x` itself when no element needs conversion; else a new
+ * array of `x.length`, every index written before it is returned), or a `Set`.
  */
 export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "array" | "set"): string {
   const t = { items, set: as === "set" };
@@ -193,11 +194,12 @@ export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as
   const item = readInner(t.items, e, elementPath(path, i), c);
   const identity = item.expr === e;
   const r = identity ? x : c.scope.fresh("r");
-  if (!identity) c.out.line(`const ${r} = [];`);
+  // Pre-sized and written by index (issue 12: +10–15% over `push` on the order payload's 50 items).
+  if (!identity) c.out.line(`const ${r} = new Array(${x}.length);`);
   c.out.open(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`);
   c.out.line(`const ${e} = ${x}[${i}];`);
   c.out.append(item.body);
-  if (!identity) c.out.line(`${r}.push(${item.expr});`);
+  if (!identity) c.out.line(`${r}[${i}] = ${item.expr};`);
   c.out.close();
   return t.set ? `new Set(${r})` : r;
 }
