@@ -13,7 +13,7 @@ import { CodegenError, Lines, type Path, RUNTIME_ARGUMENT, helperCall, Scope, li
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
 import { readTuple, readUnion } from "./read-unions.js";
-import { readShared } from "./shared.js";
+import { checkShared, readShared } from "./shared.js";
 
 /** Emission state of one reader. */
 export interface Ctx {
@@ -26,6 +26,8 @@ export interface Ctx {
    * absent (its default applies). A codegen option of the whole reader, never a runtime switch.
    */
   nullAsAbsent?: boolean;
+  /** The value read is a check unit's own value (shared.ts `checkShared`): read it inline, never through that unit again. Never inherited. */
+  unitTop?: boolean;
 }
 
 /** `if (cond) return __tmcp.invalid(path, sentence);` */
@@ -62,6 +64,8 @@ export function elementPath(path: Path, i: string): Path {
  * conversion is needed; the expression only refers to locals, so it is cheap to repeat.
  */
 export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
+  const checked = checkShared(t, x, path, c, readValue);
+  if (checked !== undefined) return checked;
   switch (t.kind) {
     case "string":
       return readString(t, x, path, c);
