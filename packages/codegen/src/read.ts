@@ -409,8 +409,9 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
 export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = false): Lines {
   const out = new Lines();
   const c: Ctx = { out, scope, nullAsAbsent };
-  out.line(`if (a === undefined) a = {};`);
-  out.line(`else if (${NOT_OBJECT("a")}) ${failWith([{ text: "arguments" }], wrongType(["an object"], false, "a"))}`);
+  // The arguments object and the unknown-argument error are runtime helpers: the same text in every tool.
+  out.line(`a = ${helperCall("args", "a")};`);
+  out.line(`if (typeof a === "string") return a;`);
   // One pass over the arguments' own keys for every listed parameter, then the checks in
   // parameter order; the first unknown argument is reported last (spec §5).
   const listed = listedParams(params);
@@ -443,7 +444,7 @@ export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = fals
         assertNever(p);
     }
   }
-  check(c, `${unknown} !== undefined`, keyPath([], unknown), fixed("It is not a parameter of this tool."));
+  out.line(`if (${unknown} !== undefined) return ${helperCall("unknownArg", unknown)};`);
   out.line(`return [${args.join(", ")}];`);
   return out;
 }
