@@ -97,10 +97,41 @@ describe("shared units", () => {
   it("are keyed by their text: equal types share, a different description or constraint does not", () => {
     const a = generateTool(tool("a", [param("x", item)]), { share: true }).units;
     const b = generateTool(tool("b", [param("y", item), param("z", item)]), { share: true }).units;
-    expect(b.map((u) => u.id)).toEqual(a.map((u) => u.id));
+    // The tools' readers are units too, and differ (other parameter lists); the type's schema and
+    // reader, and the text result's writer, are the same units.
+    const own = (us: typeof a) => us.filter((u) => !u.code.startsWith("function (a, ctx)")).map((u) => u.id);
+    expect(own(b)).toEqual(own(a));
+    expect(b.length).toBe(a.length);
     const other = T.object([prop("sku", T.string({ pattern: "^[A-Z]+$" }), true, { description: "The SKU." }), prop("qty", T.int({ minimum: 1 }))]);
     const c = generateTool(tool("c", [param("x", other)]), { share: true }).units;
     expect(c.map((u) => u.id).filter((id) => a.some((u) => u.id === id))).toEqual(a.filter((u) => !u.code.startsWith("{")).map((u) => u.id));
+  });
+
+  it("check enums, constrained scalars and their arrays through one check unit per distinct text (§5 texts as inline)", async () => {
+    // type Status = "open" | "closed"; tools a(status: Status, tags: (string & Pattern<"^[a-z]+$">)[]) and b(s: Status)
+    const status = T.strEnum("open", "closed");
+    const tags = T.array(T.string({ pattern: "^[a-z]+$" }));
+    const a = tool("a", [param("status", status), param("tags", tags)]);
+    const b = tool("b", [param("s", status)]);
+    const [ga, gb] = [generateTool(a, { share: true }), generateTool(b, { share: true })];
+    const checks = (g: typeof ga) => g.units.filter((u) => /^(\(\(\) => \{[^]*return )?function \(x\)/.test(u.code) && !u.code.includes("return {") && !/return r\d+;/.test(u.code));
+    const enumUnit = checks(ga).find((u) => u.code.includes('"closed"'))!;
+    expect(enumUnit).toBeDefined();
+    expect(checks(gb).map((u) => u.id)).toEqual([enumUnit.id]);
+    // The tools' readers call the unit; only it holds the values' checks.
+    const readers = [...ga.units, ...gb.units].filter((u) => u.code.startsWith("function (a, ctx)"));
+    expect(readers).toHaveLength(2);
+    for (const r of readers) {
+      expect(r.code).toContain(enumUnit.name);
+      expect(r.code).not.toContain('"closed"');
+    }
+    const [sa, ia, sb] = [await load(a, { share: true }), await load(a), await load(b, { share: true })];
+    expect(sb.read({ s: "shut" }, ctx)).toBe(bad("s", 'Expected one of "open", "closed".'));
+    expect(sa.read({ status: "open", tags: ["ok", "Bad"] }, ctx)).toBe(bad("tags[1]", "Expected a string matching the pattern ^[a-z]+$."));
+    for (const args of [{ status: 1, tags: [] }, { status: "open", tags: "x" }, { status: "open", tags: [1] }, { tags: [] }, { status: "closed", tags: ["z"], q: 1 }]) {
+      expect(sa.read(args, ctx)).toBe(ia.read(args, ctx));
+    }
+    expect(sa.read({ status: "closed", tags: ["z"] }, ctx)).toEqual(["closed", ["z"]]);
   });
 
   it("leave a class read into an instance inline (its constructor is imported by the tool's module)", () => {

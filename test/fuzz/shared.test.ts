@@ -41,7 +41,8 @@ it(`shared units list, read and write exactly as the inline code (FUZZ_SEED=${cf
         { seed, numRuns: Math.min(cfg.runs, 100) },
       );
       if (out.failed) failures.push(`t${b.index} (seed ${seed}): ${(out.counterexample as [string])[0]} → inline ${JSON.stringify(b.loaded.read(JSON.parse((out.counterexample as [string])[0]), ctx))}`);
-      if (b.loaded.read.toString() !== shared.read.toString()) withUnits++;
+      // The shared `read` is itself a unit; it goes through object units when it names one.
+      if (shared.read.toString().includes("__tmcp_u_")) withUnits++;
     }
   }
   // The generator's object types (interfaces, aliases, intersections) must actually go through units.

@@ -193,17 +193,28 @@ export async function typiaValidators(root) {
  */
 const typiaBad = (name, { valid, bad }) => (name === "strings" ? { ...valid, at: "2026-07-28T25:30:00Z" } : bad);
 
-/** The generated descriptors of the payload tools, by tool name (extracted from the fixture, loaded as a module). */
-export async function generatedTools({ root, tmp, createExtractor, generateTool }) {
+/**
+ * The generated descriptors of the payload tools, by tool name (extracted from the fixture, loaded
+ * as a module), as the plugins ship them: with `share` (`share: false` for the inline code), each
+ * shared unit declared once at the module's top, dependencies first, as `@typed-mcp/babel` does.
+ */
+export async function generatedTools({ root, tmp, createExtractor, generateTool }, share = true) {
   const file = join(root, "scripts/bench/fixture/src/payloads.ts");
   const ex = createExtractor({ cwd: root });
   const model = ex.extract(file, readFileSync(file, "utf8"));
   ex.close();
   if (model.diagnostics.length) throw new Error(JSON.stringify(model.diagnostics));
   const internal = pathToFileURL(join(root, "packages/typed-mcp/dist/internal.js")).href;
-  const out = join(tmp, "bench-payload-readers.mjs");
-  const entries = model.tools.map((t) => `  ${JSON.stringify(t.name)}: ${generateTool(t).code},`).join("\n");
-  writeFileSync(out, `import * as __tmcp from ${JSON.stringify(internal)};\nexport default {\n${entries}\n};\n`);
+  const out = join(tmp, `bench-payload-readers${share ? "" : "-inline"}.mjs`);
+  const units = new Map();
+  const entries = model.tools
+    .map((t) => {
+      const g = generateTool(t, { share });
+      for (const u of g.units) units.set(u.id, `const ${u.name} = ${u.code};`);
+      return `  ${JSON.stringify(t.name)}: ${g.code},`;
+    })
+    .join("\n");
+  writeFileSync(out, `import * as __tmcp from ${JSON.stringify(internal)};\n${[...units.values()].join("\n")}\nexport default {\n${entries}\n};\n`);
   return (await import(pathToFileURL(out).href)).default;
 }
 

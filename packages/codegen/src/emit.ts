@@ -278,15 +278,17 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
  * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, member?, static? }`, wrapped in an
  * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
  *
+ * @param read The reader's body, or the name of the shared unit (`shared.ts` `shareMethod`) that is the reader.
  * @param writeHead The writer's opening line, e.g. `"write(value) {"`.
+ * @param write The writer's body, or the name of the shared unit that is the writer.
  * @param scopes The OAuth scopes a call needs (docs/auth.md "Scopes"); written only when non-empty.
  * @returns The expression and the constructor imports the scope requested.
  */
 export function assemble(
   listing: object,
-  read: Lines,
+  read: Lines | string,
   writeHead: string,
-  write: Lines,
+  write: Lines | string,
   site: DescriptorSite,
   scope: Scope,
   completions?: Record<string, string[]>,
@@ -295,8 +297,10 @@ export function assemble(
   const obj = new Lines();
   obj.open("{");
   obj.line(`listing: ${literal(listing, scope.share?.schemaRef)},`);
-  obj.open("read(a, ctx) {").append(read).close("},");
-  obj.open(writeHead).append(write).close("},");
+  if (typeof read === "string") obj.line(`read: ${read},`);
+  else obj.open("read(a, ctx) {").append(read).close("},");
+  if (typeof write === "string") obj.line(`write: ${write},`);
+  else obj.open(writeHead).append(write).close("},");
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
   if (scopes !== undefined && scopes.length > 0) obj.line(`scopes: ${literal(scopes)},`);
   if (site.kind === "method") {

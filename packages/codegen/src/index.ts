@@ -7,12 +7,12 @@
  * @packageDocumentation
  */
 import type { ToolModel } from "@typed-mcp/model";
-import { Scope, assemble, type ImportRequest } from "./emit.js";
+import { Lines, Scope, assemble, type ImportRequest } from "./emit.js";
 import { applyProfile, type Profile, type ProfileWarning } from "./profiles.js";
 import { readBody } from "./read.js";
 import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
-import { SharedUnits, type SharedUnit } from "./shared.js";
+import { SharedUnits, shareMethod, type SharedUnit } from "./shared.js";
 
 export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from "./emit.js";
 export { UNIT_NAME_PREFIX, type SharedUnit } from "./shared.js";
@@ -52,7 +52,9 @@ export {
  *
  * `options.share` (the build plugins set it): every object type's schema, reader and writer is
  * a shared unit referred to by name (`__tmcp_u_<id>`), listed in `units` (dependencies first),
- * which the host must bind once per bundle (docs/architecture.md "Shared types"); without it
+ * which the host must bind once per bundle (docs/architecture.md "Shared types"); so are the
+ * tool's `read` and `write` themselves (one function per distinct text, shared by tools with the
+ * same parameter list or result; inline when they construct a class); without it
  * (default) everything is inline and `units` is empty.
  *
  * `options.profile` (spec §11, default `"default"`) rewrites the listing with {@link applyProfile};
@@ -68,11 +70,21 @@ export function generateTool(
   options: { profile?: Profile; share?: boolean } = {},
 ): { code: string; imports: ImportRequest[]; warnings: ProfileWarning[]; units: SharedUnit[] } {
   const profile = options.profile ?? "default";
+  const share = options.share === true ? new SharedUnits() : undefined;
   const scope = new Scope();
-  if (options.share === true) scope.share = new SharedUnits();
+  scope.share = share;
   const { listing, warnings } = applyProfile(toolListing(tool), profile);
-  const read = readBody(tool.params, scope, profile === "openai-strict");
-  const write = writeBody(tool.result, scope);
+  // With `share`, the reader and the writer are units of their own (one per distinct text), each
+  // generated in a fresh scope; one that constructs a class stays inline in the tool's scope.
+  const method = (params: string, gen: (s: Scope) => Lines): Lines | string => {
+    if (share === undefined) return gen(scope);
+    const own = new Scope();
+    own.share = share;
+    const body = gen(own);
+    return shareMethod(params, own, body) ?? gen(scope);
+  };
+  const read = method("a, ctx", (s) => readBody(tool.params, s, profile === "openai-strict"));
+  const write = method("value", (s) => writeBody(tool.result, s));
 
-  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes), warnings, units: scope.share?.units ?? [] };
+  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes), warnings, units: share?.units ?? [] };
 }

@@ -13,7 +13,7 @@ import { CodegenError, Lines, type Path, RUNTIME_ARGUMENT, helperCall, Scope, li
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
 import { readTuple, readUnion } from "./read-unions.js";
-import { readShared } from "./shared.js";
+import { checkShared, readShared } from "./shared.js";
 
 /** Emission state of one reader. */
 export interface Ctx {
@@ -26,6 +26,8 @@ export interface Ctx {
    * absent (its default applies). A codegen option of the whole reader, never a runtime switch.
    */
   nullAsAbsent?: boolean;
+  /** The value read is a check unit's own value (shared.ts `checkShared`): read it inline, never through that unit again. Never inherited. */
+  unitTop?: boolean;
 }
 
 /** `if (cond) return __tmcp.invalid(path, sentence);` */
@@ -62,6 +64,8 @@ export function elementPath(path: Path, i: string): Path {
  * conversion is needed; the expression only refers to locals, so it is cheap to repeat.
  */
 export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
+  const checked = checkShared(t, x, path, c, readValue);
+  if (checked !== undefined) return checked;
   switch (t.kind) {
     case "string":
       return readString(t, x, path, c);
@@ -184,7 +188,8 @@ function readArray(t: Extract<TypeModel, { kind: "array" }>, x: string, path: Pa
 
 /**
  * The element loop of an array, set or tuple (already checked to be a JSON array): reads each
- * element at `p[i]`; returns the array (`x` itself when no element needs conversion), or a `Set`.
+ * element at `p[i]`; returns the array (`x` itself when no element needs conversion; else a new
+ * array of `x.length`, every index written before it is returned), or a `Set`.
  */
 export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "array" | "set"): string {
   const t = { items, set: as === "set" };
@@ -193,11 +198,12 @@ export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as
   const item = readInner(t.items, e, elementPath(path, i), c);
   const identity = item.expr === e;
   const r = identity ? x : c.scope.fresh("r");
-  if (!identity) c.out.line(`const ${r} = [];`);
+  // Pre-sized and written by index (issue 12: +10–15% over `push` on the order payload's 50 items).
+  if (!identity) c.out.line(`const ${r} = new Array(${x}.length);`);
   c.out.open(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`);
   c.out.line(`const ${e} = ${x}[${i}];`);
   c.out.append(item.body);
-  if (!identity) c.out.line(`${r}.push(${item.expr});`);
+  if (!identity) c.out.line(`${r}[${i}] = ${item.expr};`);
   c.out.close();
   return t.set ? `new Set(${r})` : r;
 }
@@ -403,8 +409,9 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
 export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = false): Lines {
   const out = new Lines();
   const c: Ctx = { out, scope, nullAsAbsent };
-  out.line(`if (a === undefined) a = {};`);
-  out.line(`else if (${NOT_OBJECT("a")}) ${failWith([{ text: "arguments" }], wrongType(["an object"], false, "a"))}`);
+  // The arguments object and the unknown-argument error are runtime helpers: the same text in every tool.
+  out.line(`a = ${helperCall("args", "a")};`);
+  out.line(`if (typeof a === "string") return a;`);
   // One pass over the arguments' own keys for every listed parameter, then the checks in
   // parameter order; the first unknown argument is reported last (spec §5).
   const listed = listedParams(params);
@@ -437,7 +444,7 @@ export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = fals
         assertNever(p);
     }
   }
-  check(c, `${unknown} !== undefined`, keyPath([], unknown), fixed("It is not a parameter of this tool."));
+  out.line(`if (${unknown} !== undefined) return ${helperCall("unknownArg", unknown)};`);
   out.line(`return [${args.join(", ")}];`);
   return out;
 }

@@ -22,6 +22,10 @@
  *   at a tool's reader, `<own suffix> + r` inside another unit. Its checks are the inline
  *   reader's, in the same order (§5 failure order). Recursion is over the TYPE only.
  * - Writer `function (v)`: the inline writer's code, returning the written JSON value.
+ * - Check unit `function (x)` ({@link checkShared}): a read that converts nothing and takes more
+ *   than one check (numbers, `Int`, constrained strings, enums, arrays of such); `undefined` when
+ *   valid, else the failure string.
+ * - The tool's whole `read(a, ctx)` and `write(value)` ({@link shareMethod}).
  *
  * A class read into an instance (`ObjectModel.construct`) needs its constructor imported from
  * the tool's module; a unit has no such module, so those types (and types holding one) stay
@@ -30,7 +34,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { ObjectModel } from "@typed-mcp/model";
+import type { ObjectModel, TypeModel } from "@typed-mcp/model";
 import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, member, pathCode, type Path } from "./emit.js";
 import { type Ctx, readObject } from "./read.js";
 import { shareablePart } from "./schema.js";
@@ -93,10 +97,15 @@ export class SharedUnits {
   };
 }
 
-/** `function (<param>) { <body> return <expr>; }`, wrapped in an IIFE when the unit hoisted constants (regular expressions, enum sets). */
-function unitFunction(param: string, scope: Scope, body: Lines, expr: string): string {
+/**
+ * `function (<params>) { <body> return <expr>; }` (no `return` line without `expr`: the body
+ * returns itself), wrapped in an IIFE when the unit hoisted constants (regular expressions, enum sets).
+ */
+function unitFunction(params: string, scope: Scope, body: Lines, expr?: string): string {
   const fn = new Lines();
-  fn.open(`function (${param}) {`).append(body).line(`return ${expr};`).close();
+  fn.open(`function (${params}) {`).append(body);
+  if (expr !== undefined) fn.line(`return ${expr};`);
+  fn.close();
   if (scope.hoisted.length === 0) return fn.toString();
   const iife = new Lines();
   iife.open("(() => {");
@@ -124,9 +133,41 @@ export function readShared(t: ObjectModel, x: string, path: Path, c: Ctx): strin
   const name = share.add(unitFunction("x", scope, body, expr));
   const r = c.scope.fresh("r");
   c.out.line(`const ${r} = ${name}(${x});`);
-  const failure = inUnit(path) ? (path.length === 1 ? r : `${pathCode(path)} + ${r}`) : helperCall("invalidFrom", pathCode(path), r);
-  c.out.line(`if (typeof ${r} === "string") return ${failure};`);
+  c.out.line(`if (typeof ${r} === "string") return ${unitFailure(path, r)};`);
   return r;
+}
+
+/** The failure a unit's `<path suffix>\n<sentence>` in local `r` becomes at `path`: the whole §5 text at a tool's reader, the longer suffix inside another unit. */
+function unitFailure(path: Path, r: string): string {
+  return inUnit(path) ? (path.length === 1 ? r : `${pathCode(path)} + ${r}`) : helperCall("invalidFrom", pathCode(path), r);
+}
+
+/** Kinds whose reads may be check units ({@link checkShared}). */
+const CHECKABLE = new Set<TypeModel["kind"]>(["string", "number", "integer", "enum", "array"]);
+
+/**
+ * Reads `t` at `x` through a shared CHECK unit when its read converts nothing (the value is `x`
+ * itself: a constrained string, a number, an `Int`, a string or number enum, an array of such)
+ * and takes more than one check: `function (x) { …checks… }` returns `undefined` for a valid
+ * value, else the failure `<path suffix>\n<sentence>` (§5 texts, same order as inline) — so,
+ * unlike {@link readShared}, it also fits types whose valid values are strings (enums). One unit
+ * per distinct text, like object units. Returns `x`, or `undefined` when `t` is read inline
+ * (a kind not in the list, a conversion, a single check).
+ *
+ * @param read The reader of one value ({@link readValue}), passed in to keep the module graph acyclic.
+ */
+export function checkShared(t: TypeModel, x: string, path: Path, c: Ctx, read: (t: TypeModel, x: string, path: Path, c: Ctx) => string): string | undefined {
+  if (!CHECKABLE.has(t.kind) || c.scope.share === undefined || c.unitTop === true) return undefined;
+  const scope = new Scope();
+  scope.share = c.scope.share;
+  const body = new Lines();
+  const expr = read(t, "x", UNIT_ROOT, { out: body, scope, orNull: c.orNull, nullAsAbsent: c.nullAsAbsent, unitTop: true });
+  if (expr !== "x" || scope.constructs || body.lines.length < 2) return undefined;
+  const name = c.scope.share.add(unitFunction("x", scope, body));
+  const f = c.scope.fresh("f");
+  c.out.line(`const ${f} = ${name}(${x});`);
+  c.out.line(`if (${f} !== undefined) return ${unitFailure(path, f)};`);
+  return x;
 }
 
 /**
@@ -139,4 +180,18 @@ export function writeShared(t: ObjectModel, x: string, share: SharedUnits): stri
   const body = new Lines();
   const expr = writeObject(t, "v", { out: body, scope });
   return `${share.add(unitFunction("v", scope, body, expr))}(${x})`;
+}
+
+/**
+ * A whole tool method body as a shared unit (issue 12: one reader / writer per distinct text, so
+ * tools with the same parameter list, or the same result kind, share one function): the body a
+ * fresh `scope` (whose `share` is the tool's) generated, as `function (<params>) { <body> }`.
+ * Returns the unit's name, or `undefined` when the body refers to a class constructor (only the
+ * tool's module can import it, see the module comment), which the caller then inlines.
+ *
+ * @param params The method's parameter list, e.g. `"a, ctx"` (`read`) or `"value"` (`write`).
+ */
+export function shareMethod(params: string, scope: Scope, body: Lines): string | undefined {
+  if (scope.constructs || scope.share === undefined) return undefined;
+  return scope.share.add(unitFunction(params, scope, body));
 }

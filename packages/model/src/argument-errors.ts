@@ -89,3 +89,24 @@ export function jsonTypeName(value: unknown): string {
       return "a value that is not JSON";
   }
 }
+
+/**
+ * The `arguments` of a `tools/call` as the generated reader starts from (spec §5): absent
+ * (`undefined`) → a new `{}`; a JSON object → itself; anything else (an array, `null`, a
+ * scalar) → the whole argument error `Argument 'arguments' is not valid. Expected an object, got
+ * <JSON type>.` — a string, which the reader returns as its failure.
+ */
+export function argumentsObject(a: unknown): Record<string, unknown> | string {
+  if (a === undefined) return {};
+  if (typeof a !== "object" || a === null || Array.isArray(a)) return argumentError("arguments", `Expected an object, got ${jsonTypeName(a)}.`);
+  return a as Record<string, unknown>;
+}
+
+/**
+ * The argument error of spec §5 for an unknown top-level argument `key` (reported after every
+ * listed parameter passed): `Argument '<key as a safe path step>' is not valid. It is not a
+ * parameter of this tool.`
+ */
+export function unknownArgument(key: string): string {
+  return argumentError(pathStep(key, true), "It is not a parameter of this tool.");
+}

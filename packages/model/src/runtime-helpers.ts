@@ -34,6 +34,9 @@ export const RUNTIME_HELPERS = [
   "invalid",
   "invalidFrom",
   "got",
+  // The tool reader's start and end (spec §5): the arguments object, an unknown argument.
+  "args",
+  "unknownArg",
   // Writers (spec §6, §8).
   "toBase64",
   "passthrough",

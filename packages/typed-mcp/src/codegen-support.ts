@@ -96,5 +96,16 @@ export function passthrough(value: unknown): Record<string, unknown> {
  * `invalidFrom(path, failure)` the same text from a shared reader's `<suffix>\n<sentence>`
  * failure (docs/architecture.md "Shared types"), `got(value)` the JSON type a value has
  * (`a number`, `null`), never the value.
+ *
+ * `args(a)` is the reader's start (absent `arguments` → `{}`, a non-object → the whole §5 error
+ * string), `unknownArg(key)` the §5 error of an unknown top-level argument (both keep a tool
+ * reader's fixed text out of every tool).
  */
-export { pathStep as pathKey, argumentError as invalid, argumentErrorFrom as invalidFrom, jsonTypeName as got } from "@typed-mcp/model";
+export {
+  pathStep as pathKey,
+  argumentError as invalid,
+  argumentErrorFrom as invalidFrom,
+  jsonTypeName as got,
+  argumentsObject as args,
+  unknownArgument as unknownArg,
+} from "@typed-mcp/model";
