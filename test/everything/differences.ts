@@ -16,7 +16,9 @@ export const DIFFERENCES = {
   "sdk-result-key-order": "the SDK (v2, under typed-mcp) parses a CreateMessageResult into its own key order (model, stopReason, role, content), so trigger-sampling-request-async prints the same result with its keys in that order; the original prints the order of its own union schema (role, content, model, stopReason)",
   "sdk-empty-meta": "the original's SDK v1 writes an empty _meta: {} into tasks/list and tasks/cancel results; the SDK v2 under the port writes none (MCP 2025-11-25: _meta is optional)",
   // Tasks (MCP 2025-11-25 "Tasks")
-  "task-status-message": "runtime, docs/runtime.md \"Tasks\": a typed-mcp task tool cannot set its Task's statusMessage (typed-mcp sets one only on cancel: 'Cancelled by the client.'); the original sets one per stage ('Gathering sources...', …, 'Client cancelled task execution.') and sends notifications/tasks/status on each statusMessage change as well as on each status change",
+  "sdk-repeated-status": "the original's SDK v1 sends notifications/tasks/status input_required twice, unchanged (once from the tool's own update, once when it sends the task's elicitation/create); typed-mcp sends one per change",
+  "task-created-message": "runtime, docs/runtime.md \"Tasks\": the CreateTaskResult is the Task as created (working, no statusMessage); the original's SDK v1 serialises its stored Task after the tool's first update, so its CreateTaskResult already carries 'Gathering sources...'",
+  "task-cancel-message": "runtime, docs/runtime.md \"Tasks\": tasks/cancel sets the statusMessage 'Cancelled by the client.' (the original's SDK v1: 'Client cancelled task execution.')",
   "task-cancel-notification": "runtime, docs/runtime.md \"Tasks\" (Notifications): typed-mcp sends notifications/tasks/status on every status change, cancelled included; the original's SDK v1 sends none for a tasks/cancel (the spec's notification is optional)",
   "task-error-message": "runtime, docs/runtime.md \"Tasks\": tasks/result of a cancelled task is -32602 'Task <id> has no result: it was cancelled.' (the original: -32603 'Task <id> has no result stored')",
   // Answers to bad input

@@ -17,8 +17,8 @@ import { researchTaskParity } from "./tasks.ts";
 
 /** The differences each transport must show (all of differences.ts between them). */
 const EXPECTED: Record<Via, DifferenceId[]> = {
-  stdio: ["sdk-elicit-mode", "sdk-result-key-order", "sdk-empty-meta", "protocol-error-message", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-status-message", "task-cancel-notification", "task-error-message", "roots-on-initialize", "subscribe-log"],
-  http: ["protocol-error-message", "sdk-empty-meta", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-status-message", "task-error-message", "http-no-back-channel", "http-no-session"],
+  stdio: ["sdk-elicit-mode", "sdk-result-key-order", "sdk-empty-meta", "protocol-error-message", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-created-message", "task-cancel-message", "sdk-repeated-status", "task-cancel-notification", "task-error-message", "roots-on-initialize", "subscribe-log"],
+  http: ["protocol-error-message", "sdk-empty-meta", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-created-message", "task-cancel-message", "sdk-repeated-status", "task-error-message", "http-no-back-channel", "http-no-session"],
 };
 
 type Json = Record<string, any>;

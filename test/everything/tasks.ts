@@ -11,6 +11,9 @@ import { CLARIFIED, until, type Session, type Via, type Which } from "./servers.
 
 type Json = Record<string, any>;
 
+/** The `statusMessage` each runtime sets on `tasks/cancel` (typed-mcp's, docs/runtime.md "Tasks"; SDK v1's). */
+const CANCEL_MESSAGE: Record<Which, string> = { port: "Cancelled by the client.", original: "Client cancelled task execution." };
+
 /** What the parity test's `describe` hands over: both sessions, the transport, its `both` and `mark`. */
 export interface ParityEnv {
   original: Session;
@@ -30,13 +33,13 @@ export interface ParityEnv {
  */
 export async function researchTaskParity({ original, port, via, both, mark }: ParityEnv): Promise<void> {
   /**
-   * A `Task` as compared: normalised (task id, timestamps); the original's `statusMessage` (it
-   * sets one per stage; a typed-mcp tool cannot, docs/runtime.md "Tasks") and the port's own
-   * (on cancel) dropped, and SDK v1's empty result `_meta` dropped — each marked.
+   * A `Task` as compared: normalised (task id, timestamps), `statusMessage` kept (both set one
+   * per stage); the cancel message of each runtime (typed-mcp's `Cancelled by the client.`, SDK
+   * v1's `Client cancelled task execution.`) and SDK v1's empty result `_meta` dropped — each marked.
    */
   const taskView = (task: Json, which: Which): Json => {
     const t = normalise(task) as Json;
-    if (t.statusMessage !== undefined) delete t.statusMessage, mark("task-status-message");
+    if (t.status === "cancelled" && t.statusMessage === CANCEL_MESSAGE[which]) delete t.statusMessage, mark("task-cancel-message");
     if (which === "original" && t._meta !== undefined && Object.keys(t._meta).length === 0) delete t._meta, mark("sdk-empty-meta");
     return t;
   };
@@ -47,8 +50,13 @@ export async function researchTaskParity({ original, port, via, both, mark }: Pa
   const ids = { original: created[0].task.taskId, port: created[1].task.taskId };
   // MCP 2025-11-25 CreateTaskResult: working, the default ttl (none asked) and the pollInterval both use.
   expect(created[1].task).toMatchObject({ status: "working", ttl: 300_000, pollInterval: 1000 });
+  // The port answers the task as created; the original's SDK v1 serialises its stored Task after the tool's first update.
+  expect(created[1].task.statusMessage).toBeUndefined();
+  if (created[0].task.statusMessage === "Gathering sources...") delete created[0].task.statusMessage, mark("task-created-message");
   expect(taskView(created[1].task, "port")).toEqual(taskView(created[0].task, "original"));
   const got = await both((s, which) => getTask(s.client, ids[which]));
+  // The first stage's message, set by the tool before the client could ask (MCP 2025-11-25 Task.statusMessage).
+  expect(got[1]).toMatchObject({ status: "working", statusMessage: "Gathering sources..." });
   expect(taskView(got[1], "port")).toEqual(taskView(got[0], "original"));
 
   // tasks/result waits for the end: the report, with the related-task _meta.
@@ -70,21 +78,27 @@ export async function researchTaskParity({ original, port, via, both, mark }: Pa
     mark("http-no-back-channel");
   }
 
-  // notifications/tasks/status: the same status changes; the original also notifies each statusMessage change.
-  const statuses = (s: Session, which: Which): Json[] => {
-    let last = "working";
-    return s.notifications.flatMap((n) => {
-      if (n.method !== "notifications/tasks/status" || n.params.taskId !== ids[which]) return [];
-      const t = taskView(n.params, which);
-      if (t.status === last) return mark("task-status-message"), [];
-      last = String(t.status);
-      return [t];
-    });
-  };
+  // notifications/tasks/status: one per statusMessage or status change, the same on both (the
+  // port's stage messages come from ctx.taskStatus; docs/runtime.md "Tasks", Status messages).
+  // SDK v1 repeats the input_required notification, unchanged, when it sends the task's elicitation/create: dropped, marked.
+  const statuses = (s: Session, which: Which): Json[] =>
+    s.notifications
+      .filter((n) => n.method === "notifications/tasks/status" && n.params.taskId === ids[which])
+      .map((n) => taskView(n.params, which))
+      .filter((t, i, all) => i === 0 || JSON.stringify(t) !== JSON.stringify(all[i - 1]) || (mark("sdk-repeated-status"), false));
   await until(() => statuses(original, "original").some((t) => t.status === "completed"), "the original's completed status");
   if (via === "stdio") {
     await until(() => statuses(port, "port").some((t) => t.status === "completed"), "the port's completed status");
-    expect(statuses(port, "port").map((t) => t.status)).toEqual(["input_required", "working", "completed"]);
+    const stage = (status: string, statusMessage: string): Json => ({ taskId: "<task-id>", status, statusMessage, createdAt: "<timestamp>", lastUpdatedAt: "<timestamp>", ttl: 300_000, pollInterval: 1000 });
+    expect(statuses(port, "port")).toEqual([
+      stage("working", "Gathering sources..."),
+      stage("working", "Analyzing content..."),
+      stage("working", "Synthesizing findings..."),
+      stage("input_required", 'Found multiple interpretations for "python". Requesting clarification...'),
+      stage("working", `Continuing with interpretation: "${CLARIFIED.interpretation}"...`),
+      stage("working", "Generating report..."),
+      stage("completed", "Generating report..."),
+    ]);
     expect(statuses(port, "port")).toEqual(statuses(original, "original"));
   } else {
     // No stream after the response on stateless HTTP: the client polls (docs/runtime.md "Tasks").
@@ -93,7 +107,7 @@ export async function researchTaskParity({ original, port, via, both, mark }: Pa
   }
 
   const listed = await both((s, which) => listTasks(s.client).then((r) => ({ ...r, tasks: r.tasks.filter((t) => t.taskId === ids[which]) })));
-  expect(taskView(listed[1], "port")).toEqual({ tasks: [{ taskId: "<task-id>", status: "completed", ttl: 300_000, createdAt: "<timestamp>", lastUpdatedAt: "<timestamp>", pollInterval: 1000 }] });
+  expect(taskView(listed[1], "port")).toEqual({ tasks: [{ taskId: "<task-id>", status: "completed", statusMessage: "Generating report...", ttl: 300_000, createdAt: "<timestamp>", lastUpdatedAt: "<timestamp>", pollInterval: 1000 }] });
   expect({ ...taskView(listed[1], "port"), tasks: listed[1].tasks.map((t) => taskView(t, "port")) }).toEqual({ ...taskView(listed[0], "original"), tasks: listed[0].tasks.map((t) => taskView(t, "original")) });
 
   // tasks/cancel answers the cancelled Task; its tasks/result is then -32602 (docs/runtime.md "Tasks"; the original: -32603).

@@ -60,6 +60,7 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
       ["protocol_error_job", "optional"],
       ["greet", undefined],
       ["confirm", "optional"],
+      ["staged_job", "optional"],
     ]);
     await client.close();
   });
@@ -133,6 +134,22 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
     await client.close();
   });
 
+  it("ctx.taskStatus sets the Task's statusMessage and lastUpdatedAt (tasks/get, tasks/list); outside a task it does nothing", async () => {
+    const { client } = await open();
+    const { task } = await create(client, "staged_job", {});
+    expect(task.statusMessage).toBeUndefined();
+    // MCP 2025-11-25 Task.statusMessage: the tool's last message (this client has no elicitation: not approved).
+    expect((await result(client, task.taskId)).content).toEqual([{ type: "text", text: "finished (not approved)" }]);
+    const done = await get(client, task.taskId);
+    expect(done).toMatchObject({ taskId: task.taskId, status: "completed", statusMessage: "Not approved; finishing" });
+    expect(Date.parse(done.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(task.createdAt) + 90);
+    expect((await list(client)).tasks.find((t) => t.taskId === task.taskId)?.statusMessage).toBe("Not approved; finishing");
+    // An ordinary call (no params.task): the same tool runs, its ctx.taskStatus calls are no-ops.
+    const plain = await client.request({ method: "tools/call", params: { name: "staged_job", arguments: {} } }, specTypeSchemas.CallToolResult);
+    expect(plain).toEqual({ content: [{ type: "text", text: "finished (not approved)" }] });
+    await client.close();
+  });
+
   it("an unknown task id is -32602 on tasks/get, tasks/result and tasks/cancel; a foreign cursor too", async () => {
     const { client } = await open();
     const errors = await Promise.all([get(client, "nope"), result(client, "nope"), cancel(client, "nope"), list(client, "nope")].map(failure));
@@ -160,6 +177,28 @@ describe("tasks over stdio (2025-11-25)", () => {
     expect(seen).toEqual({ meta: { [RELATED_TASK]: { taskId } }, status: "input_required" });
     await until(() => statuses.length >= 3);
     expect(statuses.map((t) => t.status)).toEqual(["input_required", "working", "completed"]);
+    await client.close();
+  });
+
+  it("ctx.taskStatus: notifications/tasks/status carry each statusMessage; a message set with a status change goes with it", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: "pipe" });
+    const { client, statuses } = await connect(transport, [], { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { ok: true } }));
+    const { task } = await create(client, "staged_job", {});
+    expect((await result(client, task.taskId)).content).toEqual([{ type: "text", text: "finished (approved)" }]);
+    await until(() => statuses.some((t) => t.status === "completed"));
+    // MCP 2025-11-25 notifications/tasks/status: params are the Task. "Asking for approval" is set
+    // just before ctx.elicit (input_required), "Approved; finishing" just after its answer (working).
+    expect(statuses.map((t) => [t.status, t.statusMessage])).toEqual([
+      ["working", "Preparing"],
+      ["input_required", "Asking for approval"],
+      ["working", "Approved; finishing"],
+      ["completed", "Approved; finishing"],
+    ]);
+    for (const t of statuses) expect(t).toEqual({ taskId: task.taskId, status: t.status, statusMessage: t.statusMessage, createdAt: task.createdAt, lastUpdatedAt: expect.stringMatching(ISO), ttl: task.ttl, pollInterval: 500 });
+    const times = statuses.map((t) => Date.parse(t.lastUpdatedAt));
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    expect(await get(client, task.taskId)).toEqual(statuses.at(-1));
     await client.close();
   });
 
@@ -289,6 +328,17 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
     expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: "Job crashed." } });
     expect("result" in failed).toBe(false);
     expect((await post("tasks/get", { taskId: "unknown" })).error.code).toBe(-32602);
+  });
+
+  it("ctx.taskStatus sets the DetailedTask's statusMessage (SEP-2663), in input_required too", async () => {
+    const created = (await post("tools/call", { name: "staged_job", arguments: {} })).result;
+    expect(created.statusMessage).toBeUndefined();
+    const parked = await settled(created.taskId, "input_required");
+    expect(parked).toMatchObject({ status: "input_required", statusMessage: "Asking for approval" });
+    expect(Date.parse(parked.lastUpdatedAt)).toBeGreaterThan(Date.parse(created.createdAt));
+    await post("tasks/update", { taskId: created.taskId, inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } } });
+    const done = await settled(created.taskId);
+    expect(done).toMatchObject({ status: "completed", statusMessage: "Approved; finishing", result: { content: [{ type: "text", text: "finished (approved)" }] } });
   });
 
   it("a task's ctx.elicit parks it in input_required with the request under its key; tasks/update resumes it", async () => {

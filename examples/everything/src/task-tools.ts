@@ -2,7 +2,7 @@
  * The original's task tools (MCP 2025-11-25 "Tasks"):
  *
  * - `simulate-research-query`: a typed-mcp task tool (`task: "required"`, docs/runtime.md
- *   "Tasks"): four one-second stages, and for an ambiguous topic (when the client declared
+ *   "Tasks"): four one-second stages, each named in the task's `statusMessage` (`ctx.taskStatus`), and for an ambiguous topic (when the client declared
  *   elicitation) an `elicitation/create` related to the task, which is `input_required` until it
  *   is answered; the outcome is the research report, fetched with `tasks/result`.
  * - `trigger-sampling-request-async`, `trigger-elicitation-request-async`: ordinary tools asking
@@ -39,8 +39,19 @@ function interpretations(topic: string): Array<{ const: string; title: string }>
   ];
 }
 
-/** Asks the client which interpretation of `topic` it means; the clarification the report names. */
+/**
+ * Asks the client which interpretation of `topic` it means; the clarification the report names.
+ * The task's status message says so while it is `input_required`, and names the outcome after.
+ */
 async function clarify(ctx: RequestContext, topic: string): Promise<string> {
+  await ctx.taskStatus(`Found multiple interpretations for "${topic}". Requesting clarification...`);
+  const clarification = await interpretation(ctx, topic);
+  await ctx.taskStatus(`Continuing with interpretation: "${clarification}"...`);
+  return clarification;
+}
+
+/** The client's answer to the clarification elicitation, or the default interpretation when it cannot answer. */
+async function interpretation(ctx: RequestContext, topic: string): Promise<string> {
   try {
     const answer = await ctx.elicit({
       message: `The research query "${topic}" could have multiple interpretations. Please clarify what you're looking for:`,
@@ -132,6 +143,7 @@ export class TaskTools {
     let clarification: string | undefined;
     for (let stage = 0; stage < STAGES.length; stage++) {
       ctx.signal.throwIfAborted();
+      await ctx.taskStatus(`${STAGES[stage]}...`);
       if (stage === 2 && ambiguous && ctx.clientCapabilities?.elicitation !== undefined) clarification = await clarify(ctx, topic);
       await sleep(STAGE_MS, undefined, { signal: ctx.signal });
     }

@@ -10,12 +10,14 @@ import { unavailableRequest } from "./back-channel.js";
 import type { ClientView } from "./client-view.js";
 import { inputRoundOf } from "./input-required.js";
 import { hasMissingCapabilityError } from "./revisions.js";
+import { setTaskStatusMessage } from "./task-store.js";
 import type { LogLevel, RequestContext } from "./types.js";
 
 /**
  * The {@link RequestContext} of one request (spec §0).
  *
  * - `progress` sends `notifications/progress` only when the request has `_meta.progressToken`.
+ * - `taskStatus` sets the `statusMessage` of the task the call runs as (task-store.ts), else nothing.
  * - `elicit` / `sample` / `listRoots`: on revisions with {@link hasMissingCapabilityError}, a
  *   rejected `MissingRequiredClientCapabilityError` (`-32021`) when the declared client
  *   capabilities lack the one needed; else the `input_required` round of the request
@@ -56,6 +58,14 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
     },
     log(level: LogLevel, data: unknown): Promise<void> {
       return ctx.mcpReq.log(level, data);
+    },
+    taskStatus(message: string): Promise<void> {
+      try {
+        setTaskStatusMessage(ctx, message);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     elicit: (params, options) =>
       missingCapability(view, "elicitation") ??

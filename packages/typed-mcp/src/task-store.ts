@@ -39,6 +39,12 @@ export interface TaskOptions {
   maxTasks?: number;
 }
 
+/** What one {@link TaskStore.update} changed: the status, and whether a `statusMessage` was set. */
+export interface TaskChange {
+  status: boolean;
+  message: boolean;
+}
+
 /** One task as the store keeps it. Timestamps are ISO 8601 (RFC 3339) strings. */
 export interface TaskRecord {
   readonly taskId: string;
@@ -59,8 +65,11 @@ export interface TaskRecord {
   readonly controller: AbortController;
   /** Resolves once the task reaches a terminal status (or is dropped). */
   readonly settled: Promise<void>;
-  /** Called on every status change (the status notification of the creating connection). */
-  onChange?: (task: TaskRecord) => void;
+  /**
+   * Called after every change (the status notification of the creating connection): `change`
+   * says whether the status changed and whether a `statusMessage` was set.
+   */
+  onChange?: (task: TaskRecord, change: TaskChange) => void;
   /** 2026-07-28: the task's pending input requests and their answers (task-input.ts). */
   inputs?: { requests(): Record<string, unknown>; answer(responses: Record<string, unknown>): void };
 }
@@ -68,6 +77,30 @@ export interface TaskRecord {
 const DEFAULTS: Required<TaskOptions> = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 500, maxTasks: 1000 };
 /** Tasks per `tasks/list` page (2025-11-25 "Listing Tasks", cursor-based pagination). */
 const PAGE_SIZE = 50;
+
+/** The task of a task run's SDK context (set by tasks.ts for the context the tool runs with). */
+const TASK_OF = new WeakMap<object, { store: TaskStore; record: TaskRecord }>();
+
+/** Makes `ctx` (the context a task's tool runs with) the context of `record` in `store` (read by {@link setTaskStatusMessage}). */
+export function bindTask(ctx: object, store: TaskStore, record: TaskRecord): void {
+  TASK_OF.set(ctx, { store, record });
+}
+
+/**
+ * `RequestContext.taskStatus` (docs/runtime.md "Tasks", Status messages): sets the `statusMessage`
+ * of the task whose run has the context `ctx` and its `lastUpdatedAt`, keeping its `status`
+ * (MCP 2025-11-25 `Task.statusMessage`; SEP-2663 the same field), which calls
+ * {@link TaskRecord.onChange} (the status notification). Does nothing when `ctx` is not a task
+ * run's or the task is terminal (or dropped).
+ *
+ * @throws TypeError when `message` is not a string.
+ */
+export function setTaskStatusMessage(ctx: object, message: string): void {
+  if (typeof message !== "string") throw new TypeError(`typed-mcp: ctx.taskStatus(message) needs a string, got ${typeof message}.`);
+  const task = TASK_OF.get(ctx);
+  // An aborted task is cancelled (terminal) or expired (dropped).
+  if (task !== undefined && !task.record.controller.signal.aborted) task.store.update(task.record, task.record.status, { statusMessage: message });
+}
 
 /** Whether `status` is terminal (`completed`, `failed`, `cancelled`). */
 export function isTerminal(status: TaskStatus): boolean {
@@ -142,13 +175,15 @@ export class TaskStore {
   }
 
   /**
-   * Moves a task to a new status (no change once terminal); a terminal status stores `outcome`
+   * Moves a task to a new status, or keeps it (`status` = its own, to set `statusMessage`); no
+   * change once terminal. Sets `lastUpdatedAt`; a terminal status stores `outcome`
    * and resolves {@link TaskRecord.settled}. Calls {@link TaskRecord.onChange}.
    *
    * @returns whether the status changed.
    */
   update(record: TaskRecord, status: TaskStatus, outcome?: { result?: CallToolResult; error?: TaskError; statusMessage?: string }): boolean {
     if (isTerminal(record.status)) return false;
+    const change: TaskChange = { status: record.status !== status, message: outcome?.statusMessage !== undefined };
     record.status = status;
     record.lastUpdatedAt = new Date().toISOString();
     if (outcome?.result !== undefined) record.result = outcome.result;
@@ -156,7 +191,7 @@ export class TaskStore {
     if (outcome?.statusMessage !== undefined) record.statusMessage = outcome.statusMessage;
     if (isTerminal(status)) this.#tasks.get(record.taskId)?.settle();
     try {
-      record.onChange?.(record);
+      record.onChange?.(record, change);
     } catch {
       // A notification failure does not change the task.
     }

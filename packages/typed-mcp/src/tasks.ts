@@ -29,8 +29,8 @@ import type { ClientView } from "./client-view.js";
 import { bindInputSource } from "./input-required.js";
 import { isStateless } from "./revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
-import { isTerminal } from "./task-store.js";
-import type { TaskRecord, TaskStore } from "./task-store.js";
+import { bindTask, isTerminal } from "./task-store.js";
+import type { TaskChange, TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
@@ -209,10 +209,7 @@ export class TaskCalls {
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} must be called as a task (execution.taskSupport "required"): send params.task.`);
     }
     const record = this.#store.create(this.ownerOf(ctx), modern ? undefined : typeof task?.ttl === "number" ? task.ttl : undefined);
-    if (!modern && this.#connection !== undefined) {
-      const sdk = this.#sdk;
-      record.onChange = (r) => void sdk.notification({ method: "notifications/tasks/status", params: legacyTask(r) } as never).catch(() => {});
-    }
+    if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
     this.#run(record, ctx, run, modern);
     return Promise.reject(new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }));
   }
@@ -222,6 +219,7 @@ export class TaskCalls {
     const store = this.#store;
     const quiet = <A extends unknown[]>(send: (...args: A) => Promise<void>) => (...args: A) => send(...args).catch(() => {});
     const taskCtx = { ...ctx, mcpReq: { ...ctx.mcpReq, signal: record.controller.signal, notify: quiet(ctx.mcpReq.notify), log: quiet(ctx.mcpReq.log) } } as ServerContext;
+    bindTask(taskCtx, store, record);
     // 2026-07-28: the tool's elicit / sample / listRoots park the task in input_required until tasks/update answers.
     if (modern) bindInputSource(taskCtx, (record.inputs = new TaskInputs(store, record)));
     // 2025-11-25 on a connection: real server→client requests related to the task; input_required while one is unanswered.
@@ -236,6 +234,32 @@ export class TaskCalls {
           }),
       );
   }
+}
+
+/**
+ * The {@link TaskRecord.onChange} of a 2025-11-25 task on a connection: `notifications/tasks/status`
+ * (params: the `Task`, MCP 2025-11-25 "Task Status Notification") to the connection, best effort,
+ * at the end of the event-loop turn of a change. One notification carries at most one status
+ * change and at most one `ctx.taskStatus` message, the task as it was after them: a message set
+ * in the same turn as a status change (just before `ctx.elicit`, or right after its answer) goes
+ * with it; a second status change or a second message first sends the pending one. No change is
+ * skipped, and none is sent twice.
+ */
+function statusNotifier(sdk: Server): (record: TaskRecord, change: TaskChange) => void {
+  let pending: { task: Record<string, unknown>; status: boolean; message: boolean; timer: ReturnType<typeof setTimeout> } | undefined;
+  const send = (): void => {
+    const task = pending!.task;
+    clearTimeout(pending!.timer);
+    pending = undefined;
+    void sdk.notification({ method: "notifications/tasks/status", params: task } as never).catch(() => {});
+  };
+  return (record, change) => {
+    if (pending !== undefined && ((change.status && pending.status) || (change.message && pending.message))) send();
+    if (pending === undefined) pending = { task: {}, status: false, message: false, timer: setTimeout(send, 0) };
+    pending.task = legacyTask(record);
+    pending.status ||= change.status;
+    pending.message ||= change.message;
+  };
 }
 
 /** Whether a 2026-07-28 client declared the tasks extension (session or request envelope). */

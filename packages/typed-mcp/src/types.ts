@@ -85,6 +85,21 @@ export interface RequestContext {
    */
   log(level: LogLevel, data: unknown): Promise<void>;
   /**
+   * Sets the human-readable `statusMessage` of the task this call runs as (MCP 2025-11-25
+   * "Tasks" `Task.statusMessage`; SEP-2663 on 2026-07-28), e.g. `await ctx.taskStatus("Gathering
+   * sources...")`, and its `lastUpdatedAt`; the `status` stays as typed-mcp keeps it. Clients see
+   * it in `tasks/get` (and `tasks/list`, `tasks/cancel`); on a 2025-11-25 connection (stdio) a
+   * `notifications/tasks/status` carries it — a message set in the same event-loop turn as a
+   * status change (just before `ctx.elicit`, which makes the task `input_required`, or right after
+   * its answer) goes out in that change's notification. The message
+   * stays until the next call (a finished task keeps its last one; `tasks/cancel` sets its own).
+   * Outside a task (an ordinary call, a resource, a prompt) and once the task is cancelled or
+   * expired, it does nothing. Resolves at once (docs/runtime.md "Tasks", Status messages).
+   * @param message The status message (plain text).
+   * @throws TypeError (rejection) when `message` is not a string.
+   */
+  taskStatus(message: string): Promise<void>;
+  /**
    * Asks the client for input with `elicitation/create` (form or URL mode) and resolves with its
    * `ElicitResult` (`{ action: "accept" | "decline" | "cancel", content? }`).
    *
