@@ -14,50 +14,68 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffListings } from "../../packages/cli/dist/dev.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-let dir: string;
-let dev: ChildProcessWithoutNullStreams;
-let out = "";
 
-/** Resolves once the dev output after `from` contains `text`; fails with the output after `ms`. */
-async function waitFor(text: string | RegExp, from: number, ms = 30_000): Promise<string> {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    const seen = out.slice(from);
-    if (typeof text === "string" ? seen.includes(text) : text.test(seen)) return seen;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${String(text)} in typed-mcp dev's output:\n${out.slice(from)}`);
-}
-function edit(from: string, to: string): number {
-  const file = join(dir, "src/server.ts");
-  const mark = out.length;
-  const text = readFileSync(file, "utf8");
-  expect(text).toContain(from);
-  // Saved the way editors and `sed -i` save: a new file renamed over the old one (a new inode), so
-  // every edit after the first checks that the watch survives a replaced file.
-  writeFileSync(`${file}.swp`, text.replace(from, to));
-  renameSync(`${file}.swp`, file);
-  return mark;
-}
+/** A `typed-mcp dev src/server.ts` process over a temporary copy of fixtures/dev (overlaid with `overlay`'s files). */
+class DevSession {
+  dir = "";
+  out = "";
+  private dev?: ChildProcessWithoutNullStreams;
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "typed-mcp-dev-"));
-  cpSync(join(root, "test/cli/fixtures/dev"), dir, { recursive: true });
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
-  dev = spawn(process.execPath, [join(root, "packages/cli/dist/bin.js"), "dev", "src/server.ts", "--build", "node build.mjs", "--start", "node dist/server.js"], { cwd: dir, detached: true });
-  dev.stdout.setEncoding("utf8").on("data", (t: string) => (out += t));
-  dev.stderr.setEncoding("utf8").on("data", (t: string) => (out += t));
-});
-afterAll(async () => {
-  if (dev?.exitCode === null) {
-    const exited = new Promise((r) => dev.once("exit", r));
-    dev.kill("SIGTERM");
-    await exited;
+  constructor(private readonly overlay?: string) {}
+
+  start(): void {
+    this.dir = mkdtempSync(join(tmpdir(), "typed-mcp-dev-"));
+    cpSync(join(root, "test/cli/fixtures/dev"), this.dir, { recursive: true });
+    if (this.overlay) cpSync(join(root, "test/cli/fixtures", this.overlay), this.dir, { recursive: true });
+    symlinkSync(join(root, "node_modules"), join(this.dir, "node_modules"));
+    const dev = spawn(process.execPath, [join(root, "packages/cli/dist/bin.js"), "dev", "src/server.ts", "--build", "node build.mjs", "--start", "node dist/server.js"], { cwd: this.dir, detached: true });
+    dev.stdout.setEncoding("utf8").on("data", (t: string) => (this.out += t));
+    dev.stderr.setEncoding("utf8").on("data", (t: string) => (this.out += t));
+    this.dev = dev;
   }
-  rmSync(dir, { recursive: true, force: true });
-});
+
+  async stop(): Promise<void> {
+    const dev = this.dev;
+    if (dev?.exitCode === null) {
+      const exited = new Promise((r) => dev.once("exit", r));
+      dev.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Resolves once the dev output after `from` contains `text`; fails with the output after `ms`. */
+  async waitFor(text: string | RegExp, from: number, ms = 30_000): Promise<string> {
+    const start = Date.now();
+    while (Date.now() - start < ms) {
+      const seen = this.out.slice(from);
+      if (typeof text === "string" ? seen.includes(text) : text.test(seen)) return seen;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${String(text)} in typed-mcp dev's output:\n${this.out.slice(from)}`);
+  }
+
+  /** Replaces `from` by `to` in `rel` (default src/server.ts); returns the output offset before the edit. */
+  edit(from: string, to: string, rel = "src/server.ts"): number {
+    const file = join(this.dir, rel);
+    const mark = this.out.length;
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain(from);
+    // Saved the way editors and `sed -i` save: a new file renamed over the old one (a new inode), so
+    // every edit after the first checks that the watch survives a replaced file.
+    writeFileSync(`${file}.swp`, text.replace(from, to));
+    renameSync(`${file}.swp`, file);
+    return mark;
+  }
+}
 
 describe("typed-mcp dev", () => {
+  const session = new DevSession();
+  beforeAll(() => session.start());
+  afterAll(() => session.stop());
+  const waitFor = session.waitFor.bind(session);
+  const edit = (from: string, to: string) => session.edit(from, to);
+
   it("builds, prints the first listing as additions, and starts the server", async () => {
     const seen = await waitFor(/serving http:\/\/127\.0\.0\.1:\d+\/mcp/, 0);
     expect(seen).toContain("+ tool list_notes\n+ tool delete_note\n");
@@ -81,6 +99,27 @@ describe("typed-mcp dev", () => {
     const seen = await waitFor("the last server keeps running", mark);
     expect(seen).toMatch(/✘ \[ERROR\][^\n]*\n?[^]*OMCG0005/);
     expect(seen).toMatch(/src\/server\.ts:13:\d+/);
+  });
+});
+
+describe("typed-mcp dev on an entry that only imports its tool modules", () => {
+  // fixtures/dev-imports: src/server.ts registers Orders (./orders.js, whose parameter type is
+  // the interface in ./types.ts) and Totals (./totals.js) and declares no tool itself.
+  const session = new DevSession("dev-imports");
+  beforeAll(() => session.start());
+  afterAll(() => session.stop());
+
+  it("prints every imported module's tool with + on the first build", async () => {
+    const seen = await session.waitFor(/serving http:\/\/127\.0\.0\.1:\d+\/mcp/, 0);
+    expect(seen).toContain("+ tool place_order\n+ tool sum\n");
+    expect(seen).not.toContain("listing unchanged");
+  });
+
+  it("prints ~ tool place_order after a property is added to the imported interface file", async () => {
+    const mark = session.edit("sku: string;", "sku: string;\n  note?: string;", "src/types.ts");
+    const seen = await session.waitFor("serving http://", mark);
+    expect(seen).toContain("~ tool place_order: inputSchema.properties.input.properties.note\n");
+    expect(seen).not.toContain("tool sum");
   });
 });
 

@@ -7,8 +7,8 @@
  * ```
  *
  * Each round: run `--build` in a shell with the terminal as its stdio (so build diagnostics
- * appear exactly as the bundler prints them); when it exits 0, list the files' tools, resources
- * and prompts (the `list` command's listing) and print the difference to the previous round
+ * appear exactly as the bundler prints them); when it exits 0, list the tools, resources
+ * and prompts of the files and the modules they import (the `list` command's listing) and print the difference to the previous round
  * ({@link diffListings}), then stop the running `--start` process (its whole process group) and
  * start it again. A failed build keeps the last server running. A change under `--watch`
  * (default `src`; chokidar, so files replaced by a rename count too) starts the next round, debounced by 100 ms.

@@ -37,6 +37,7 @@ import {
   type ToolListing,
 } from "@typed-mcp/codegen";
 import type { Diagnostic, ModuleModel, SourceLocation } from "@typed-mcp/model";
+import { followImports } from "./follow.js";
 
 /** Exit code of a successful run. */
 export const EXIT_OK = 0;
@@ -49,7 +50,8 @@ export const EXIT_USAGE = 2;
 export const USAGE = `Usage: typed-mcp <command> <file.ts…> [--project tsconfig.json]
 
 Commands:
-  list   Print the tools, resources, resource templates and prompts the files declare, as
+  list   Print the tools, resources, resource templates and prompts the files (and the
+         modules they import through relative imports) declare, as
          JSON: {"tools":[…],"resources":[…],"resourceTemplates":[…],"prompts":[…]}, exactly as
          tools/list etc. answer a client on the newest revision with MCP Apps.
   check  Print build diagnostics as "file:line:column - CODE: message"; exit 1 if there is any.
@@ -159,8 +161,11 @@ function parse(argv: string[]): Parsed {
   return { command, files, project: values.project, profile, lint, strict: values.strict === true };
 }
 
-/** Reads every file argument (resolved against `cwd`, duplicates dropped, order kept). */
-function readSources(files: string[], cwd: string): { file: string; code: string }[] {
+/**
+ * Reads every file argument (resolved against `cwd`, duplicates dropped, order kept), then every
+ * module they reach through static relative imports ({@link followImports}).
+ */
+function readSources(files: string[], cwd: string, tsconfig: string | undefined): { file: string; code: string }[] {
   const seen = new Set<string>();
   const out: { file: string; code: string }[] = [];
   for (const arg of files) {
@@ -175,6 +180,13 @@ function readSources(files: string[], cwd: string): { file: string; code: string
     }
     if (!stat.isFile()) throw new UsageError(`'${arg}' is not a file.`);
     out.push({ file, code: readFileSync(file, "utf8") });
+  }
+  for (const file of followImports([...seen], tsconfig).slice(seen.size)) {
+    try {
+      out.push({ file, code: readFileSync(file, "utf8") });
+    } catch {
+      // deleted between the walk and this read: nothing to list
+    }
   }
   return out;
 }
@@ -208,9 +220,11 @@ function extractAll(sources: { file: string; code: string }[], tsconfig: string 
  * the exit code; it never calls `process.exit` and leaves no child process behind (the
  * extractor's TypeScript sidecar is closed before returning).
  *
+ * - Every command reads the files given and every module they reach through static relative
+ *   imports and re-exports ({@link followImports}; docs/cli.md "Which files are listed").
  * - `list <file.ts…> [--project p]`: writes `JSON.stringify(listing, null, 2)` and a newline to
  *   stdout ({@link Listing}; entries from `toolListing`, `resourceListing` and `promptListing` of
- *   `@typed-mcp/codegen`, files in the order given, entries in source order) and returns `0`. If any file has a diagnostic, nothing is
+ *   `@typed-mcp/codegen`, files in the order given then the imported ones, entries in source order) and returns `0`. If any file has a diagnostic, nothing is
  *   written to stdout, the diagnostics go to stderr ({@link formatDiagnostic}) and it returns `1`.
  * - `check <file.ts…> [--project p]`: writes every diagnostic (spec §10) to stdout, one
  *   `file:line:column - CODE: message` line each (files in the order given, diagnostics in
@@ -237,7 +251,7 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
       return EXIT_OK;
     }
     tsconfig = checkProject(parsed.project, io.cwd);
-    sources = readSources(parsed.files, io.cwd);
+    sources = readSources(parsed.files, io.cwd, tsconfig);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.stderr(`typed-mcp: ${e.message}\nRun 'typed-mcp --help' for usage.\n`);
