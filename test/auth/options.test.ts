@@ -31,6 +31,15 @@ describe("auth option checks", () => {
     expect(() => new McpServer({ name: "s", version: "1", auth: plain })).toThrow(
       new TypeError('The auth option takes oauth({ issuer, audience, … }) from "typed-mcp/auth", not the plain options object (docs/auth.md): import { oauth } from "typed-mcp/auth" and write auth: oauth({ … })'),
     );
+    // Any plain object gets the same fix: {}, a misspelt key, a null-prototype object.
+    for (const other of [{}, { audience: "https://mcp.example.com/mcp" }, { isuer: "https://auth.example.com" }, Object.create(null)]) {
+      expect(() => new McpServer({ name: "s", version: "1", auth: other as ServerAuth })).toThrow(
+        new TypeError('The auth option takes oauth({ issuer, audience, … }) from "typed-mcp/auth", not the plain options object (docs/auth.md): import { oauth } from "typed-mcp/auth" and write auth: oauth({ … })'),
+      );
+    }
+    expect(() => new McpServer({ name: "s", version: "1", auth: [] as unknown as ServerAuth })).toThrow(
+      new TypeError('The auth option must be made by oauth({ issuer, audience, … }) from "typed-mcp/auth" (docs/auth.md), got object'),
+    );
     expect(() => new McpServer({ name: "s", version: "1", auth: "yes" as unknown as ServerAuth })).toThrow(
       new TypeError('The auth option must be made by oauth({ issuer, audience, … }) from "typed-mcp/auth" (docs/auth.md), got string'),
     );

@@ -182,6 +182,17 @@ export function httpScenario(opts: ScenarioOptions): void {
       expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
     }
   });
+  // MCP 2025-06-18 removed JSON-RPC batching: server.fetch refuses a batch there and later with
+  // HTTP 400, -32600 Invalid Request, id null (docs/security.md "JSON-RPC batches").
+  it("refuses a JSON-RPC batch on 2025-11-25 with HTTP 400 -32600", async () => {
+    const response = await fetch(opts.url(), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2025-06-18 and later." } });
+  });
   for (const c of CLIENTS) {
     describe(c.label, () => {
       let client: Client;

@@ -44,14 +44,23 @@ export function pathStep(name: string, first: boolean): string {
  * @param sentence The second sentence (spec §5 table, docs/unions.md "Error sentences").
  */
 export function argumentError(path: string, sentence: string): string {
-  let p = path;
-  if (p.length > MAX_PATH_LENGTH) {
-    let n = MAX_PATH_LENGTH;
-    const c = p.charCodeAt(n - 1);
-    if (c >= 0xd800 && c <= 0xdbff) n--;
-    p = p.slice(0, n) + "…";
-  }
-  return `Argument '${p}' is not valid. ${sentence}`;
+  return `Argument '${cutEchoed(path)}' is not valid. ${sentence}`;
+}
+
+/**
+ * Client text echoed in an error message (a §5 argument path, a `taskId`, a `cursor`), cut by the
+ * one rule of spec §5: text longer than {@link MAX_PATH_LENGTH} UTF-16 code units keeps its first
+ * 200 (199 when the 200th would be the high half of a surrogate pair) and ends in `…`; shorter
+ * text is returned as is.
+ *
+ * @param text Any string (also with lone surrogates).
+ */
+export function cutEchoed(text: string): string {
+  if (text.length <= MAX_PATH_LENGTH) return text;
+  let n = MAX_PATH_LENGTH;
+  const c = text.charCodeAt(n - 1);
+  if (c >= 0xd800 && c <= 0xdbff) n--;
+  return text.slice(0, n) + "…";
 }
 
 /**

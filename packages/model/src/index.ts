@@ -508,4 +508,4 @@ export function assertNever(x: never): never {
  */
 export const SCOPE_TOKEN: RegExp = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-export { pathStep, argumentError, argumentErrorFrom, argumentsObject, unknownArgument, jsonTypeName, MAX_PATH_LENGTH } from "./argument-errors.js";
+export { pathStep, argumentError, argumentErrorFrom, argumentsObject, unknownArgument, jsonTypeName, cutEchoed, MAX_PATH_LENGTH } from "./argument-errors.js";

@@ -38,13 +38,14 @@ export interface ServerAuth {
 
 /**
  * The gate for the `auth` option `value` (none when `undefined`).
- * @throws TypeError when `value` is not made by `oauth()` of `typed-mcp/auth` — in particular the
- *   plain `{ issuer, audience, … }` object earlier versions took, named so the fix is clear.
+ * @throws TypeError when `value` is not made by `oauth()` of `typed-mcp/auth` — for any plain
+ *   object (`{}`, the `{ issuer, audience, … }` object earlier versions took) naming the fix.
  */
 export function authGate(value: ServerAuth | undefined, source: ScopeSource): AuthHandler | undefined {
   if (value === undefined) return undefined;
   if (value !== null && typeof value === "object" && typeof (value as Partial<ServerAuth>).gate === "function") return value.gate(source);
-  const plain = value !== null && typeof value === "object" && "issuer" in value;
+  // Any plain object (a `{ issuer, audience }` of earlier versions, `{}`, a misspelt key): the fix is the same.
+  const plain = value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
   throw new TypeError(
     plain
       ? 'The auth option takes oauth({ issuer, audience, … }) from "typed-mcp/auth", not the plain options object (docs/auth.md): import { oauth } from "typed-mcp/auth" and write auth: oauth({ … })'

@@ -8,6 +8,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { cutEchoed } from "@typed-mcp/model";
 import type { Server } from "@modelcontextprotocol/server";
 import { thrownAnswer } from "./errors.js";
 import { bindMember, collect } from "./class-members.js";
@@ -144,10 +145,10 @@ export function installCompletion(sdk: Server, source: CompletionSource): void {
     let key: string;
     if (ref.type === "ref/prompt") {
       sets = source.promptCompletions((key = ref.name));
-      if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+      if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${cutEchoed(ref.name)} not found`);
     } else if (ref.type === "ref/resource") {
       sets = source.resourceCompletions((key = ref.uri));
-      if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+      if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${cutEchoed(ref.uri)} not found`);
     } else {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid completion reference: ${String((ref as { type?: unknown }).type)}`);
     }

@@ -103,3 +103,27 @@ function replay(request: Request, chunks: readonly Uint8Array[], rest?: Readable
   });
   return new Request(request, { body: stream, duplex: "half" } as RequestInit);
 }
+
+/** The one MCP revision whose Streamable HTTP takes JSON-RPC batches (MCP 2025-03-26 "Batching"; removed in 2025-06-18). */
+const BATCH_REVISION = "2025-03-26";
+
+/**
+ * The answer to a JSON-RPC batch (a JSON array body, JSON-RPC 2.0 §6) sent on a revision without
+ * batches (docs/security.md "JSON-RPC batches"): HTTP 400 with the JSON-RPC error `-32600`
+ * (Invalid Request, `id: null`), `JSON-RPC batches are not supported on MCP 2025-06-18 and later.`
+ * (on 2024-11-05, which had no batches either: `… on MCP 2024-11-05.`); `undefined` (the SDK serves the request) for any other body, for a batch on 2025-03-26, and for a
+ * batch without `MCP-Protocol-Version` (Streamable HTTP "Protocol Version Header": a server
+ * without other means SHOULD assume 2025-03-26) or with a value that is no revision of `revisions`
+ * (the SDK's own 400 for an unsupported version).
+ *
+ * @param request The request (only its `MCP-Protocol-Version` header is read).
+ * @param body Its JSON body as parsed (`parsedBody`), or `undefined`.
+ * @param revisions The revisions served (revisions.ts `REVISIONS`).
+ */
+export function refuseBatch(request: Request, body: unknown, revisions: readonly string[]): Response | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version === null || version === BATCH_REVISION || !revisions.includes(version)) return undefined;
+  const message = version < BATCH_REVISION ? `JSON-RPC batches are not supported on MCP ${version}.` : "JSON-RPC batches are not supported on MCP 2025-06-18 and later.";
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, { status: 400 });
+}

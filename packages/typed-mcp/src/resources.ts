@@ -9,7 +9,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
-import { argumentError, pathStep } from "@typed-mcp/model";
+import { argumentError, cutEchoed, pathStep } from "@typed-mcp/model";
 import { bindMember, collect } from "./class-members.js";
 import { pluginMissingMessage, thrownAnswer } from "./errors.js";
 import { installCompletion, methodHooks } from "./completion.js";
@@ -313,7 +313,7 @@ export class ResourceRegistry {
       sdk.setRequestHandler("prompts/list", () => ({ prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never }));
       sdk.setRequestHandler("prompts/get", async (request, ctx) => {
         const entry = this.#prompts.get(request.params.name);
-        if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+        if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${cutEchoed(request.params.name)} not found`);
         const request_ = info(ctx);
         return this.#run(entry, "prompt", () => entry.descriptor.read(request.params.arguments, request_.context), (value) => entry.descriptor.write(value)) as Promise<GetPromptResult>;
       });

@@ -24,7 +24,7 @@ import { installInputRequired, requestStateCodec } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
 import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
-import { readJsonBody } from "./request-body.js";
+import { readJsonBody, refuseBatch } from "./request-body.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
@@ -36,6 +36,7 @@ import { callTool, reportFailure } from "./tool-call.js";
 import type { LogLevel } from "./types.js";
 import { installTasks, withTaskCapabilities } from "./tasks.js";
 import { TaskStore } from "./task-store.js";
+import { REVISIONS } from "./revisions.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -140,12 +141,15 @@ export class McpServer {
     return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }), this.maxRequestBodySize);
   };
 
-  /** Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given (request-body.ts). */
+  /**
+   * Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given
+   * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600` first (`refuseBatch`).
+   */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
     const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (options?.parsedBody !== undefined) return handler.fetch(request, options);
+    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? handler.fetch(request, options);
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    return handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    return refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
   }
 
   /**

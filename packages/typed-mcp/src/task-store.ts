@@ -11,6 +11,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { cutEchoed } from "@typed-mcp/model";
 import { toBase64url } from "./base64.js";
 import type { CallToolResult } from "./types.js";
 
@@ -78,6 +79,16 @@ const DEFAULTS: Required<TaskOptions> = { defaultTtlMs: 300_000, maxTtlMs: 3_600
 /** Tasks per `tasks/list` page (2025-11-25 "Listing Tasks", cursor-based pagination). */
 const PAGE_SIZE = 50;
 
+/**
+ * The owner of a task created by an anonymous HTTP request: no verified client (`authInfo.clientId`),
+ * no connection (stdio) and no `Mcp-Session-Id`. Such tasks are never listed (`tasks/list`
+ * answers no tasks to an anonymous requestor: the 2025-11-25 spec lets a server scope lists to
+ * the requestor, and anonymous requestors cannot be told apart); each is reachable only by its
+ * task id, 128 bits from the Web Crypto CSPRNG (`crypto.getRandomValues`), so only a client that
+ * was given the id can get, cancel or read it (docs/security.md "Tasks").
+ */
+export const ANONYMOUS_OWNER = "\0";
+
 /** The task of a task run's SDK context (set by tasks.ts for the context the tool runs with). */
 const TASK_OF = new WeakMap<object, { store: TaskStore; record: TaskRecord }>();
 
@@ -100,6 +111,23 @@ export function setTaskStatusMessage(ctx: object, message: string): void {
   const task = TASK_OF.get(ctx);
   // An aborted task is cancelled (terminal) or expired (dropped).
   if (task !== undefined && !task.record.controller.signal.aborted) task.store.update(task.record, task.record.status, { statusMessage: message });
+}
+
+/**
+ * Checks the `ttl` of a 2025-11-25 `tools/call` `params.task` (`TaskMetadata.ttl`: "requested
+ * duration in milliseconds to retain task from creation"): absent, or a positive integer of
+ * milliseconds (a retention of 0 or less cannot keep a task to poll; the `Task.ttl` answered is an
+ * integer; a larger one is lowered to `maxTtlMs` by {@link TaskStore.create}). The SDK's schema
+ * already refuses a non-number (and `1e400`, Infinity after `JSON.parse`), in the same wording.
+ *
+ * @returns the ttl (`undefined`: absent, the store's default).
+ * @throws ProtocolError `-32602` naming `params.task.ttl`, what was expected and the value (cut to 200 code units).
+ */
+export function checkRequestedTtl(ttl: unknown): number | undefined {
+  if (ttl === undefined) return undefined;
+  if (typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0) return ttl;
+  const got = typeof ttl === "number" ? String(ttl) : (JSON.stringify(ttl) ?? String(ttl));
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call params: 'params.task.ttl' expected a positive integer (milliseconds), received ${cutEchoed(got)}.`);
 }
 
 /** Whether `status` is terminal (`completed`, `failed`, `cancelled`). */
@@ -133,8 +161,8 @@ export class TaskStore {
   }
 
   /**
-   * Creates a `working` task for `owner`, kept for `requestedTtl` ms (bounded by `maxTtlMs`;
-   * default `defaultTtlMs`) from now; at expiry it is aborted (reason: a `TimeoutError`
+   * Creates a `working` task for `owner`, kept for `requestedTtl` ms (a positive integer, checked
+   * by {@link checkRequestedTtl}; lowered to `maxTtlMs`; default `defaultTtlMs`) from now; at expiry it is aborted (reason: a `TimeoutError`
    * `DOMException`) and dropped, whatever its status (2025-11-25: receivers may delete a task
    * after its ttl "regardless of task status").
    *
@@ -144,10 +172,7 @@ export class TaskStore {
     if (this.#tasks.size >= this.#options.maxTasks && !this.#dropOldestFinished()) {
       throw new ProtocolError(ProtocolErrorCode.InternalError, `Too many tasks are running (limit ${this.#options.maxTasks}); try again later.`);
     }
-    const ttl =
-      requestedTtl !== undefined && Number.isFinite(requestedTtl) && requestedTtl > 0
-        ? Math.min(Math.ceil(requestedTtl), this.#options.maxTtlMs)
-        : this.#options.defaultTtlMs;
+    const ttl = requestedTtl === undefined ? this.#options.defaultTtlMs : Math.min(requestedTtl, this.#options.maxTtlMs);
     const now = new Date().toISOString();
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -200,16 +225,16 @@ export class TaskStore {
 
   /**
    * One page of `owner`'s tasks, oldest first (2025-11-25 `tasks/list`): `cursor` is the
-   * `nextCursor` of the previous page.
+   * `nextCursor` of the previous page. {@link ANONYMOUS_OWNER} has none listed.
    *
    * @throws ProtocolError `-32602` for a cursor this store did not give out (or whose task is gone).
    */
   list(owner: string, cursor: string | undefined): { tasks: TaskRecord[]; nextCursor?: string } {
-    const mine = [...this.#tasks.values()].map((t) => t.record).filter((r) => r.owner === owner);
+    const mine = owner === ANONYMOUS_OWNER ? [] : [...this.#tasks.values()].map((t) => t.record).filter((r) => r.owner === owner);
     let start = 0;
     if (cursor !== undefined) {
       const at = mine.findIndex((r) => r.taskId === cursor);
-      if (at < 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+      if (at < 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cutEchoed(cursor)}`);
       start = at + 1;
     }
     const tasks = mine.slice(start, start + PAGE_SIZE);

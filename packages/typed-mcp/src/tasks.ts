@@ -25,11 +25,12 @@
  */
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, specTypeSchemas } from "@modelcontextprotocol/server";
 import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
+import { cutEchoed } from "@typed-mcp/model";
 import type { ClientView } from "./client-view.js";
 import { bindInputSource } from "./input-required.js";
 import { isStateless } from "./revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
-import { bindTask, isTerminal } from "./task-store.js";
+import { ANONYMOUS_OWNER, bindTask, checkRequestedTtl, isTerminal } from "./task-store.js";
 import type { TaskChange, TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
 
@@ -121,7 +122,7 @@ export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: Server
     const modern = isStateless(view.protocolVersion);
     if (modern && !negotiated(view)) throw missingExtension();
     const record = store.get(taskId, calls.ownerOf(ctx));
-    if (record === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    if (record === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${cutEchoed(taskId)}`);
     return { record, modern };
   };
   sdk.setRequestHandler("tasks/get", { params: TASK_ID_PARAMS }, (params, ctx) => {
@@ -179,12 +180,14 @@ export class TaskCalls {
 
   /**
    * Who a request's tasks belong to (only they see them): the authenticated client
-   * (`authInfo.clientId`), then the connection (stdio) or the `Mcp-Session-Id` (2025-era HTTP).
-   * Without either, every anonymous HTTP client shares one owner; task ids are 128 random bits.
+   * (`authInfo.clientId`) and the connection (stdio) or the `Mcp-Session-Id` (2025-era HTTP).
+   * Without any of them the request is anonymous: {@link ANONYMOUS_OWNER}, whose tasks are never
+   * listed and are reachable only by their 128-bit random ids (docs/security.md "Tasks").
    */
   ownerOf(ctx: ServerContext): string {
     const client = ctx.http?.authInfo?.clientId ?? "";
-    return `${client}\0${this.#connection ?? ctx.http?.req?.headers.get("mcp-session-id") ?? ""}`;
+    const scope = this.#connection ?? ctx.http?.req?.headers.get("mcp-session-id") ?? "";
+    return client === "" && scope === "" ? ANONYMOUS_OWNER : `${client}\0${scope}`;
   }
 
   /**
@@ -195,7 +198,8 @@ export class TaskCalls {
    * @param taskSupport The tool's `execution.taskSupport` (undefined: none).
    * @param run Runs the call with a given context (tool-call.ts `callTool`).
    * @throws ProtocolError `-32601` (2025-era) or `MissingRequiredClientCapabilityError` `-32021`
-   *   (2026-07-28) for a `"required"` tool called without tasks; `-32603` when the store is full.
+   *   (2026-07-28) for a `"required"` tool called without tasks; `-32602` for a `task.ttl` that is
+   *   not a positive integer (task-store.ts `checkRequestedTtl`); `-32603` when the store is full.
    */
   dispatch(taskSupport: string | undefined, params: { task?: unknown; name: string }, ctx: ServerContext, run: CallRunner): Promise<never> | undefined {
     if (taskSupport !== "optional" && taskSupport !== "required") return undefined;
@@ -208,7 +212,7 @@ export class TaskCalls {
       if (modern) throw missingExtension();
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} must be called as a task (execution.taskSupport "required"): send params.task.`);
     }
-    const record = this.#store.create(this.ownerOf(ctx), modern ? undefined : typeof task?.ttl === "number" ? task.ttl : undefined);
+    const record = this.#store.create(this.ownerOf(ctx), modern ? undefined : checkRequestedTtl(task?.ttl));
     if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
     this.#run(record, ctx, run, modern);
     return Promise.reject(new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }));

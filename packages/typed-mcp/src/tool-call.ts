@@ -7,6 +7,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { cutEchoed } from "@typed-mcp/model";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { shapeResult } from "./client-view.js";
 import { defineOwn } from "./codegen-support.js";
@@ -72,7 +73,7 @@ export async function callTool(
   policy: CallPolicy,
   capture?: RawArgumentsCapture,
 ): Promise<CallToolResult> {
-  if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
+  if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${cutEchoed(params.name)} not found`);
   if (capture !== undefined && "refused" in capture) return errorResult(capture.refused);
   const raw = capture === undefined ? params.arguments : defineOwn({ ...params.arguments }, "__proto__", capture.proto);
   const upstream = ctx.mcpReq.signal;
