@@ -3,7 +3,9 @@
  * `Tool.execution.taskSupport` is "forbidden" | "optional" | "required") read at build time on
  * both declaration paths, carried in the model and written in the listing as
  * `execution: { taskSupport }` between `annotations` and `_meta` (contract §1 key order); any
- * other value is the tool's build error OMCG0001 at the value (spec §10).
+ * other value is the tool's build error OMCG0001 at the value (spec §10). The `taskStart` option
+ * (`"call"` | `"after-input"`, docs/runtime.md "Tasks", "Input before the task") is carried as
+ * `execution.start`, written in the descriptor as `taskStart`, never listed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor } from "../../packages/extract/src/index.js";
@@ -49,10 +51,30 @@ describe("task option", () => {
     expect("execution" in (await load(tool(model, "plain"))).listing).toBe(false);
   });
 
-  it("refuses any other value (OMCG0001 at the value)", () => {
+  it("refuses any other value (OMCG0001 at the value); taskStart without a task-capable task, or not \"call\" / \"after-input\", too", () => {
     const at = (needle: string) => ({ file, ...lineColOf(code, needle), code: "OMCG0001" });
-    expect(model.diagnostics.map((d) => ({ file: d.file, line: d.line, column: d.column, code: d.code }))).toEqual([at('"sometimes"'), at("true })")]);
+    expect(model.diagnostics.map((d) => ({ file: d.file, line: d.line, column: d.column, code: d.code }))).toEqual([
+      at('"sometimes"'),
+      at("true })"),
+      at('{ taskStart: "after-input" }'),
+      at('"later"'),
+    ]);
     const message = `@tool: option 'task' must be "optional", "required" or "forbidden" (MCP execution.taskSupport) as a constant, so that it can be read at build time.`;
-    expect(model.diagnostics.map((d) => d.message)).toEqual([message, message]);
+    expect(model.diagnostics.map((d) => d.message)).toEqual([
+      message,
+      message,
+      `@tool: taskStart "after-input" needs task "optional" or "required".`,
+      `@tool: option 'taskStart' must be "call" or "after-input" as a constant, so that it can be read at build time.`,
+    ]);
+  });
+
+  it("taskStart \"after-input\" is execution.start in the model and taskStart in the descriptor, never in the listing; \"call\" is the default", async () => {
+    expect(tool(model, "ask_first").execution).toEqual({ taskSupport: "required", start: "after-input" });
+    expect(tool(model, "quick_ask").execution).toEqual({ taskSupport: "optional", start: "after-input" });
+    expect(tool(model, "starts_at_call").execution).toEqual({ taskSupport: "optional" });
+    const ask = (await load(tool(model, "ask_first"))) as Awaited<ReturnType<typeof load>> & { taskStart?: string };
+    expect(ask.taskStart).toBe("after-input");
+    expect(ask.listing.execution).toEqual({ taskSupport: "required" });
+    expect("taskStart" in (await load(tool(model, "starts_at_call")))).toBe(false);
   });
 });

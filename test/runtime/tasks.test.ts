@@ -61,7 +61,10 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
       ["greet", undefined],
       ["confirm", "optional"],
       ["staged_job", "optional"],
+      ["sign_up", "required"],
     ]);
+    // taskStart is never listed (docs/runtime.md "Tasks"): execution is MCP's ToolExecution only.
+    expect(tools.find((t) => t.name === "sign_up")?.execution).toEqual({ taskSupport: "required" });
     await client.close();
   });
 
@@ -355,5 +358,33 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
     const done = await settled(created.taskId);
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Deleted a.txt" }] } });
     expect("inputRequests" in done).toBe(false);
+  });
+
+  it("taskStart \"after-input\" (SEP-2663 + SEP-2322 composition): round 1 is input_required with no task; the round carrying the answer is the CreateTaskResult, and the task has that answer", async () => {
+    const nameSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+    const round1 = (await post("tools/call", { name: "sign_up", arguments: {} })).result;
+    expect(round1).toMatchObject({ resultType: "input_required", inputRequests: { name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: nameSchema } } } });
+    expect(Object.keys(round1.inputRequests)).toEqual(["name"]);
+    expect(typeof round1.requestState).toBe("string");
+    expect("taskId" in round1).toBe(false);
+    const answer = { name: { action: "accept", content: { name: "Alice" } } };
+    const round2 = (await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer, requestState: round1.requestState })).result;
+    // SEP-2663 CreateTaskResult: no requestState, no inputRequests.
+    expect(Object.keys(strip(round2))).toEqual(["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"]);
+    expect(round2).toMatchObject({ resultType: "task", status: "working" });
+    // The task's first input request was answered by the creating round; its next one parks it.
+    const parked = await settled(round2.taskId, "input_required");
+    expect(parked.inputRequests).toEqual({
+      confirm: { method: "elicitation/create", params: { mode: "form", message: "Sign up Alice?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } } },
+    });
+    await post("tasks/update", { taskId: round2.taskId, inputResponses: { confirm: { action: "accept", content: { ok: true } } } });
+    expect(await settled(round2.taskId)).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Signed up Alice" }] } });
+    // inputResponses without a requestState (a client that kept none) also starts the task.
+    const direct = (await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer })).result;
+    expect(direct).toMatchObject({ resultType: "task", status: "working" });
+    expect((await settled(direct.taskId, "input_required")).inputRequests.confirm.params.message).toBe("Sign up Alice?");
+    // A forged requestState is -32602 before any task; without the extension -32021 on round 1 (taskSupport "required").
+    expect((await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer, requestState: "forged" })).error).toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
+    expect((await post("tools/call", { name: "sign_up", arguments: {} }, {})).error.code).toBe(-32021);
   });
 });

@@ -275,13 +275,14 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
 
 /**
  * Writes one generated descriptor (a tool's, resource's or prompt's) as a JS expression:
- * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, member?, static? }`, wrapped in an
+ * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, member?, static? }`, wrapped in an
  * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
  *
  * @param read The reader's body, or the name of the shared unit (`shared.ts` `shareMethod`) that is the reader.
  * @param writeHead The writer's opening line, e.g. `"write(value) {"`.
  * @param write The writer's body, or the name of the shared unit that is the writer.
  * @param scopes The OAuth scopes a call needs (docs/auth.md "Scopes"); written only when non-empty.
+ * @param taskStart A tool's `taskStart` option (docs/runtime.md "Tasks"); written only when `"after-input"`.
  * @returns The expression and the constructor imports the scope requested.
  */
 export function assemble(
@@ -293,6 +294,7 @@ export function assemble(
   scope: Scope,
   completions?: Record<string, string[]>,
   scopes?: readonly string[],
+  taskStart?: string,
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
@@ -303,6 +305,7 @@ export function assemble(
   else obj.open(writeHead).append(write).close("},");
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
   if (scopes !== undefined && scopes.length > 0) obj.line(`scopes: ${literal(scopes)},`);
+  if (taskStart === "after-input") obj.line(`taskStart: ${str(taskStart)},`);
   if (site.kind === "method") {
     obj.line(`member: ${str(site.member)},`);
     obj.line(`static: ${site.static},`);

@@ -34,7 +34,8 @@ export {
 /**
  * Generates a JavaScript expression that evaluates to a `GeneratedTool`
  * (`typed-mcp/internal`): `{ listing, read(a, ctx), write(value), scopes?, member?, static? }`
- * (`scopes`: the tool's `scopes` option, docs/auth.md; never part of the listing).
+ * (`scopes`: the tool's `scopes` option, docs/auth.md; `taskStart`: `"after-input"` from the `taskStart`
+ * option, docs/runtime.md "Tasks"; neither is part of the listing).
  *
  * - `listing` is the literal of {@link toolListing} (spec §1).
  * - `read(a, ctx)` checks and converts `arguments` (spec §5) and returns the argument array,
@@ -86,5 +87,5 @@ export function generateTool(
   const read = method("a, ctx", (s) => readBody(tool.params, s, profile === "openai-strict"));
   const write = method("value", (s) => writeBody(tool.result, s));
 
-  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes), warnings, units: share?.units ?? [] };
+  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes, tool.execution?.start), warnings, units: share?.units ?? [] };
 }

@@ -7,7 +7,7 @@
  * compile-time constant (spec §1) by the backend through a {@link ConstantReader}.
  */
 import { SCOPE_TOKEN, assertNever } from "@typed-mcp/model";
-import type { AnnotationsModel, DiagnosticCode, TaskSupport, ToolExecutionModel } from "@typed-mcp/model";
+import type { AnnotationsModel, DiagnosticCode, TaskStart, TaskSupport, ToolExecutionModel } from "@typed-mcp/model";
 import type { ConstantValue, FoldResult } from "./backend/host.js";
 import type { Argument, Expression, ObjectExpression, PropertyKey } from "oxc-parser";
 
@@ -33,7 +33,7 @@ export interface ToolOptions {
   ui?: { resourceUri: string; visibility?: ("model" | "app")[] };
   /** `scopes`: the OAuth scopes a call needs (docs/auth.md "Scopes"). */
   scopes?: string[];
-  /** `task`: `"forbidden" | "optional" | "required"`, listed as `execution.taskSupport` (docs/runtime.md "Tasks"). */
+  /** `task`: `"forbidden" | "optional" | "required"`, listed as `execution.taskSupport`; `taskStart` as `execution.start` (never listed) (docs/runtime.md "Tasks"). */
   execution?: ToolExecutionModel;
 }
 
@@ -61,10 +61,12 @@ export interface OptionsOf {
 }
 
 /** The literal an option takes: a string, a boolean, one of the MCP Apps forms (§9, OMCG0010), or an array of OAuth scope tokens. */
-type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility" | "scopes" | "taskSupport";
+type ValueKind = "string" | "boolean" | "uiResource" | "uiVisibility" | "scopes" | "taskSupport" | "taskStart";
 
 /** The values of the `task` option (MCP 2025-11-25 `ToolExecution.taskSupport`). */
 const TASK_SUPPORT: readonly TaskSupport[] = ["forbidden", "optional", "required"];
+/** The values of the `taskStart` option (docs/runtime.md "Tasks", "Input before the task"). */
+const TASK_START: readonly TaskStart[] = ["call", "after-input"];
 
 /** What one declaration kind accepts at its site. */
 export interface DeclarationRules {
@@ -100,6 +102,7 @@ export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
       uiVisibility: "uiVisibility",
       scopes: "scopes",
       task: "taskSupport",
+      taskStart: "taskStart",
     },
     quickOmits: [],
     firstKey: "name",
@@ -256,6 +259,7 @@ const NON_LITERAL: Record<ValueKind, [string, DiagnosticCode?]> = {
   uiVisibility: ["an array", "OMCG0010"],
   scopes: ["an array"],
   taskSupport: ['"optional", "required" or "forbidden" (MCP execution.taskSupport) as a'],
+  taskStart: ['"call" or "after-input" as a'],
 };
 
 /**
@@ -301,6 +305,8 @@ function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label:
     }
     case "taskSupport":
       return typeof value === "string" && (TASK_SUPPORT as readonly string[]).includes(value) ? value : undefined;
+    case "taskStart":
+      return typeof value === "string" && (TASK_START as readonly string[]).includes(value) ? value : undefined;
     default:
       return assertNever(kind);
   }
@@ -330,7 +336,11 @@ function toolOptions(values: Map<string, unknown>, objectStart: number, label: s
   const scopes = values.get("scopes") as string[] | undefined;
   if (scopes !== undefined && scopes.length > 0) options.scopes = scopes;
   const task = values.get("task") as TaskSupport | undefined;
-  if (task !== undefined) options.execution = { taskSupport: task };
+  const start = values.get("taskStart") as TaskStart | undefined;
+  if (task !== undefined) options.execution = start === "after-input" && (task === "optional" || task === "required") ? { taskSupport: task, start } : { taskSupport: task };
+  if (start === "after-input" && task !== "optional" && task !== "required") {
+    problems.push({ code: "OMCG0001", offset: objectStart, message: `${label}: taskStart "after-input" needs task "optional" or "required".` });
+  }
   return options;
 }
 

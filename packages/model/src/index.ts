@@ -253,7 +253,17 @@ export type TaskSupport = "forbidden" | "optional" | "required";
 /** A tool's `execution` (MCP 2025-11-25 `ToolExecution`): whether it may, or must, run as a task. */
 export interface ToolExecutionModel {
   taskSupport: TaskSupport;
+  /**
+   * The `taskStart` option (docs/runtime.md "Tasks", "Input before the task"; SEP-2663 composition
+   * with SEP-2322 `input_required` rounds): `"after-input"` — on 2026-07-28 the first round runs as
+   * an ordinary call and the task is created on a round that carries `inputResponses` or
+   * `requestState`. Absent: the task is created when the call starts. Never listed.
+   */
+  start?: TaskStart;
 }
+
+/** Values of the `taskStart` tool option (docs/runtime.md "Tasks"). */
+export type TaskStart = "call" | "after-input";
 
 /**
  * Where a tool was declared, with the source spans the splice step needs. Offsets are

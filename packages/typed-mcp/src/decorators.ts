@@ -44,6 +44,16 @@ export interface QuickToolOptions {
    * when absent): never a task; written out when given. A string literal, read at build time.
    */
   task?: "optional" | "required" | "forbidden";
+  /**
+   * When a task-capable tool's task is created on 2026-07-28 (docs/runtime.md "Tasks", "Input
+   * before the task"; SEP-2663 composition with SEP-2322 `input_required` rounds). `"call"` (the
+   * default): when the call starts. `"after-input"`: a round without `inputResponses` and without
+   * `requestState` runs as an ordinary call (its `ctx.elicit` / `sample` / `listRoots` answer
+   * `input_required`); a round that carries either answers the `CreateTaskResult` and runs the
+   * function as a task, with that round's answers. Needs `task` `"optional"` or `"required"`
+   * (OMCG0001 otherwise). Never listed; 2025-era calls are unchanged. A string literal, read at build time.
+   */
+  taskStart?: "call" | "after-input";
 }
 
 /** Options of `@tool({...})` (spec §1): the tool name and {@link QuickToolOptions}. */

@@ -125,7 +125,8 @@ export type InputSource = Pick<InputRound, "elicit" | "sample" | "listRoots">;
  * available to it and the input requests it made without an answer.
  */
 export class InputRound {
-  readonly #answers: Record<string, unknown>;
+  /** The answers available to this run, by key (bare results). */
+  readonly answers: Record<string, unknown>;
   readonly #counters: Record<Kind, number> = { elicit: 0, sample: 0, roots: 0 };
   /** The kind each key was asked as in this run (a key names one input; calls sharing it share the answer). */
   readonly #kinds = new Map<string, Kind>();
@@ -136,7 +137,7 @@ export class InputRound {
 
   /** @param answers The answers available to this run, by key: the verified `requestState`'s over the request's `inputResponses`. */
   constructor(answers: Record<string, unknown>) {
-    this.#answers = answers;
+    this.answers = answers;
   }
 
   /** Whether the run made input requests that have no answer yet. */
@@ -167,8 +168,8 @@ export class InputRound {
       return Promise.reject(new TypeError(`typed-mcp: input request key '${key}' is used for both ${earlier} and ${kind} in one call.`));
     }
     this.#kinds.set(key, kind);
-    if (answerMatches(kind, this.#answers, key)) {
-      const answer = this.#answers[key];
+    if (answerMatches(kind, this.answers, key)) {
+      const answer = this.answers[key];
       this.used[key] = answer;
       return Promise.resolve(answer);
     }
@@ -189,6 +190,12 @@ const ROUNDS = new WeakMap<object, InputSource>();
 /** The {@link InputRound} of a request served by {@link installInputRequired}, if it may answer `input_required`. */
 export function inputRoundOf(ctx: ServerContext): InputSource | undefined {
   return ROUNDS.get(ctx);
+}
+
+/** The answers (verified `requestState`'s over `inputResponses`, by key) of the 2026-07-28 round whose context is `ctx`; `{}` outside one. */
+export function roundAnswersOf(ctx: ServerContext): Record<string, unknown> {
+  const round = ROUNDS.get(ctx);
+  return round instanceof InputRound ? round.answers : {};
 }
 
 /** Makes `source` answer the input requests of the request (or task run) whose context is `ctx` (task-input.ts). */

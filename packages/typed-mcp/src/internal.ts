@@ -33,6 +33,8 @@ export interface GeneratedTool {
   write(value: unknown): CallToolResult;
   /** The `scopes` option: OAuth scopes a `tools/call` needs when the server has `auth` (docs/auth.md "Scopes"). Absent: none. */
   scopes?: readonly string[];
+  /** The `taskStart` option (docs/runtime.md "Tasks", "Input before the task"): `"after-input"`, or absent (the task starts with the call). */
+  taskStart?: "after-input";
   /** Generator path: the decorated method's name, and whether it is static. */
   member?: string;
   static?: boolean;

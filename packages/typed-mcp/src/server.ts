@@ -401,7 +401,7 @@ export class McpServer {
       const entry = registry.tool(request.params.name);
       const capture = rawArguments(ctx.mcpReq.id);
       const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
-      return (tasks?.dispatch(entry?.listing.execution?.taskSupport, request.params, ctx, run) ?? run(ctx)) as never;
+      return (tasks?.dispatch(entry?.listing.execution?.taskSupport, entry?.descriptor.taskStart, request.params, ctx, run) ?? run(ctx)) as never;
     });
     registry.resources.install(
       sdk,

@@ -33,9 +33,17 @@ export class TaskInputs {
   readonly #pending = new Map<string, Pending>();
   readonly #counters: Record<Kind, number> = { elicit: 0, sample: 0, roots: 0 };
 
-  constructor(store: TaskStore, record: TaskRecord) {
+  readonly #answers: Record<string, unknown>;
+
+  /**
+   * @param answers Answers the task starts with, by key (bare results): the `input_required`
+   *   round that created it (`taskStart: "after-input"`, docs/runtime.md "Tasks"); a request whose
+   *   key has an answer of its kind there resolves with it at once. Default: none.
+   */
+  constructor(store: TaskStore, record: TaskRecord, answers: Record<string, unknown> = {}) {
     this.#store = store;
     this.#record = record;
+    this.#answers = answers;
   }
 
   /** `elicitation/create` as an input request of the task. */
@@ -78,6 +86,7 @@ export class TaskInputs {
     if (this.#pending.size >= MAX_PENDING) return Promise.reject(new RangeError(`typed-mcp: a task may have at most ${MAX_PENDING} input requests pending.`));
     const signal = this.#record.controller.signal;
     if (signal.aborted) return Promise.reject(signal.reason);
+    if (answerMatches(kind, this.#answers, key)) return Promise.resolve(this.#answers[key]);
     let request: unknown;
     try {
       request = inputRequestOf(kind, params as never);

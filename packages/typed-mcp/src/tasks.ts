@@ -11,7 +11,9 @@
  *   tools: { call } } }` in `initialize`.
  * - **2026-07-28** (SEP-2663, extension `io.modelcontextprotocol/tasks`, server-directed): a client
  *   whose capabilities (of the session or of the request's `_meta` envelope) have the extension
- *   always gets a task: the flat `CreateTaskResult` `{ resultType: "task", taskId, status,
+ *   always gets a task (a tool with `taskStart: "after-input"`: from the first round carrying
+ *   `inputResponses` or `requestState`; the rounds before are ordinary `input_required` rounds):
+ *   the flat `CreateTaskResult` `{ resultType: "task", taskId, status,
  *   createdAt, lastUpdatedAt, ttlMs, pollIntervalMs }`; `tasks/get` answers the `DetailedTask`
  *   with `result` (completed) or `error` (failed) inlined; `tasks/cancel` and `tasks/update`
  *   answer an empty ack; `tasks/result` and `tasks/list` do not exist (`-32601`, the SDK); every
@@ -27,7 +29,7 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { cutEchoed } from "@typed-mcp/model";
 import type { ClientView } from "./client-view.js";
-import { bindInputSource } from "./input-required.js";
+import { bindInputSource, roundAnswersOf } from "./input-required.js";
 import { isStateless } from "./revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
 import { ANONYMOUS_OWNER, bindTask, checkRequestedTtl, isTerminal } from "./task-store.js";
@@ -196,12 +198,16 @@ export class TaskCalls {
    * {@link installTasks}' handler wrapper answers; `undefined` when it is an ordinary call.
    *
    * @param taskSupport The tool's `execution.taskSupport` (undefined: none).
+   * @param taskStart The tool's `taskStart` option: with `"after-input"`, a 2026-07-28 round that
+   *   carries neither `inputResponses` nor `requestState` is an ordinary call (`undefined`; its
+   *   input requests answer `input_required`), and a round with either becomes the task, whose
+   *   input requests that round answers first (docs/runtime.md "Tasks", "Input before the task").
    * @param run Runs the call with a given context (tool-call.ts `callTool`).
    * @throws ProtocolError `-32601` (2025-era) or `MissingRequiredClientCapabilityError` `-32021`
    *   (2026-07-28) for a `"required"` tool called without tasks; `-32602` for a `task.ttl` that is
    *   not a positive integer (task-store.ts `checkRequestedTtl`); `-32603` when the store is full.
    */
-  dispatch(taskSupport: string | undefined, params: { task?: unknown; name: string }, ctx: ServerContext, run: CallRunner): Promise<never> | undefined {
+  dispatch(taskSupport: string | undefined, taskStart: string | undefined, params: { task?: unknown; name: string }, ctx: ServerContext, run: CallRunner): Promise<never> | undefined {
     if (taskSupport !== "optional" && taskSupport !== "required") return undefined;
     const view = this.#viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
@@ -212,20 +218,22 @@ export class TaskCalls {
       if (modern) throw missingExtension();
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} must be called as a task (execution.taskSupport "required"): send params.task.`);
     }
+    const afterInput = modern && taskStart === "after-input";
+    if (afterInput && ctx.mcpReq.inputResponses === undefined && ctx.mcpReq.requestState() === undefined) return undefined;
     const record = this.#store.create(this.ownerOf(ctx), modern ? undefined : checkRequestedTtl(task?.ttl));
     if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
-    this.#run(record, ctx, run, modern);
+    this.#run(record, ctx, run, modern, afterInput ? roundAnswersOf(ctx) : undefined);
     return Promise.reject(new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }));
   }
 
-  /** Runs the call detached from its request: the tool's signal is the task's; notifications it sends are best effort. */
-  #run(record: TaskRecord, ctx: ServerContext, run: CallRunner, modern: boolean): void {
+  /** Runs the call detached from its request: the tool's signal is the task's; notifications it sends are best effort; `answers`: the creating round's (2026-07-28). */
+  #run(record: TaskRecord, ctx: ServerContext, run: CallRunner, modern: boolean, answers: Record<string, unknown> | undefined): void {
     const store = this.#store;
     const quiet = <A extends unknown[]>(send: (...args: A) => Promise<void>) => (...args: A) => send(...args).catch(() => {});
     const taskCtx = { ...ctx, mcpReq: { ...ctx.mcpReq, signal: record.controller.signal, notify: quiet(ctx.mcpReq.notify), log: quiet(ctx.mcpReq.log) } } as ServerContext;
     bindTask(taskCtx, store, record);
     // 2026-07-28: the tool's elicit / sample / listRoots park the task in input_required until tasks/update answers.
-    if (modern) bindInputSource(taskCtx, (record.inputs = new TaskInputs(store, record)));
+    if (modern) bindInputSource(taskCtx, (record.inputs = new TaskInputs(store, record, answers)));
     // 2025-11-25 on a connection: real server→client requests related to the task; input_required while one is unanswered.
     else if (this.#connection !== undefined) bindInputSource(taskCtx, new ConnectionTaskInputs(this.#sdk, store, record));
     void Promise.resolve()
