@@ -285,30 +285,31 @@ function missingExtension(): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never);
 }
 
-/** The 2025-11-25 `Task` (key order of the spec's schema). */
-function legacyTask(r: TaskRecord): Record<string, unknown> {
+/**
+ * A task's wire fields in the key order of the spec's schemas. Only the duration names differ:
+ * `ttl` / `pollInterval` in the 2025-11-25 `Task`, `ttlMs` / `pollIntervalMs` in SEP-2663's
+ * (both integer milliseconds).
+ */
+function taskFields(r: TaskRecord, ttlKey: "ttl" | "ttlMs", pollKey: "pollInterval" | "pollIntervalMs"): Record<string, unknown> {
   return {
     taskId: r.taskId,
     status: r.status,
     ...(r.statusMessage !== undefined && { statusMessage: r.statusMessage }),
     createdAt: r.createdAt,
     lastUpdatedAt: r.lastUpdatedAt,
-    ttl: r.ttl,
-    pollInterval: r.pollInterval,
+    [ttlKey]: r.ttl,
+    [pollKey]: r.pollInterval,
   };
 }
 
-/** The SEP-2663 `Task` fields (`ttlMs`, `pollIntervalMs`: integer milliseconds). */
+/** The 2025-11-25 `Task`. */
+function legacyTask(r: TaskRecord): Record<string, unknown> {
+  return taskFields(r, "ttl", "pollInterval");
+}
+
+/** The SEP-2663 `Task` fields. */
 function modernTask(r: TaskRecord): Record<string, unknown> {
-  return {
-    taskId: r.taskId,
-    status: r.status,
-    ...(r.statusMessage !== undefined && { statusMessage: r.statusMessage }),
-    createdAt: r.createdAt,
-    lastUpdatedAt: r.lastUpdatedAt,
-    ttlMs: r.ttl,
-    pollIntervalMs: r.pollInterval,
-  };
+  return taskFields(r, "ttlMs", "pollIntervalMs");
 }
 
 /** The SEP-2663 `DetailedTask` of `tasks/get`: `result` when completed, `error` when failed, `inputRequests` (pending, by key) when input_required. */
