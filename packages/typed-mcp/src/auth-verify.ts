@@ -87,7 +87,7 @@ export function createVerifier(settings: VerifierSettings): OAuthTokenVerifier {
           clockTolerance: settings.clockTolerance,
           requiredClaims: ["exp"],
         });
-        return authInfoOf(token, payload, settings);
+        return authInfoOf(token, payload, settings, "jwt");
       } catch (error) {
         throw tokenError(error);
       }
@@ -158,20 +158,26 @@ async function introspect(
   if (typeof answer.exp !== "number") throw new OAuthError(OAuthErrorCode.InvalidToken, "The token has no expiration time");
   if (answer.exp + settings.clockTolerance <= now) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token has expired");
   if (typeof answer.nbf === "number" && answer.nbf - settings.clockTolerance > now) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token is not valid yet");
-  return authInfoOf(token, answer as JWTPayload, settings);
+  return authInfoOf(token, answer as JWTPayload, settings, "introspection");
 }
 
 /**
  * The `AuthInfo` of verified claims: `clientId` from `client_id` (RFC 9068 §2.2, RFC 7662),
  * else `azp`, else `""`; `scopes` from `scope` (space-separated) or an `scp` array; `expiresAt`
  * from `exp`; `resource` the configured resource identifier; `extra.subject` (`sub`),
- * `extra.issuer` (`iss`) and `extra.claims` (every claim).
+ * `extra.issuer` (`iss`), `extra.claims` (every claim) and `extra.owner`, the caller the token
+ * stands for (caller.ts, docs/security.md "Callers"): issuer + `sub` + `client_id` for a JWT access
+ * token (RFC 9068 §2.2 requires both), issuer + (`sub` ?? `client_id`) for an introspected one
+ * (RFC 7662 makes both optional).
  */
-function authInfoOf(token: string, claims: JWTPayload, settings: VerifierSettings): AuthInfo {
+function authInfoOf(token: string, claims: JWTPayload, settings: VerifierSettings, via: "jwt" | "introspection"): AuthInfo {
   const scope = claims["scope"];
   const scp = claims["scp"];
   const scopes = typeof scope === "string" ? scope.split(" ").filter((s) => s !== "") : Array.isArray(scp) ? scp.filter((s): s is string => typeof s === "string") : [];
   const clientId = typeof claims["client_id"] === "string" ? claims["client_id"] : typeof claims["azp"] === "string" ? claims["azp"] : "";
+  const issuer = claims.iss ?? settings.issuer.href;
+  const subject = typeof claims.sub === "string" ? claims.sub : undefined;
+  const owner = via === "jwt" ? [issuer, subject ?? "", clientId] : [issuer, subject ?? clientId];
   return {
     token,
     clientId,
@@ -180,8 +186,9 @@ function authInfoOf(token: string, claims: JWTPayload, settings: VerifierSetting
     resource: new URL(settings.audiences[0]!),
     extra: {
       ...(claims.sub !== undefined && { subject: claims.sub }),
-      issuer: claims.iss ?? settings.issuer.href,
+      issuer,
       claims: { ...claims },
+      owner: `token\0${owner.join("\0")}`,
     },
   };
 }

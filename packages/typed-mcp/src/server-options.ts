@@ -5,6 +5,7 @@
  * @module
  */
 import type { ServerAuth } from "./auth-option.js";
+import type { CallerKey } from "./caller.js";
 import { checkRequestStateOptions } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
 import { resolveLimits } from "./limits.js";
@@ -62,6 +63,14 @@ export interface McpServerOptions extends LimitOptions {
    * notifications (registering and removing still change what later requests see).
    */
   dynamic?: boolean;
+  /**
+   * Tells anonymous HTTP callers apart for per-caller quotas (caller.ts, docs/security.md
+   * "Callers"): called with the request of a caller that has no verified token, no connection and
+   * no `Mcp-Session-Id`; a non-empty string puts it in its own anonymous bucket, anything else (or
+   * a throw) in the shared one. Typically the client address from a header your trusted proxy
+   * sets. It never makes one caller's tasks visible to another. Default: one shared bucket.
+   */
+  callerKey?: CallerKey;
   /** Retention and limits of tasks ({@link TaskOptions}; docs/runtime.md "Tasks"); @throws RangeError from the constructor when invalid. */
   tasks?: TaskOptions;
 }
@@ -81,6 +90,9 @@ export function checkServerOptions(options: McpServerOptions): { arguments: Argu
   const { requestTimeoutMs } = options;
   if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
     throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
+  }
+  if (options.callerKey !== undefined && typeof options.callerKey !== "function") {
+    throw new TypeError(`callerKey must be a function (request) => string | undefined, got ${typeof options.callerKey}`);
   }
   const limits = resolveLimits(options);
   checkRequestStateOptions(options.requestState);

@@ -29,6 +29,7 @@ import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
+import type { CallerKey } from "./caller.js";
 import { checkArgumentBounds } from "./limits.js";
 import type { ArgumentLimits } from "./limits.js";
 import { checkServerOptions, type McpServerOptions } from "./server-options.js";
@@ -92,6 +93,8 @@ export class McpServer {
   readonly #lists: ListChanges;
   /** The tasks of every connection and request (task-store.ts). */
   readonly #tasks: TaskStore;
+  /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
+  readonly #callerKey: CallerKey | undefined;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -106,6 +109,7 @@ export class McpServer {
     this.#options = { ...options };
     this.#lists = new ListChanges(options.dynamic === true);
     this.#tasks = new TaskStore(options.tasks);
+    this.#callerKey = options.callerKey;
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
       options.dynamic === true,
@@ -396,7 +400,7 @@ export class McpServer {
     const limits = this.#limits;
     const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
     // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
-    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), registry) : undefined;
+    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), this.#callerKey, registry) : undefined;
     sdk.setRequestHandler("tools/call", (request, ctx) => {
       const entry = registry.tool(request.params.name);
       const capture = rawArguments(ctx.mcpReq.id);

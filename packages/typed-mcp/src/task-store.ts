@@ -13,6 +13,7 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { cutEchoed } from "@typed-mcp/model";
 import { toBase64url } from "./base64.js";
+import { ANONYMOUS_OWNER } from "./caller.js";
 import type { CallToolResult } from "./types.js";
 
 /** MCP `TaskStatus` (2025-11-25 and SEP-2663 alike). */
@@ -78,16 +79,6 @@ export interface TaskRecord {
 const DEFAULTS: Required<TaskOptions> = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 500, maxTasks: 1000 };
 /** Tasks per `tasks/list` page (2025-11-25 "Listing Tasks", cursor-based pagination). */
 const PAGE_SIZE = 50;
-
-/**
- * The owner of a task created by an anonymous HTTP request: no verified client (`authInfo.clientId`),
- * no connection (stdio) and no `Mcp-Session-Id`. Such tasks are never listed (`tasks/list`
- * answers no tasks to an anonymous requestor: the 2025-11-25 spec lets a server scope lists to
- * the requestor, and anonymous requestors cannot be told apart); each is reachable only by its
- * task id, 128 bits from the Web Crypto CSPRNG (`crypto.getRandomValues`), so only a client that
- * was given the id can get, cancel or read it (docs/security.md "Tasks").
- */
-export const ANONYMOUS_OWNER = "\0";
 
 /** The task of a task run's SDK context (set by tasks.ts for the context the tool runs with). */
 const TASK_OF = new WeakMap<object, { store: TaskStore; record: TaskRecord }>();

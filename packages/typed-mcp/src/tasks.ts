@@ -32,7 +32,9 @@ import type { ClientView } from "./client-view.js";
 import { bindInputSource, roundAnswersOf } from "./input-required.js";
 import { isStateless } from "./revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
-import { ANONYMOUS_OWNER, bindTask, checkRequestedTtl, isTerminal } from "./task-store.js";
+import { ANONYMOUS_OWNER, callerOf } from "./caller.js";
+import type { CallerKey } from "./caller.js";
+import { bindTask, checkRequestedTtl, isTerminal } from "./task-store.js";
 import type { TaskChange, TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
 
@@ -88,10 +90,18 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  * @param store The server's store (shared by every instance of the server).
  * @param viewOf The client view of a request.
  * @param connection Whether the instance serves one connection (stdio), whose tasks it owns.
+ * @param callerKey The server's `callerKey` option (caller.ts).
  * @param tools Which tools may run as tasks: only their `tools/call` answers go through the
  *   `TaskCreated` catch (an ordinary tool's call keeps the SDK's handler as is).
  */
-export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: ServerContext) => ClientView, connection: boolean, tools: { mayRunAsTask(name: string): boolean }): TaskCalls {
+export function installTasks(
+  sdk: Server,
+  store: TaskStore,
+  viewOf: (ctx: ServerContext) => ClientView,
+  connection: boolean,
+  callerKey: CallerKey | undefined,
+  tools: { mayRunAsTask(name: string): boolean },
+): TaskCalls {
   const internals = sdk as unknown as SdkInternals;
   const initialize = internals._oninitialize.bind(sdk);
   const discover = internals._ondiscover.bind(sdk);
@@ -118,7 +128,7 @@ export function installTasks(sdk: Server, store: TaskStore, viewOf: (ctx: Server
       return typeof name === "string" && tools.mayRunAsTask(name) ? wrapped(request, ctx).catch(answer) : wrapped(request, ctx);
     };
   };
-  const calls = new TaskCalls(sdk, store, viewOf, connection ? `connection:${crypto.randomUUID()}` : undefined);
+  const calls = new TaskCalls(sdk, store, viewOf, connection ? `connection:${crypto.randomUUID()}` : undefined, callerKey);
   const find = (taskId: string, ctx: ServerContext): { record: TaskRecord; modern: boolean } => {
     const view = viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
@@ -171,25 +181,25 @@ export class TaskCalls {
   readonly #store: TaskStore;
   readonly #viewOf: (ctx: ServerContext) => ClientView;
   readonly #connection: string | undefined;
+  readonly #callerKey: CallerKey | undefined;
 
   /** @internal */
-  constructor(sdk: Server, store: TaskStore, viewOf: (ctx: ServerContext) => ClientView, connection: string | undefined) {
+  constructor(sdk: Server, store: TaskStore, viewOf: (ctx: ServerContext) => ClientView, connection: string | undefined, callerKey: CallerKey | undefined) {
     this.#sdk = sdk;
     this.#store = store;
     this.#viewOf = viewOf;
     this.#connection = connection;
+    this.#callerKey = callerKey;
   }
 
   /**
-   * Who a request's tasks belong to (only they see them): the authenticated client
-   * (`authInfo.clientId`) and the connection (stdio) or the `Mcp-Session-Id` (2025-era HTTP).
-   * Without any of them the request is anonymous: {@link ANONYMOUS_OWNER}, whose tasks are never
-   * listed and are reachable only by their 128-bit random ids (docs/security.md "Tasks").
+   * Who a request's tasks belong to (only they see them): the caller (caller.ts `callerOf`) — the
+   * token's issuer + subject + client, else the connection (stdio) or the `Mcp-Session-Id`
+   * (2025-era HTTP), else {@link ANONYMOUS_OWNER}, whose tasks are never listed and are reachable
+   * only by their 128-bit random ids (docs/security.md "Tasks").
    */
   ownerOf(ctx: ServerContext): string {
-    const client = ctx.http?.authInfo?.clientId ?? "";
-    const scope = this.#connection ?? ctx.http?.req?.headers.get("mcp-session-id") ?? "";
-    return client === "" && scope === "" ? ANONYMOUS_OWNER : `${client}\0${scope}`;
+    return callerOf(ctx, this.#connection, this.#callerKey).owner;
   }
 
   /**
