@@ -16,14 +16,14 @@ import { resolve } from "node:path";
 import { createBackend } from "./backend/select.js";
 import type { TypeScriptChoice } from "./backend/select.js";
 import type { Backend, BackendStats } from "./backend/host.js";
-import { mayDeclareTools, parseModule, scanModule, type Site } from "./sites.js";
+import { mayDeclareTools, parseModule, scanModule, TOOL_CODE_FILTER, type Site } from "./sites.js";
 import { extractTools, sortDiagnostics } from "./tools.js";
 import type { ResourceSite } from "./resource-sites.js";
 import { extractResourcesAndPrompts } from "./resources.js";
 import { extractCompletions } from "./completions.js";
 import { DeclarationTables, recordDependencies } from "./declarations.js";
 
-export { mayDeclareTools };
+export { mayDeclareTools, TOOL_CODE_FILTER };
 export type { BackendStats, TypeScriptChoice };
 export { findTypeScript, familyOf } from "./backend/select.js";
 export { parseDocComment, normalizeDocText } from "./jsdoc.js";

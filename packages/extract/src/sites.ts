@@ -113,8 +113,20 @@ export interface SiteScan<K extends SiteKind = "tool"> {
  * imported from a module that does not mention typed-mcp).
  */
 export function mayDeclareTools(code: string): boolean {
-  return (code.includes("typed-mcp") && code.includes("@")) || /\.\s*(?:tool|resource|prompt)\s*\(/.test(code);
+  return (code.includes("typed-mcp") && code.includes("@")) || QUICK_PATH_CALL.test(code);
 }
+
+/** A `.tool(`, `.resource(` or `.prompt(` call: the quick path's sites (spec §8). */
+const QUICK_PATH_CALL = /\.\s*(?:tool|resource|prompt)\s*\(/;
+
+/**
+ * The {@link mayDeclareTools} screen as a bundler hook filter on the module text (Rolldown and
+ * Vite 8 `transform` `filter.code`, matched natively, before any JavaScript runs): a module
+ * passes when it contains any pattern (a string is a substring). Looser than
+ * `mayDeclareTools` (`typed-mcp` without `@` passes), never stricter, so the in-handler check
+ * still decides.
+ */
+export const TOOL_CODE_FILTER: readonly (string | RegExp)[] = ["typed-mcp", QUICK_PATH_CALL];
 
 /** Cheap filter: could the module declare resources or prompts? Without the words, no resource or prompt site is kept. */
 function mayDeclareResources(code: string): boolean {

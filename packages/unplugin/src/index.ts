@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createUnplugin, type UnpluginBuildContext, type UnpluginContext, type UnpluginFactory, type UnpluginInstance } from "unplugin";
-import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
+import { mayDeclareTools, TOOL_CODE_FILTER, type TypeScriptChoice } from "@typed-mcp/extract";
 import {
   DEFAULT_EXCLUDE,
   DEFAULT_INCLUDE,
@@ -24,6 +24,7 @@ import {
   RUNTIME_MODULE,
   spliceTools,
   UNIT_FILE,
+  UNIT_SPECIFIER,
   unitFile,
   unitOfSpecifier,
   UnitRegistry,
@@ -238,28 +239,35 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
   return {
     name: "typed-mcp",
     enforce: "pre",
+    // Hook filters (Rolldown, Vite 8 and Rollup ≥ 4.38 match them natively, before calling into
+    // JavaScript; unplugin applies them itself for esbuild, webpack and Rspack). Each handler
+    // still checks, for bundlers that ignore filters.
     transform: {
       filter: {
         id: { include, exclude: options.exclude ?? DEFAULT_EXCLUDE },
+        code: { include: [...TOOL_CODE_FILTER] },
       },
       handler: transformModule(driver, meta.framework, units),
     },
     // Shared units: `@typed-mcp/unit/<id>` is one module per unit, under one id per build.
-    resolveId(id) {
-      const unit = unitOfSpecifier(id);
-      return unit === undefined ? undefined : unitFile(root(), unit);
+    resolveId: {
+      filter: { id: UNIT_SPECIFIER },
+      handler(id) {
+        const unit = unitOfSpecifier(id);
+        return unit === undefined ? undefined : unitFile(root(), unit);
+      },
     },
-    loadInclude(id) {
-      return UNIT_FILE.test(id);
-    },
-    load(id) {
-      const unit = UNIT_FILE.exec(id)?.[1];
-      if (unit === undefined) return undefined;
-      const text = units.moduleText(unit, RUNTIME_MODULE);
-      if (text === undefined) {
-        throw new Error(`typed-mcp: the generated module ${id} is not one this build produced (a module restored from a stale bundler cache?); clear the bundler's cache and build again.`);
-      }
-      return text;
+    load: {
+      filter: { id: UNIT_FILE },
+      handler(id) {
+        const unit = UNIT_FILE.exec(id)?.[1];
+        if (unit === undefined) return undefined;
+        const text = units.moduleText(unit, RUNTIME_MODULE);
+        if (text === undefined) {
+          throw new Error(`typed-mcp: the generated module ${id} is not one this build produced (a module restored from a stale bundler cache?); clear the bundler's cache and build again.`);
+        }
+        return text;
+      },
     },
     buildStart() {
       if ((this as { meta?: { watchMode?: boolean } }).meta?.watchMode === true) watching = true;
