@@ -1,6 +1,6 @@
 /**
  * Every way the port may differ from the original, each with its reason: a section of the
- * contract (/work/shared/spec/mapping.md, copied as docs/mapping.md), a documented runtime limit
+ * contract (docs/mapping.md, a copy of the shared spec), a documented runtime limit
  * (docs/runtime.md, docs/resources.md), or the SDK under each server. The same list, in
  * words, is in examples/everything/README.md ("Differences"). The parity test fails on a
  * difference not listed here, and on a listed one that no longer shows (then delete it here

@@ -1,5 +1,5 @@
 // Shared expectations and helpers of the runtime tests. Expected strings are written by hand from
-// /work/shared/spec/mapping.md (§1 key order, §2 keyword order, §5, §6, §7, §9), not copied from output.
+// docs/mapping.md (§1 key order, §2 keyword order, §5, §6, §7, §9), not copied from output.
 
 /** place_order as a client on the newest revision sees it (spec §1–§4). */
 export const PLACE_ORDER_FULL =

@@ -1,5 +1,5 @@
 // Hostile input over HTTP (server.fetch and serveHttp on 127.0.0.1), issue 13 items 1–6, 8, 9.
-// Expected answers come from the contract (/work/shared/spec/mapping.md §5 argument error, §8
+// Expected answers come from the contract (docs/mapping.md §5 argument error, §8
 // resource-not-found), JSON-RPC 2.0 §5 and RFC 9112 §3.2 — never from what the code printed.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // Shared expectations and the MCP scenario of the runtime tests. The expected listing and texts
-// are written by hand from /work/shared/spec/mapping.md (§1 names, descriptions, key order and
+// are written by hand from docs/mapping.md (§1 names, descriptions, key order and
 // annotations; §2 keyword order; §3 parameters; §4 types; §5 argument errors; §6 results; §7
 // errors) for the fixture in test/runtimes/fixtures/src — never copied from output.
 import { spawn, type ChildProcess } from "node:child_process";

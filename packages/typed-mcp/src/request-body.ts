@@ -10,6 +10,7 @@
  * @module
  */
 import { isJsonContentType } from "@modelcontextprotocol/server";
+import { precedesBatches, takesBatches } from "./revisions.js";
 
 /** UTF-8, replacement characters for bad sequences, a leading BOM dropped: the SDK's reading. Stateless without `stream`, so one serves every request. */
 const UTF8 = new TextDecoder();
@@ -104,9 +105,6 @@ function replay(request: Request, chunks: readonly Uint8Array[], rest?: Readable
   return new Request(request, { body: stream, duplex: "half" } as RequestInit);
 }
 
-/** The one MCP revision whose Streamable HTTP takes JSON-RPC batches (MCP 2025-03-26 "Batching"; removed in 2025-06-18). */
-const BATCH_REVISION = "2025-03-26";
-
 /**
  * The answer to a JSON-RPC batch (a JSON array body, JSON-RPC 2.0 §6) sent on a revision without
  * batches (docs/security.md "JSON-RPC batches"): HTTP 400 with the JSON-RPC error `-32600`
@@ -123,7 +121,7 @@ const BATCH_REVISION = "2025-03-26";
 export function refuseBatch(request: Request, body: unknown, revisions: readonly string[]): Response | undefined {
   if (!Array.isArray(body)) return undefined;
   const version = request.headers.get("mcp-protocol-version");
-  if (version === null || version === BATCH_REVISION || !revisions.includes(version)) return undefined;
-  const message = version < BATCH_REVISION ? `JSON-RPC batches are not supported on MCP ${version}.` : "JSON-RPC batches are not supported on MCP 2025-06-18 and later.";
+  if (version === null || takesBatches(version) || !revisions.includes(version)) return undefined;
+  const message = precedesBatches(version) ? `JSON-RPC batches are not supported on MCP ${version}.` : "JSON-RPC batches are not supported on MCP 2025-06-18 and later.";
   return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, { status: 400 });
 }

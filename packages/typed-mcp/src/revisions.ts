@@ -20,6 +20,10 @@ export type Revision = (typeof REVISIONS)[number];
 const ANNOTATIONS_FROM: Revision = "2025-03-26";
 /** The first revision with `outputSchema` / `structuredContent` (MCP 2025-06-18). */
 const STRUCTURED_FROM: Revision = "2025-06-18";
+/** The one revision whose Streamable HTTP takes JSON-RPC batches (MCP 2025-03-26 "Batching"; removed in 2025-06-18). */
+const BATCHES_IN: Revision = "2025-03-26";
+/** The first revision with tasks (MCP 2025-11-25 "Tasks"; `params.task` on `tools/call`). */
+const TASKS_FROM: Revision = "2025-11-25";
 /** The first stateless revision: per-request `_meta` envelope, no `initialize`, no server→client requests (MCP 2026-07-28). */
 const STATELESS_FROM: Revision = "2026-07-28";
 
@@ -87,4 +91,19 @@ export function resourceNotFoundIsInvalidParams(revision: string): boolean {
  */
 export function subscribesWithListen(revision: string): boolean {
   return isStateless(revision);
+}
+
+/** A JSON-RPC batch (JSON-RPC 2.0 §6) is served over Streamable HTTP: only on 2025-03-26 (request-body.ts `refuseBatch`). */
+export function takesBatches(revision: string): boolean {
+  return revision === BATCHES_IN;
+}
+
+/** `revision` came before JSON-RPC batches were added (2024-11-05), rather than after they were removed (2025-06-18 on). */
+export function precedesBatches(revision: string): boolean {
+  return revision < BATCHES_IN;
+}
+
+/** A 2025-era `tools/call` may carry `params.task` (from 2025-11-25, MCP "Tasks"; tasks.ts). */
+export function hasTasks(revision: string): boolean {
+  return revision >= TASKS_FROM;
 }

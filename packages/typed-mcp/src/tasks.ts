@@ -30,7 +30,7 @@ import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from
 import { cutEchoed } from "@typed-mcp/model";
 import type { ClientView } from "./client-view.js";
 import { bindInputSource, roundAnswersOf } from "./input-required.js";
-import { isStateless } from "./revisions.js";
+import { hasTasks, isStateless } from "./revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
 import { ANONYMOUS_OWNER, callerOf } from "./caller.js";
 import type { CallerKey } from "./caller.js";
@@ -40,8 +40,6 @@ import type { CallToolResult } from "./types.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-/** The first revision with tasks (MCP 2025-11-25). */
-const TASKS_FROM = "2025-11-25";
 
 /** The 2025-11-25 server capability: `tasks/list`, `tasks/cancel` and task-augmented `tools/call`. */
 const LEGACY_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -222,7 +220,7 @@ export class TaskCalls {
     const view = this.#viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
     const task = params.task as { ttl?: unknown } | undefined;
-    const asTask = modern ? negotiated(view) : view.protocolVersion >= TASKS_FROM && typeof task === "object" && task !== null;
+    const asTask = modern ? negotiated(view) : hasTasks(view.protocolVersion) && typeof task === "object" && task !== null;
     if (!asTask) {
       if (taskSupport === "optional") return undefined;
       if (modern) throw missingExtension();
