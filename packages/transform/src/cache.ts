@@ -27,6 +27,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import type { ModuleModel } from "@typed-mcp/model";
 import { DeclarationTables, dependencyDigest, findTypeScript } from "@typed-mcp/extract";
+import { findTsconfig } from "@typed-mcp/extract";
 
 /** Version of the entry format; bumped when it changes. */
 const FORMAT = 1;
@@ -175,6 +176,8 @@ export interface ModelCacheOptions {
   root: string;
   /** The fixed tsconfig.json, if the plugin was given one; else the nearest above each module. */
   tsconfig?: string;
+  /** The extractor's working directory, against which a relative `tsconfig` resolves (extract's `findTsconfig`); default `process.cwd()`. */
+  cwd?: string;
   /** The plugin's forced TypeScript choice, if any (a different choice is a different key). */
   typescript?: string;
   /** The `profile` build option (spec §11): part of the key, so a profile change never reuses another build's entry. */
@@ -242,7 +245,7 @@ export class ModelCache {
    * directory and version, resolved from the tsconfig's directory).
    */
   private configHash(file: string): string {
-    const config = tsconfigFor(file, this.options.tsconfig);
+    const config = findTsconfig(this.options, file);
     if (!config) return "no tsconfig";
     const h = createHash("sha256").update(this.configs.of(config));
     let ts = this.typescripts.get(config);
@@ -323,16 +326,6 @@ export class ModelCache {
       }
     }
   }
-}
-
-/**
- * The tsconfig.json a module is checked with, as the extractor finds it: `fixed` (resolved
- * against the working directory) when given, else the nearest `tsconfig.json` above `file`;
- * `undefined` when there is none. Forward slashes.
- */
-export function tsconfigFor(file: string, fixed?: string): string | undefined {
-  if (fixed) return resolve(fixed).replace(/\\/g, "/");
-  return findUp(dirname(file), ["tsconfig.json"]);
 }
 
 /**

@@ -8,10 +8,10 @@
  * @packageDocumentation
  */
 import { join, resolve } from "node:path";
-import { createExtractor, DeclarationTables, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
+import { createExtractor, DeclarationTables, findTsconfig, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
 import { moduleWarnings, PROFILES, type Profile } from "@typed-mcp/codegen";
 import type { BuildWarning, ModuleModel, WarningCode } from "@typed-mcp/model";
-import { ConfigHashes, FileHashes, hashesOf, ModelCache, stillValid, tsconfigFor } from "./cache.js";
+import { ConfigHashes, FileHashes, hashesOf, ModelCache, stillValid } from "./cache.js";
 import { GeneratedCodeMemo } from "./memo.js";
 
 /**
@@ -183,16 +183,16 @@ export class Driver {
 
   /** What a module's model depends on besides its text and consulted files: its tsconfig chain. */
   private configKey(file: string): string {
-    const config = tsconfigFor(file, this.options.tsconfig);
+    const config = findTsconfig(this.options, file);
     return config ? this.configs.of(config) : "no tsconfig";
   }
 
   /**
-   * The tsconfig.json module `file` is checked with (see {@link tsconfigFor}), for the host to
+   * The tsconfig.json module `file` is checked with (extract's `findTsconfig`, the extractor's own rule), for the host to
    * watch; its content hash is remembered, so that {@link changed} can tell a real edit.
    */
   tsconfigOf(file: string): string | undefined {
-    const config = tsconfigFor(file, this.options.tsconfig);
+    const config = findTsconfig(this.options, file);
     if (config && !this.configSeen.has(config)) this.configSeen.set(config, this.hashes.hash(config));
     return config;
   }
@@ -255,7 +255,7 @@ export class Driver {
       typeof cache === "object" && cache.dir
         ? resolve(root, cache.dir)
         : (this.options.cacheDir?.() ?? join(root, "node_modules/.cache/typed-mcp"));
-    this.modelCache = new ModelCache({ dir, root, tsconfig, typescript, profile, hashes: this.hashes, tables: this.tables });
+    this.modelCache = new ModelCache({ dir, root, tsconfig, cwd, typescript, profile, hashes: this.hashes, tables: this.tables });
     return this.modelCache;
   }
 
