@@ -21,7 +21,7 @@
  */
 import { resolve } from "node:path";
 import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, formatWarning, planSplice, type Profile, type SplicePlan, type WarningCode } from "@typed-mcp/transform";
+import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, planSplice, type Profile, type SplicePlan, type WarningCode } from "@typed-mcp/transform";
 
 /** Options of the Babel plugin (the second element of `["@typed-mcp/babel", { … }]`). */
 export interface TypedMcpBabelOptions {
@@ -257,7 +257,7 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
       if (model.diagnostics.length > 0) {
         const first = model.diagnostics[0]!;
         const loc = { line: first.line, column: first.column - 1 };
-        const error = file.buildCodeFrameError({ loc: { start: loc } }, model.diagnostics.map(formatDiagnostic).join("\n"), Error) as Error & {
+        const error = file.buildCodeFrameError({ loc: { start: loc } }, model.diagnostics.map((d) => formatDiagnostic(d)).join("\n"), Error) as Error & {
           code?: string;
           loc?: { line: number; column: number };
         };
@@ -265,7 +265,7 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
         error.loc = loc;
         throw error;
       }
-      for (const w of driver.warnings(model)) console.warn(formatWarning(w));
+      for (const w of driver.warnings(model)) console.warn(formatDiagnostic(w));
       const plan = planSplice(model.tools, { ...model, profile: driver.profile, share: "hoist" }, driver.generated.module(filename));
       if (plan) applyPlan(api, file.path, plan, filename);
     },

@@ -13,13 +13,12 @@
  * @packageDocumentation
  */
 import { readFileSync, statSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createExtractor, type Extractor } from "@typed-mcp/extract";
+import { createExtractor, displayPath, type Extractor } from "@typed-mcp/extract";
 import {
   applyProfile,
   CodegenError,
-  formatWarning,
   lintListing,
   PROFILES,
   toolWarnings,
@@ -36,7 +35,7 @@ import {
   type ResourceTemplateListing,
   type ToolListing,
 } from "@typed-mcp/codegen";
-import type { Diagnostic, ModuleModel, SourceLocation } from "@typed-mcp/model";
+import { formatDiagnostic, type ModuleModel, type SourceLocation } from "@typed-mcp/model";
 import { followImports } from "./follow.js";
 
 /** Exit code of a successful run. */
@@ -94,19 +93,6 @@ export interface CliIO {
   stderr(text: string): void;
   /** The working directory: file arguments are resolved and printed relative to it. */
   cwd: string;
-}
-
-/**
- * Formats a diagnostic as `file:line:column - CODE: message` (spec §10), with `file` relative
- * to `cwd` and written with forward slashes.
- */
-export function formatDiagnostic(d: Diagnostic, cwd: string): string {
-  return `${displayPath(d.file, cwd)}:${d.line}:${d.column} - ${d.code}: ${d.message}`;
-}
-
-function displayPath(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return (rel === "" ? file : rel).replace(/\\/g, "/");
 }
 
 /** A problem with how the command was called: reported on stderr with exit code 2. */
@@ -225,7 +211,7 @@ function extractAll(sources: { file: string; code: string }[], tsconfig: string 
  * - `list <file.ts…> [--project p]`: writes `JSON.stringify(listing, null, 2)` and a newline to
  *   stdout ({@link Listing}; entries from `toolListing`, `resourceListing` and `promptListing` of
  *   `@typed-mcp/codegen`, files in the order given then the imported ones, entries in source order) and returns `0`. If any file has a diagnostic, nothing is
- *   written to stdout, the diagnostics go to stderr ({@link formatDiagnostic}) and it returns `1`.
+ *   written to stdout, the diagnostics go to stderr (`formatDiagnostic` of `@typed-mcp/model`, files relative to the working directory) and it returns `1`.
  * - `check <file.ts…> [--project p]`: writes every diagnostic (spec §10) to stdout, one
  *   `file:line:column - CODE: message` line each (files in the order given, diagnostics in
  *   source order), then a summary line to stderr, and returns `1`; with none it writes one
@@ -278,7 +264,7 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
   };
   for (const model of models) {
     const before = problems.length;
-    for (const d of model.diagnostics) problems.push(formatDiagnostic(d, io.cwd));
+    for (const d of model.diagnostics) problems.push(formatDiagnostic(d, displayPath(d.file, io.cwd)));
     if (model.diagnostics.length === 0) {
       for (const tool of model.tools) {
         counts.tools++;
@@ -287,7 +273,7 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
           if (list) return void listing.tools.push(built.listing);
           generateTool(tool, { profile: parsed.profile });
           const where = displayPath(tool.location.file, io.cwd);
-          for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatWarning(w, where));
+          for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatDiagnostic(w, where));
           const loc = `${where}:${tool.location.line}:${tool.location.column}`;
           for (const f of parsed.lint ? lintListing(built.listing, parsed.lint) : []) {
             lints.push(`${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`);

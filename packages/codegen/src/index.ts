@@ -18,7 +18,7 @@ export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from 
 export { UNIT_NAME_PREFIX, type SharedUnit } from "./shared.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
 export { applyProfile, sentence, PROFILES, PROFILE_RULES, type Profile, type ProfileWarning } from "./profiles.js";
-export { toolWarnings, moduleWarnings, formatWarning, PROVIDER_NAME_LIMIT } from "./warnings.js";
+export { toolWarnings, moduleWarnings, PROVIDER_NAME_LIMIT } from "./warnings.js";
 export { lintListing, type LintFamily, type LintFinding } from "./profile-lint.js";
 export {
   generateResource,

@@ -37,11 +37,6 @@ export function toolWarnings(
   return out;
 }
 
-/** `file:line:column - OMCW000n: message` (spec §10). `file` as given. */
-export function formatWarning(w: BuildWarning, file = w.file): string {
-  return `${file}:${w.line}:${w.column} - ${w.code}: ${w.message}`;
-}
-
 /**
  * Every warning of a module's tools built with `profile` (spec §10), in source order: what the
  * bundler plugins report on every build, cached or not.

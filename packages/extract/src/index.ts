@@ -27,6 +27,7 @@ export { mayDeclareTools, TOOL_CODE_FILTER };
 export type { BackendStats, TypeScriptChoice };
 export { findTypeScript, familyOf } from "./backend/select.js";
 export { findTsconfig, type ProjectOptions } from "./backend/project.js";
+export { displayPath } from "./convert-problems.js";
 export { parseDocComment, normalizeDocText } from "./jsdoc.js";
 export { declarationTable, dependencyDigest, DeclarationTables, type ConsultSeed, type DeclarationTable } from "./declarations.js";
 

@@ -46,6 +46,18 @@ export interface Diagnostic extends SourceLocation {
   message: string;
 }
 
+/**
+ * The one line a build diagnostic or warning is printed as (spec §10): `file:line:column -
+ * CODE: message`, `line` and `column` 1-based as TypeScript prints them. Every adapter (the
+ * bundler plugin, Babel, the CLI) prints through it.
+ *
+ * @param file The file as printed: by default the diagnostic's own (absolute) path; the CLI
+ *   passes it relative to its working directory (extract's `displayPath`).
+ */
+export function formatDiagnostic(d: Diagnostic | BuildWarning, file: string = d.file): string {
+  return `${file}:${d.line}:${d.column} - ${d.code}: ${d.message}`;
+}
+
 /** Build warning codes (spec §10 "Build warnings"): shown, the build goes on. */
 export type WarningCode = "OMCW0001" | "OMCW0002" | "OMCW0003";
 

@@ -19,6 +19,7 @@ export { FileHashes, ModelCache, tsconfigChain, type CacheHit, type ModelCacheOp
 export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult, type SpliceMore } from "./splice.js";
 export { UnitRegistry, unitFile, unitOfSpecifier, UNIT_FILE, UNIT_SPECIFIER, UNIT_SPECIFIER_PREFIX, type ShareMode } from "./units.js";
 export { GeneratedCodeMemo, type GeneratedCode, type GeneratedKind, type ModuleMemo } from "./memo.js";
-export { formatWarning, PROFILES, type Profile } from "@typed-mcp/codegen";
+export { PROFILES, type Profile } from "@typed-mcp/codegen";
+export { formatDiagnostic } from "@typed-mcp/model";
 export type { BuildWarning, WarningCode } from "@typed-mcp/model";
-export { formatDiagnostic, DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";
+export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";

@@ -20,7 +20,6 @@ import {
   DEFAULT_INCLUDE,
   Driver,
   formatDiagnostic,
-  formatWarning,
   RUNTIME_MODULE,
   spliceTools,
   UNIT_FILE,
@@ -147,7 +146,7 @@ function transformModule(driver: Driver, framework: string, units: UnitRegistry)
     if (config) this.addWatchFile(config);
     if (model.diagnostics.length > 0) {
       const first = model.diagnostics[0]!;
-      const message = model.diagnostics.map(formatDiagnostic).join("\n");
+      const message = model.diagnostics.map((d) => formatDiagnostic(d)).join("\n");
       if (throwsErrors) {
         const error = new Error(message) as Error & { hideStack?: boolean };
         error.hideStack = true; // webpack prints the message without the plugin's stack
@@ -161,7 +160,7 @@ function transformModule(driver: Driver, framework: string, units: UnitRegistry)
       });
       return undefined;
     }
-    for (const w of driver.warnings(model)) this.warn(formatWarning(w));
+    for (const w of driver.warnings(model)) this.warn(formatDiagnostic(w));
     const result = spliceTools(code, id, model.tools, { ...model, profile: driver.profile, share: "virtual" }, driver.generated);
     if (result) units.add(result.units);
     return result && { code: result.code, map: result.map };
