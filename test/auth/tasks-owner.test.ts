@@ -124,6 +124,27 @@ describe("2025-11-25: tasks are the token owner's (issuer + sub + client_id), no
   });
 });
 
+describe("2025-11-25 without a session (stateless HTTP): the token alone is the owner", () => {
+  /** One raw 2025-11-25 POST with `user`'s bearer token and no Mcp-Session-Id; the JSON-RPC answer to id 1. */
+  async function post(user: "alice" | "bob", method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+    const response = await fetch(http.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${users[user].accessToken}`, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    return messagesOf(await response.text()).find((m) => m.id === 1)!;
+  }
+
+  it("bob's tasks/get, tasks/result, tasks/cancel get the unknown-id answer and tasks/list nothing; alice lists and reads hers", async () => {
+    const { task } = (await post("alice", "tools/call", { name: "slow_compute", arguments: { seconds: 30 }, task: {} })).result;
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) expect((await post("bob", method, { taskId: task.taskId })).error).toEqual(unknownAnswer(task.taskId));
+    expect((await post("bob", "tasks/list", {})).result.tasks).toEqual([]);
+    expect((await post("alice", "tasks/list", {})).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(task.taskId);
+    expect((await post("alice", "tasks/get", { taskId: task.taskId })).result.status).toBe("working");
+    expect((await post("alice", "tasks/cancel", { taskId: task.taskId })).result.status).toBe("cancelled");
+  });
+});
+
 describe("2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel of another user's task", () => {
   /** One raw 2026-07-28 POST with `user`'s bearer token (SEP-2243 headers, the `_meta` envelope declaring the extension). */
   async function post(user: "alice" | "bob", method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
