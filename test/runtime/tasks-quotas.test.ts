@@ -7,7 +7,9 @@
 // - the anonymous callers share one bucket, which the callerKey option splits;
 // - a ttl or requestTimeoutMs above 2^31 - 1 ms (setTimeout's limit: it fires after 1 ms) is kept.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
@@ -102,6 +104,25 @@ describe("running tasks: a quota per caller (tasks.perCaller.maxRunning, default
     await cancelTask(a, running[0]!);
     expect((await createTask(a, "slow_compute", { seconds: 0 })).task.status).toBe("working");
     await Promise.all(running.slice(1).map((id) => cancelTask(a, id)));
+  });
+});
+
+describe("stdio: the connection is the caller (tasks.perCaller, not the anonymous bucket)", () => {
+  it("a connection's running quota: the third of two allowed is -32603 naming tasks.perCaller.maxRunning; a cancel frees a slot", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/tasks-stdio.mjs", import.meta.url));
+    const client = new Client({ name: "stdio-quota", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], env: { ...(process.env as Record<string, string>), TMCP_TASK_MAX_RUNNING: "2" } }));
+    closers.push(() => client.close());
+    const first = (await createTask(client, "slow_compute", { seconds: 60 })).task;
+    await createTask(client, "slow_compute", { seconds: 60 });
+    expect(await failure(createTask(client, "slow_compute", { seconds: 60 }))).toEqual({
+      code: -32603,
+      message: "Too many tasks are running for this caller (tasks.perCaller.maxRunning is 2); wait for one to finish or cancel one.",
+      data: { limit: "tasks.perCaller.maxRunning", max: 2 },
+    });
+    await cancelTask(client, first.taskId);
+    expect((await createTask(client, "slow_compute", { seconds: 0 })).task.status).toBe("working");
+    expect((await listTasks(client)).tasks).toHaveLength(3);
   });
 });
 
