@@ -223,6 +223,41 @@ describe("anonymous callers: one shared bucket (tasks.anonymous), split by calle
   });
 });
 
+describe("2026-07-28 (SEP-2663, server-directed tasks): the same quota answer", () => {
+  it("an anonymous 2026-07-28 caller past tasks.anonymous.maxRunning gets -32603 with data.limit", async () => {
+    const http = await serve({ tasks: { anonymous: { maxRunning: 1 } } });
+    const call = async () => {
+      const response = await fetch(http.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow_compute" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "slow_compute",
+            arguments: { seconds: 60 },
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+              "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+            },
+          },
+        }),
+      });
+      return messagesOf(await response.text()).find((m) => m.id === 1)!;
+    };
+    const first = await call();
+    expect(first.result).toMatchObject({ resultType: "task", status: "working" });
+    expect((await call()).error).toEqual({
+      code: -32603,
+      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 1); wait for one to finish or cancel one.",
+      data: { limit: "tasks.anonymous.maxRunning", max: 1 },
+    });
+    await anonymous(http.url, "tasks/cancel", { taskId: first.result.taskId });
+  });
+});
+
 describe("retentions and timeouts above 2^31 - 1 ms (setTimeout would fire after 1 ms)", () => {
   it("tasks.maxTtlMs of 40 days: a task asking for 30 days is kept (its ttl answered, still there after the overflowed timer would have fired)", async () => {
     const http = await serve({ tasks: { maxTtlMs: 40 * DAY_MS } });
