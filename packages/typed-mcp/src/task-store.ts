@@ -42,7 +42,7 @@ export interface TaskChange {
 /** One task as the store keeps it. Timestamps are ISO 8601 (RFC 3339) strings. */
 export interface TaskRecord {
   readonly taskId: string;
-  /** Who may see it: the auth client, the connection or session (tasks.ts `ownerOf`). */
+  /** Who may see it: the caller's owner (caller.ts `callerOf`: token owner, connection, session, or anonymous). */
   readonly owner: string;
   status: TaskStatus;
   statusMessage?: string;
