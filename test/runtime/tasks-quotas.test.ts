@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
+import { oauth } from "../../packages/typed-mcp/dist/auth.js";
 import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { MAX_TIMER_DELAY_MS, setLongTimeout } from "../../packages/typed-mcp/dist/timers.js";
@@ -277,6 +278,12 @@ describe("retentions and timeouts above 2^31 - 1 ms (setTimeout would fire after
     const http = await serve({ requestTimeoutMs: 30 * DAY_MS });
     const a = await session(http.url);
     expect((await a.callTool({ name: "slow_compute", arguments: { seconds: 0.05 } })).content).toEqual([{ type: "text", text: "Done after 0.05s" }]);
+  });
+
+  it("auth.timeoutMs, which library timers (AbortSignal.timeout, jose) take as is, is refused above 2^31 - 1 ms", () => {
+    const make = (timeoutMs: number) => () => new McpServer({ name: "t", version: "1", auth: oauth({ issuer: "http://127.0.0.1:9", audience: "http://127.0.0.1:8/mcp", timeoutMs }) });
+    expect(make(2 ** 31)).toThrow(new TypeError("auth.timeoutMs must be at most 2147483647 ms (the longest timer), got 2147483648"));
+    expect(make(2 ** 31 - 1)).not.toThrow();
   });
 
   it("setLongTimeout fires once at the delay, not before, in steps of at most 2^31 - 1 ms; clear() stops it", () => {
