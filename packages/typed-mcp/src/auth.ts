@@ -28,6 +28,7 @@ import { AuthUnavailableError, createVerifier } from "./auth-verify.js";
 import { mayUse, missingScopes, requiredScopes } from "./auth-scopes.js";
 import { readJsonBody } from "./request-body.js";
 import { isStateless } from "./revisions.js";
+import { MAX_TIMER_DELAY_MS } from "./timers.js";
 import type { ScopeSource } from "./auth-scopes.js";
 import type { AuthHandler, GatedServe, ServerAuth } from "./auth-option.js";
 
@@ -94,7 +95,7 @@ export interface AuthOptions {
   clockToleranceSeconds?: number;
   /** How long the issuer's JWKS is cached, in seconds; a token with an unknown `kid` refetches it sooner (at most every 30 s). Default 600. */
   jwksCacheMaxAgeSeconds?: number;
-  /** Longest wait for the authorization server (metadata, JWKS, introspection), in milliseconds. Default 5000. */
+  /** Longest wait for the authorization server (metadata, JWKS, introspection), in milliseconds, at most 2³¹ − 1 (the longest timer). Default 5000. */
   timeoutMs?: number;
   /** Longest `Authorization` header accepted, in bytes (longer: HTTP 431). Default 8192. */
   maxAuthorizationHeaderBytes?: number;
@@ -122,7 +123,7 @@ export class AuthGate implements AuthHandler {
    * @param options The `auth` option.
    * @param source The scopes the registered tools, resources and prompts need.
    * @throws TypeError when `issuer` or `audience` is not an absolute URL, `audience` has a
-   *   fragment, a number option is not positive, or a scope is not an RFC 6749 §3.3 scope token;
+   *   fragment, a number option is not positive (or `timeoutMs` above 2³¹ − 1 ms), or a scope is not an RFC 6749 §3.3 scope token;
    *   Error (the SDK's) when the issuer is plain `http` on a host other than `localhost`/`127.0.0.1`.
    */
   constructor(options: AuthOptions, source: ScopeSource) {
@@ -139,6 +140,8 @@ export class AuthGate implements AuthHandler {
     this.#metadata = { oauthMetadata: { issuer: issuerId } as OAuthMetadata, resourceServerUrl: this.#audience, ...(options.resourceName !== undefined && { resourceName: options.resourceName }) };
     buildOAuthProtectedResourceMetadata(this.#metadata); // fail fast on an insecure issuer
     this.#maxHeader = positive(options.maxAuthorizationHeaderBytes, 8192, "auth.maxAuthorizationHeaderBytes");
+    // AbortSignal.timeout and jose's timeoutDuration are setTimeout: a longer delay would fire after 1 ms (timers.ts).
+    if (typeof options.timeoutMs === "number" && options.timeoutMs > MAX_TIMER_DELAY_MS) throw new TypeError(`auth.timeoutMs must be at most ${MAX_TIMER_DELAY_MS} ms (the longest timer), got ${options.timeoutMs}`);
     const href = this.#audience.href;
     this.#verifier =
       options.verify ??

@@ -6,7 +6,7 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
-export type { TaskOptions } from "./task-store.js";
+export type { TaskOptions, TaskQuota } from "./task-store.js";
 export type { CallerKey } from "./caller.js";
 export type { AuthOptions } from "./auth.js";
 export type { ServerAuth } from "./auth-option.js";

@@ -71,7 +71,12 @@ export interface McpServerOptions extends LimitOptions {
    * sets. It never makes one caller's tasks visible to another. Default: one shared bucket.
    */
   callerKey?: CallerKey;
-  /** Retention and limits of tasks ({@link TaskOptions}; docs/runtime.md "Tasks"); @throws RangeError from the constructor when invalid. */
+  /**
+   * Retention of tasks and their per-caller quotas under server-wide ceilings ({@link TaskOptions};
+   * docs/runtime.md "Tasks", docs/security.md "Tasks" and "Limits").
+   * @throws RangeError (from the constructor) naming the option when a value is not a positive
+   *   integer or a quota exceeds its ceiling; TypeError when `perCaller` or `anonymous` is not an object.
+   */
   tasks?: TaskOptions;
 }
 

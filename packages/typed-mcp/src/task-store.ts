@@ -14,6 +14,11 @@ import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { cutEchoed } from "@typed-mcp/model";
 import { toBase64url } from "./base64.js";
 import { ANONYMOUS_OWNER } from "./caller.js";
+import type { Caller } from "./caller.js";
+import { quotaError, resolveTaskOptions, resultBytes } from "./task-quotas.js";
+import type { ResolvedTaskOptions, TaskOptions, TaskQuota } from "./task-quotas.js";
+import { setLongTimeout } from "./timers.js";
+import type { LongTimer } from "./timers.js";
 import type { CallToolResult } from "./types.js";
 
 /** MCP `TaskStatus` (2025-11-25 and SEP-2663 alike). */
@@ -26,20 +31,7 @@ export interface TaskError {
   data?: unknown;
 }
 
-/** Options of the task store (`McpServerOptions.tasks`). Durations in milliseconds. */
-export interface TaskOptions {
-  /**
-   * How long a task and its result are kept from its creation when the client asks for no
-   * `ttl` (2025-11-25) or cannot ask (2026-07-28 has no request field). Default 300,000 (5 min).
-   */
-  defaultTtlMs?: number;
-  /** The longest retention granted; a larger requested `ttl` is lowered to it. Default 3,600,000 (1 h). */
-  maxTtlMs?: number;
-  /** The `pollInterval` (2025-11-25) / `pollIntervalMs` (2026-07-28) suggested to clients. Default 500. */
-  pollIntervalMs?: number;
-  /** The most tasks kept at once (live and finished); when full the oldest finished one is dropped. Default 1,000. */
-  maxTasks?: number;
-}
+export type { TaskOptions, TaskQuota } from "./task-quotas.js";
 
 /** What one {@link TaskStore.update} changed: the status, and whether a `statusMessage` was set. */
 export interface TaskChange {
@@ -50,7 +42,7 @@ export interface TaskChange {
 /** One task as the store keeps it. Timestamps are ISO 8601 (RFC 3339) strings. */
 export interface TaskRecord {
   readonly taskId: string;
-  /** Who may see it: the auth client, the connection or session (tasks.ts `ownerOf`). */
+  /** Who may see it: the caller's owner (caller.ts `callerOf`: token owner, connection, session, or anonymous). */
   readonly owner: string;
   status: TaskStatus;
   statusMessage?: string;
@@ -76,7 +68,6 @@ export interface TaskRecord {
   inputs?: { requests(): Record<string, unknown>; answer(responses: Record<string, unknown>): void };
 }
 
-const DEFAULTS: Required<TaskOptions> = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 500, maxTasks: 1000 };
 /** Tasks per `tasks/list` page (2025-11-25 "Listing Tasks", cursor-based pagination). */
 const PAGE_SIZE = 50;
 
@@ -126,42 +117,63 @@ export function isTerminal(status: TaskStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 
-/**
- * Checks {@link TaskOptions}.
- * @throws RangeError naming the option when a duration is not a positive integer of
- *   milliseconds, `maxTasks` not a positive integer, or `defaultTtlMs` exceeds `maxTtlMs`.
- */
-export function resolveTaskOptions(options: TaskOptions | undefined): Required<TaskOptions> {
-  const out = { ...DEFAULTS, ...options };
-  for (const key of Object.keys(DEFAULTS) as (keyof TaskOptions)[]) {
-    const v = out[key];
-    if (!(Number.isSafeInteger(v) && v > 0)) throw new RangeError(`tasks.${key} must be a positive integer, got ${String(v)}`);
-  }
-  if (out.defaultTtlMs > out.maxTtlMs) throw new RangeError(`tasks.defaultTtlMs (${out.defaultTtlMs}) must not exceed tasks.maxTtlMs (${out.maxTtlMs})`);
-  return out;
+/** What one quota bucket (caller.ts `Caller.bucket`) holds: running tasks, finished ones in the order they finished, their bytes. */
+interface Bucket {
+  running: number;
+  readonly finished: Set<string>;
+  bytes: number;
 }
 
-/** The tasks of one server, in creation order. */
-export class TaskStore {
-  readonly #options: Required<TaskOptions>;
-  readonly #tasks = new Map<string, { record: TaskRecord; timer: ReturnType<typeof setTimeout>; settle: () => void }>();
+/** The store's own record of one task: its timer, its bucket and quota, its outcome's size once finished. */
+interface Entry {
+  readonly record: TaskRecord;
+  readonly timer: LongTimer;
+  readonly settle: () => void;
+  readonly bucket: string;
+  /** `"perCaller"` or `"anonymous"`: the option its quota comes from (named in errors). */
+  readonly quotaName: "perCaller" | "anonymous";
+  readonly quota: Required<TaskQuota>;
+  bytes: number;
+}
 
-  /** @throws RangeError as {@link resolveTaskOptions}. */
+/**
+ * The tasks of one server, in creation order, with the quotas of docs/security.md "Tasks": per
+ * caller bucket (running tasks, finished results and their bytes) under server-wide ceilings
+ * (`maxTasks`, `maxResultBytes`). Only the bucket that needs room ever loses a task to it.
+ */
+export class TaskStore {
+  readonly #options: ResolvedTaskOptions;
+  readonly #tasks = new Map<string, Entry>();
+  readonly #buckets = new Map<string, Bucket>();
+  /** Bytes of all finished tasks' outcomes. */
+  #resultBytes = 0;
+
+  /** @throws RangeError or TypeError as task-quotas.ts `resolveTaskOptions`. */
   constructor(options: TaskOptions | undefined) {
     this.#options = resolveTaskOptions(options);
   }
 
   /**
-   * Creates a `working` task for `owner`, kept for `requestedTtl` ms (a positive integer, checked
-   * by {@link checkRequestedTtl}; lowered to `maxTtlMs`; default `defaultTtlMs`) from now; at expiry it is aborted (reason: a `TimeoutError`
-   * `DOMException`) and dropped, whatever its status (2025-11-25: receivers may delete a task
-   * after its ttl "regardless of task status").
+   * Creates a `working` task for `caller` (its `owner` sees it, its `bucket` is charged), kept for
+   * `requestedTtl` ms (a positive integer, checked by {@link checkRequestedTtl}; lowered to
+   * `maxTtlMs`; default `defaultTtlMs`) from now, however long (timers.ts); at expiry it is
+   * aborted (reason: a `TimeoutError` `DOMException`) and dropped, whatever its status
+   * (2025-11-25: receivers may delete a task after its ttl "regardless of task status").
    *
-   * @throws ProtocolError `-32603` when `maxTasks` tasks exist and none is finished.
+   * @throws ProtocolError `-32603` (task-quotas.ts `quotaError`) when the caller's bucket has
+   *   `maxRunning` tasks running (`tasks.perCaller.maxRunning` / `tasks.anonymous.maxRunning`), or
+   *   the server keeps `maxTasks` tasks and the bucket has no finished task to drop (`tasks.maxTasks`).
    */
-  create(owner: string, requestedTtl: number | undefined): TaskRecord {
-    if (this.#tasks.size >= this.#options.maxTasks && !this.#dropOldestFinished()) {
-      throw new ProtocolError(ProtocolErrorCode.InternalError, `Too many tasks are running (limit ${this.#options.maxTasks}); try again later.`);
+  create(caller: Caller, requestedTtl: number | undefined): TaskRecord {
+    const quotaName = caller.anonymous ? "anonymous" : "perCaller";
+    const quota = this.#options[quotaName];
+    const bucket = this.#bucket(caller.bucket);
+    if (bucket.running >= quota.maxRunning) {
+      throw quotaError(`Too many tasks are running for this caller (tasks.${quotaName}.maxRunning is ${quota.maxRunning}); wait for one to finish or cancel one.`, `tasks.${quotaName}.maxRunning`, quota.maxRunning);
+    }
+    if (this.#tasks.size >= this.#options.maxTasks && !this.#dropOldestFinished(bucket)) {
+      this.#forgetIfEmpty(caller.bucket);
+      throw quotaError(`The server keeps too many tasks (tasks.maxTasks is ${this.#options.maxTasks}); try again later.`, "tasks.maxTasks", this.#options.maxTasks);
     }
     const ttl = requestedTtl === undefined ? this.#options.defaultTtlMs : Math.min(requestedTtl, this.#options.maxTtlMs);
     const now = new Date().toISOString();
@@ -169,7 +181,7 @@ export class TaskStore {
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const record: TaskRecord = {
       taskId: toBase64url(crypto.getRandomValues(new Uint8Array(16))),
-      owner,
+      owner: caller.owner,
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
@@ -178,9 +190,9 @@ export class TaskStore {
       controller: new AbortController(),
       settled,
     };
-    const timer = setTimeout(() => this.#expire(record.taskId), ttl);
-    (timer as { unref?: () => void }).unref?.();
-    this.#tasks.set(record.taskId, { record, timer, settle });
+    const timer = setLongTimeout(() => this.#expire(record.taskId), ttl, { unref: true });
+    this.#tasks.set(record.taskId, { record, timer, settle, bucket: caller.bucket, quotaName, quota, bytes: 0 });
+    this.#bucket(caller.bucket).running++; // (the drop above may have forgotten an emptied bucket)
     return record;
   }
 
@@ -192,20 +204,23 @@ export class TaskStore {
 
   /**
    * Moves a task to a new status, or keeps it (`status` = its own, to set `statusMessage`); no
-   * change once terminal. Sets `lastUpdatedAt`; a terminal status stores `outcome`
-   * and resolves {@link TaskRecord.settled}. Calls {@link TaskRecord.onChange}.
+   * change once terminal. Sets `lastUpdatedAt`; a terminal status stores `outcome` (within the
+   * quotas: docs/security.md "Tasks") and resolves {@link TaskRecord.settled}. Calls
+   * {@link TaskRecord.onChange}.
    *
    * @returns whether the status changed.
    */
-  update(record: TaskRecord, status: TaskStatus, outcome?: { result?: CallToolResult; error?: TaskError; statusMessage?: string }): boolean {
+  update(record: TaskRecord, status: TaskStatus, outcome?: Outcome): boolean {
     if (isTerminal(record.status)) return false;
+    const entry = this.#tasks.get(record.taskId);
+    if (isTerminal(status) && entry !== undefined) ({ status, outcome } = this.#finish(entry, status, outcome));
     const change: TaskChange = { status: record.status !== status, message: outcome?.statusMessage !== undefined };
     record.status = status;
     record.lastUpdatedAt = new Date().toISOString();
     if (outcome?.result !== undefined) record.result = outcome.result;
     if (outcome?.error !== undefined) record.error = outcome.error;
     if (outcome?.statusMessage !== undefined) record.statusMessage = outcome.statusMessage;
-    if (isTerminal(status)) this.#tasks.get(record.taskId)?.settle();
+    if (isTerminal(status)) entry?.settle();
     try {
       record.onChange?.(record, change);
     } catch {
@@ -237,22 +252,92 @@ export class TaskStore {
     for (const id of [...this.#tasks.keys()]) this.#expire(id);
   }
 
+  /**
+   * Moves a finishing task from its bucket's running tasks to its finished ones and makes room
+   * for its outcome (a result's or error's JSON, in UTF-8 bytes): first the bucket's own oldest
+   * finished tasks are dropped while the bucket is past `maxResults` or `maxResultBytes`, then
+   * while the server is past `maxResultBytes`. An outcome that still does not fit — larger than
+   * the bucket's `maxResultBytes`, or the server full of other callers' results — is not kept: the
+   * task becomes `failed` with the `-32603` of {@link quotaError} naming the option (counted, as a
+   * finished task, with 0 bytes). A result `JSON.stringify` cannot write fails as `The tool failed.`.
+   */
+  #finish(entry: Entry, status: TaskStatus, outcome: Outcome | undefined): { status: TaskStatus; outcome: Outcome | undefined } {
+    // Still counted as running while its own finished tasks are dropped, so the bucket stays.
+    const bucket = this.#bucket(entry.bucket);
+    let bytes: number;
+    try {
+      bytes = resultBytes(outcome?.result ?? outcome?.error);
+    } catch {
+      ({ status, outcome } = failed(outcome, { code: ProtocolErrorCode.InternalError, message: "The tool failed." }));
+      bytes = resultBytes(outcome!.error);
+    }
+    const refusal = this.#makeRoom(entry, bucket, bytes);
+    if (refusal !== undefined) {
+      ({ status, outcome } = failed(outcome, refusal));
+      bytes = 0;
+    }
+    while (bucket.finished.size >= entry.quota.maxResults && this.#dropOldestFinished(bucket));
+    bucket.running--;
+    bucket.finished.add(entry.record.taskId);
+    entry.bytes = bytes;
+    bucket.bytes += bytes;
+    this.#resultBytes += bytes;
+    return { status, outcome };
+  }
+
+  /** Drops `bucket`'s oldest finished tasks until `bytes` more fit its quota and the server; the error when they cannot. */
+  #makeRoom(entry: Entry, bucket: Bucket, bytes: number): TaskError | undefined {
+    const { quota, quotaName } = entry;
+    const server = this.#options.maxResultBytes;
+    if (bytes > quota.maxResultBytes) {
+      const limit = `tasks.${quotaName}.maxResultBytes`;
+      return { code: ProtocolErrorCode.InternalError, message: `The task's result (${bytes} bytes) is larger than ${limit} (${quota.maxResultBytes} bytes); it was not kept.`, data: { limit, max: quota.maxResultBytes } };
+    }
+    while (bucket.bytes + bytes > quota.maxResultBytes && this.#dropOldestFinished(bucket));
+    while (this.#resultBytes + bytes > server && this.#dropOldestFinished(bucket));
+    if (this.#resultBytes + bytes <= server) return undefined;
+    return { code: ProtocolErrorCode.InternalError, message: `The server keeps too many result bytes (tasks.maxResultBytes is ${server}); the task's result (${bytes} bytes) was not kept.`, data: { limit: "tasks.maxResultBytes", max: server } };
+  }
+
   #expire(taskId: string): void {
     const entry = this.#tasks.get(taskId);
     if (entry === undefined) return;
-    clearTimeout(entry.timer);
+    entry.timer.clear();
     this.#tasks.delete(taskId);
+    const bucket = this.#bucket(entry.bucket);
+    if (bucket.finished.delete(taskId)) {
+      bucket.bytes -= entry.bytes;
+      this.#resultBytes -= entry.bytes;
+    } else bucket.running--;
+    this.#forgetIfEmpty(entry.bucket);
     entry.record.controller.abort(new DOMException("The task expired.", "TimeoutError"));
     entry.settle();
   }
 
-  #dropOldestFinished(): boolean {
-    for (const [id, { record }] of this.#tasks) {
-      if (isTerminal(record.status)) {
-        this.#expire(id);
-        return true;
-      }
-    }
-    return false;
+  /** Drops the oldest finished task of `bucket` (its own, never another's); whether there was one. */
+  #dropOldestFinished(bucket: Bucket): boolean {
+    const oldest = bucket.finished.values().next();
+    if (oldest.done === true) return false;
+    this.#expire(oldest.value);
+    return true;
   }
+
+  #bucket(key: string): Bucket {
+    let bucket = this.#buckets.get(key);
+    if (bucket === undefined) this.#buckets.set(key, (bucket = { running: 0, finished: new Set(), bytes: 0 }));
+    return bucket;
+  }
+
+  #forgetIfEmpty(key: string): void {
+    const bucket = this.#buckets.get(key);
+    if (bucket !== undefined && bucket.running === 0 && bucket.finished.size === 0) this.#buckets.delete(key);
+  }
+}
+
+/** What a {@link TaskStore.update} sets: a terminal task's result or error, a `statusMessage`. */
+type Outcome = { result?: CallToolResult; error?: TaskError; statusMessage?: string };
+
+/** `outcome` as a `failed` task with `error` (its `statusMessage` kept, no result). */
+function failed(outcome: Outcome | undefined, error: TaskError): { status: TaskStatus; outcome: Outcome } {
+  return { status: "failed", outcome: { ...(outcome?.statusMessage !== undefined && { statusMessage: outcome.statusMessage }), error } };
 }

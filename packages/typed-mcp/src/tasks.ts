@@ -33,7 +33,7 @@ import { bindInputSource, roundAnswersOf } from "./input-required.js";
 import { hasTasks, isStateless } from "./revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./task-input.js";
 import { ANONYMOUS_OWNER, callerOf } from "./caller.js";
-import type { CallerKey } from "./caller.js";
+import type { Caller, CallerKey } from "./caller.js";
 import { bindTask, checkRequestedTtl, isTerminal } from "./task-store.js";
 import type { TaskChange, TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
@@ -197,7 +197,12 @@ export class TaskCalls {
    * only by their 128-bit random ids (docs/security.md "Tasks").
    */
   ownerOf(ctx: ServerContext): string {
-    return callerOf(ctx, this.#connection, this.#callerKey).owner;
+    return this.callerOf(ctx).owner;
+  }
+
+  /** The caller of a request (caller.ts `callerOf`): its owner, and the quota bucket its tasks are charged to. */
+  callerOf(ctx: ServerContext): Caller {
+    return callerOf(ctx, this.#connection, this.#callerKey);
   }
 
   /**
@@ -213,7 +218,8 @@ export class TaskCalls {
    * @param run Runs the call with a given context (tool-call.ts `callTool`).
    * @throws ProtocolError `-32601` (2025-era) or `MissingRequiredClientCapabilityError` `-32021`
    *   (2026-07-28) for a `"required"` tool called without tasks; `-32602` for a `task.ttl` that is
-   *   not a positive integer (task-store.ts `checkRequestedTtl`); `-32603` when the store is full.
+   *   not a positive integer (task-store.ts `checkRequestedTtl`); `-32603` naming the option when the
+   *   caller's running-task quota or the server's `tasks.maxTasks` is full (task-store.ts `create`).
    */
   dispatch(taskSupport: string | undefined, taskStart: string | undefined, params: { task?: unknown; name: string }, ctx: ServerContext, run: CallRunner): Promise<never> | undefined {
     if (taskSupport !== "optional" && taskSupport !== "required") return undefined;
@@ -228,7 +234,7 @@ export class TaskCalls {
     }
     const afterInput = modern && taskStart === "after-input";
     if (afterInput && ctx.mcpReq.inputResponses === undefined && ctx.mcpReq.requestState() === undefined) return undefined;
-    const record = this.#store.create(this.ownerOf(ctx), modern ? undefined : checkRequestedTtl(task?.ttl));
+    const record = this.#store.create(this.callerOf(ctx), modern ? undefined : checkRequestedTtl(task?.ttl));
     if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
     this.#run(record, ctx, run, modern, afterInput ? roundAnswersOf(ctx) : undefined);
     return Promise.reject(new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }));

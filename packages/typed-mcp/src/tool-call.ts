@@ -19,6 +19,8 @@ import type { ToolEntry } from "./registry.js";
 import { isMissingCapabilityAnswer, requestContext } from "./request-context.js";
 import type { RawArgumentsCapture } from "./sdk-patches.js";
 import type { CallToolResult } from "./types.js";
+import { setLongTimeout } from "./timers.js";
+import type { LongTimer } from "./timers.js";
 
 /** Called with every exception reported as a failure (`McpServerOptions.onToolError`). */
 export type FailureListener = (error: unknown, info: { tool: string }) => void;
@@ -134,13 +136,14 @@ async function runBounded(run: () => unknown, timeoutMs: number | undefined): Pr
     pending = Promise.reject(error);
   }
   if (timeoutMs === undefined) return pending;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: LongTimer | undefined;
   try {
-    const value = await Promise.race([pending, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)))]);
+    // setLongTimeout: a requestTimeoutMs above 2^31 - 1 ms would make setTimeout fire in 1 ms.
+    const value = await Promise.race([pending, new Promise<typeof TIMED_OUT>((resolve) => (timer = setLongTimeout(() => resolve(TIMED_OUT), timeoutMs)))]);
     if (value === TIMED_OUT) pending.catch(() => {});
     return value;
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 
