@@ -27,8 +27,9 @@ export const ACCESS_TOKEN_TYPE = "application/at+jwt";
  * at once (at most every 30 s) when a token names an unknown `kid` — key rotation. Whatever
  * fetching or reading the set throws (a refused connection, a timeout, a status other than 200,
  * a body that is not JSON or not a JWK Set, a key that cannot be imported) becomes
- * {@link AuthUnavailableError}; what says the token names no usable key (`JWKSNoMatchingKey`,
- * `JWKSMultipleMatchingKeys`, an algorithm the set cannot serve) is passed on as jose threw it.
+ * {@link AuthUnavailableError}; what says the token names no single key (`JWKSNoMatchingKey`,
+ * `JWKSMultipleMatchingKeys`) is passed on as jose threw it. (The token's `alg` is checked against
+ * {@link ACCEPTED_ALGORITHMS} before the getter is called, so nothing else here is the token's fault.)
  */
 export function remoteKeys(uri: string, settings: VerifierSettings): JWTVerifyGetKey {
   const remote = createRemoteJWKSet(new URL(uri), {
@@ -41,7 +42,7 @@ export function remoteKeys(uri: string, settings: VerifierSettings): JWTVerifyGe
     try {
       return await remote(header, token);
     } catch (error) {
-      if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys || error instanceof joseErrors.JOSENotSupported) throw error;
+      if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys) throw error;
       throw new AuthUnavailableError(`The authorization server's JWKS at ${uri} could not be used: ${messageOf(error)}`);
     }
   };
