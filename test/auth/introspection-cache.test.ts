@@ -1,6 +1,7 @@
 /**
  * RFC 7662 introspection answers are reused (docs/auth.md "Introspection cache"): until the
- * token's `exp`, at most `introspectionCacheMaxAgeSeconds` (default 60), so a token revoked at the
+ * token's `exp`, at most `introspectionCacheMaxAgeSeconds` (default 60) and at most
+ * `introspectionCacheMaxEntries` of them (default 10,000), so a token revoked at the
  * authorization server (RFC 7009) is refused at the next refresh. oidc-provider issues opaque
  * tokens, introspects and revokes them; the resource server's `fetch` option passes every request
  * on to it and counts the introspection requests.
@@ -77,6 +78,20 @@ describe("introspection cache", () => {
     expect(rs.counter.introspections).toBe(3);
     await revokeToken(as.issuer, M2M, token);
     expect((await rs.call(token)).status).toBe(401);
+  });
+
+  it("keeps at most introspectionCacheMaxEntries answers, evicting the oldest", async () => {
+    const rs = await introspecting(as.issuer, { introspectionCacheMaxEntries: 2 });
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read")));
+    const asked = async (token: string) => {
+      const before = rs.counter.introspections;
+      expect((await rs.call(token)).status).toBe(200);
+      return rs.counter.introspections - before;
+    };
+    expect([await asked(a!), await asked(b!), await asked(c!)]).toEqual([1, 1, 1]); // a is evicted by c
+    expect([await asked(b!), await asked(c!)]).toEqual([0, 0]);
+    expect(await asked(a!)).toBe(1); // asked again; b, now the oldest, is evicted
+    expect([await asked(c!), await asked(a!), await asked(b!)]).toEqual([0, 0, 1]);
   });
 
   it("keeps no answer past the token's exp", async () => {

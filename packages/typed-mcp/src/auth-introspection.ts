@@ -3,9 +3,9 @@
  * "Introspection cache"): the introspection endpoint is asked about a token, its answer checked
  * (`active`, `iss`, `aud`, `exp`, `nbf`, `iat`) — and an active answer reused until the token's
  * `exp`, at most `introspectionCacheMaxAgeSeconds`, so a revoked token is refused at the latest
- * that long after its revocation. The cache holds at most {@link INTROSPECTION_CACHE_ENTRIES}
- * answers (the oldest is evicted) and is keyed by the SHA-256 of the token (Web Crypto): no raw
- * token is kept.
+ * that long after its revocation. The cache holds at most `introspectionCacheMaxEntries` answers
+ * (default 10,000; the oldest is evicted) and is keyed by the SHA-256 of the token (Web Crypto): no
+ * raw token is kept.
  *
  * @module
  */
@@ -15,9 +15,6 @@ import type { JWTPayload } from "jose";
 import * as oauth from "oauth4webapi";
 import { AuthUnavailableError, authInfoOf, checkIssuedAt, messageOf, requestOptions } from "./auth-token.js";
 import type { VerifierSettings } from "./auth-token.js";
-
-/** Most introspection answers kept at once; past it the oldest is evicted. */
-export const INTROSPECTION_CACHE_ENTRIES = 10_000;
 
 /** An active introspection answer kept until `until` (milliseconds since the epoch). */
 interface Cached {
@@ -37,13 +34,13 @@ export function createIntrospector(
 ): (as: oauth.AuthorizationServer, token: string) => Promise<AuthInfo> {
   const cache = new Map<string, Cached>();
   return async (as, token) => {
-    const key = settings.introspectionCacheMaxAgeMs > 0 ? await tokenDigest(token) : undefined;
+    const key = settings.introspectionCacheMaxAgeMs > 0 && settings.introspectionCacheMaxEntries > 0 ? await tokenDigest(token) : undefined;
     const hit = key === undefined ? undefined : cache.get(key);
     const fresh = hit !== undefined && Date.now() < hit.until;
     if (hit !== undefined && !fresh) cache.delete(key!);
     const answer = fresh ? hit.answer : await askEndpoint(settings, credentials, as, token);
     checkAnswer(answer, as, settings);
-    if (key !== undefined && !fresh) remember(cache, key, answer, settings.introspectionCacheMaxAgeMs);
+    if (key !== undefined && !fresh) remember(cache, key, answer, settings);
     return authInfoOf(token, answer as JWTPayload, settings, "introspection");
   };
 }
@@ -54,10 +51,13 @@ async function tokenDigest(token: string): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Keeps a checked, active answer until its `exp` or `maxAgeMs` from now, whichever is first; evicts the oldest past the bound. */
-function remember(cache: Map<string, Cached>, key: string, answer: oauth.IntrospectionResponse, maxAgeMs: number): void {
-  cache.set(key, { answer, until: Math.min(Date.now() + maxAgeMs, (answer.exp as number) * 1000) });
-  while (cache.size > INTROSPECTION_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+/**
+ * Keeps a checked, active answer until its `exp` or `introspectionCacheMaxAgeMs` from now,
+ * whichever is first; past `introspectionCacheMaxEntries` answers the oldest (first stored) is evicted.
+ */
+function remember(cache: Map<string, Cached>, key: string, answer: oauth.IntrospectionResponse, settings: VerifierSettings): void {
+  cache.set(key, { answer, until: Math.min(Date.now() + settings.introspectionCacheMaxAgeMs, (answer.exp as number) * 1000) });
+  while (cache.size > settings.introspectionCacheMaxEntries) cache.delete(cache.keys().next().value!);
 }
 
 /** One RFC 7662 request (`client_secret_basic`); any failure of the endpoint is {@link AuthUnavailableError}. */

@@ -46,6 +46,8 @@ export interface VerifierSettings {
   introspection?: { clientId: string; clientSecret: string };
   /** Longest time an introspection answer is reused, in milliseconds (0: never cached). */
   introspectionCacheMaxAgeMs: number;
+  /** Most introspection answers kept at once (0: never cached); past it the oldest is evicted. */
+  introspectionCacheMaxEntries: number;
   /** The `fetch` used for the authorization server (default: the global one). */
   fetch: typeof fetch;
 }

@@ -115,9 +115,15 @@ export interface AuthOptions {
    * With {@link introspection}: how long an active introspection answer is reused, in seconds —
    * never past the token's `exp`. A token revoked at the authorization server is refused at the
    * latest this long after (the revocation window). `0`: ask the endpoint on every request.
-   * Default 60. At most 10,000 answers are kept (the oldest evicted), keyed by the token's SHA-256.
+   * Default 60. Answers are keyed by the token's SHA-256 (no raw token is kept as a key).
    */
   introspectionCacheMaxAgeSeconds?: number;
+  /**
+   * With {@link introspection}: most introspection answers kept at once; past it the oldest is
+   * evicted (and asked about again on its next use). A fraction is rounded down; `0`: none kept.
+   * Default 10,000.
+   */
+  introspectionCacheMaxEntries?: number;
   /** Clock skew allowed on `nbf`/`iat`, in seconds (RFC 7519 §4.1.5). Default 30. `exp` itself is checked without skew. */
   clockToleranceSeconds?: number;
   /** How long the issuer's JWKS is cached, in seconds; a token with an unknown `kid` refetches it sooner (at most every 30 s). Default 600. */
@@ -181,6 +187,7 @@ export class AuthGate implements AuthHandler {
         optionalClaims: optionalClaims(options.optionalClaims),
         ...(options.introspection !== undefined && { introspection: options.introspection }),
         introspectionCacheMaxAgeMs: positive(options.introspectionCacheMaxAgeSeconds, 60, "auth.introspectionCacheMaxAgeSeconds", true) * 1000,
+        introspectionCacheMaxEntries: Math.floor(positive(options.introspectionCacheMaxEntries, 10_000, "auth.introspectionCacheMaxEntries", true)),
         fetch: options.fetch ?? ((input, init) => fetch(input, init)),
       });
   }
