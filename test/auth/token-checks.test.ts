@@ -206,7 +206,7 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
         [gate, `Bearer resource_metadata="${metadata(gate.audience)}"`],
         [scoped, `Bearer scope="notes:read", resource_metadata="${metadata(scoped.audience)}"`],
       ] as const) {
-        for (const headers of [{}, { authorization: "Basic bTJtOm0ybS1zZWNyZXQ=" }]) {
+        for (const headers of [{}, { authorization: "Basic bTJtOm0ybS1zZWNyZXQ=" }] as Record<string, string>[]) {
           const response = await g.call(headers);
           expect(response.status).toBe(401);
           expect(response.headers.get("www-authenticate")).toBe(expected);
