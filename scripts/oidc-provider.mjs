@@ -2,7 +2,7 @@
 // (docs/auth.md): oidc-provider (a certified OpenID provider) on 127.0.0.1 with RFC 8707
 // resource indicators (JWT access tokens whose `aud` is the requested resource), the client
 // credentials grant, RFC 7591 dynamic client registration (what MCP clients use to register),
-// RFC 7662 introspection, and oidc-provider's development login and consent pages (any user
+// RFC 7662 introspection, RFC 7009 revocation, and oidc-provider's development login and consent pages (any user
 // name and password are accepted).
 //
 //   node scripts/oidc-provider.mjs            # issuer http://127.0.0.1:4000 (AUTH_PORT to change)
@@ -27,9 +27,12 @@ export const APP = { clientId: "app", redirectUri: "http://127.0.0.1:9/callback"
 /**
  * Starts oidc-provider on 127.0.0.1.
  *
- * @param {{ port?: number, jwks?: { keys: object[] }, accessTokenTTL?: number, format?: "jwt" | "opaque" }} [options]
+ * @param {{ port?: number, jwks?: { keys: object[] }, accessTokenTTL?: number, format?: "jwt" | "opaque", signingKid?: () => string | undefined, accessTokenHeader?: Record<string, unknown> }} [options]
  *   `port` (default: any free one), signing `jwks` (private JWKs; default: oidc-provider's
- *   development key), access token lifetime in seconds (default 300), token `format` (default `jwt`).
+ *   development key), access token lifetime in seconds (default 300), token `format` (default `jwt`),
+ *   `signingKid`: asked for each JWT access token, the `kid` of the `jwks` key that signs it
+ *   (default: the first key), `accessTokenHeader`: fields laid over each JWT access token's
+ *   protected header (e.g. `{ kid: undefined }` to leave `kid` out, `{ typ: "JWT" }`).
  * @returns {Promise<{ issuer: string, port: number, stop(): Promise<void> }>} The issuer is `http://127.0.0.1:<port>`.
  */
 export async function startAuthorizationServer(options = {}) {
@@ -51,10 +54,21 @@ export async function startAuthorizationServer(options = {}) {
     ],
     ...(options.jwks && { jwks: options.jwks }),
     scopes: ["openid", "offline_access", ...RESOURCE_SCOPES.split(" ")],
+    ...(options.accessTokenHeader && {
+      formats: {
+        customizers: {
+          jwt: (_ctx, _token, jwt) => {
+            jwt.header = { ...jwt.header, ...options.accessTokenHeader };
+          },
+        },
+      },
+    }),
     features: {
       devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
+      // RFC 7009: a client may revoke its own tokens.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       registration: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -65,7 +79,7 @@ export async function startAuthorizationServer(options = {}) {
           audience: resourceIndicator,
           accessTokenTTL: options.accessTokenTTL ?? 300,
           accessTokenFormat: format,
-          ...(format === "jwt" && { jwt: { sign: { alg: "RS256" } } }),
+          ...(format === "jwt" && { jwt: { sign: { alg: "RS256", ...(options.signingKid && { kid: options.signingKid() }) } } }),
         }),
       },
     },

@@ -26,6 +26,17 @@ describe("auth option checks", () => {
     expect(make({ scopes: ["notes read"] })).toThrow(new TypeError('auth.scopes: "notes read" is not an OAuth scope token (RFC 6749 §3.3)'));
   });
 
+  it("refuses acceptTokenTypes other than strings and null, optionalClaims other than sub and client_id, a negative introspection cache age or size", () => {
+    expect(make({ acceptTokenTypes: ["JWT", null] })).not.toThrow();
+    expect(make({ acceptTokenTypes: [""] })).toThrow(new TypeError('auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got ""'));
+    expect(make({ acceptTokenTypes: [42 as unknown as string] })).toThrow(new TypeError("auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got 42"));
+    expect(make({ optionalClaims: ["sub", "client_id"] })).not.toThrow();
+    expect(make({ optionalClaims: ["azp" as "sub"] })).toThrow(new TypeError('auth.optionalClaims takes "sub" and "client_id", got "azp"'));
+    expect(make({ introspectionCacheMaxAgeSeconds: 0 })).not.toThrow();
+    expect(make({ introspectionCacheMaxAgeSeconds: -1 })).toThrow(new TypeError("auth.introspectionCacheMaxAgeSeconds must be a non-negative number, got -1"));
+    expect(make({ introspectionCacheMaxEntries: Number.NaN })).toThrow(new TypeError("auth.introspectionCacheMaxEntries must be a non-negative number, got NaN"));
+  });
+
   it("refuses an auth value not made by oauth() of typed-mcp/auth, naming the fix (docs/auth.md)", () => {
     const plain = { issuer: "https://auth.example.com", audience: "https://mcp.example.com/mcp" } as unknown as ServerAuth;
     expect(() => new McpServer({ name: "s", version: "1", auth: plain })).toThrow(

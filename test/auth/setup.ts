@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTHeaderParameters, type JWTPayload } from "jose";
 import * as oauth from "oauth4webapi";
 import type { AuthOptions, McpServer } from "typed-mcp";
 import type { HttpServerHandle, ServeHttpOptions } from "typed-mcp/node";
@@ -57,6 +58,29 @@ export async function clientCredentialsToken(issuer: string, client: { clientId:
   );
   const tokens = await oauth.processClientCredentialsResponse(as, { client_id: client.clientId }, response);
   return tokens.access_token;
+}
+
+/** RFC 7009: revokes `token` at the authorization server, as the client it was issued to (through oauth4webapi). */
+export async function revokeToken(issuer: string, client: { clientId: string; clientSecret: string }, token: string): Promise<void> {
+  const issuerUrl = new URL(issuer);
+  const insecure = { [oauth.allowInsecureRequests]: true };
+  const as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
+  const response = await oauth.revocationRequest(as, { client_id: client.clientId }, oauth.ClientSecretBasic(client.clientSecret), token, insecure);
+  await oauth.processRevocationResponse(response);
+}
+
+/** An RS256 signing key: the private JWK (with `kid`, `alg`, `use`) an authorization server is started with, and the key to hand-sign with. */
+export async function signingKey(kid: string): Promise<{ jwk: JWK; privateKey: CryptoKey }> {
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  return { jwk: { ...(await exportJWK(privateKey)), kid, alg: "RS256", use: "sig" }, privateKey };
+}
+
+/**
+ * A hand-signed RS256 access token (for the malformed cases): `header` is the whole protected
+ * header besides `alg` (so `{}` has no `typ` and no `kid`), `claims` the whole claims set.
+ */
+export function handSigned(privateKey: CryptoKey, header: Omit<JWTHeaderParameters, "alg">, claims: JWTPayload): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: "RS256", ...header }).sign(privateKey);
 }
 
 /** The JSON-RPC requests the raw tests send (2025-11-25, stateless HTTP). */

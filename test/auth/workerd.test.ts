@@ -3,15 +3,18 @@
  * plugin-built notes fixture's worker entry (issuer and audience from the Worker's bindings),
  * oidc-provider on 127.0.0.1 as the authorization server, and the official client with
  * client credentials — the same expectations as test/auth/node.test.ts (MCP "Authorization",
- * RFC 9728, RFC 6750 §3).
+ * RFC 9728, RFC 6750 §3). The authorization server holds two keys and leaves `kid` out of its
+ * access tokens (key rotation: test/auth/token-checks.test.ts), so every token here is verified by
+ * trying the JWKS keys in turn.
  */
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { decodeProtectedHeader, generateKeyPair } from "jose";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { M2M, READER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
-import { RPC, buildNotes, clientCredentialsToken, post } from "./setup.js";
+import { RPC, buildNotes, clientCredentialsToken, handSigned, post, signingKey } from "./setup.js";
 import { freePort, startServer, type Running } from "../runtimes/helpers.js";
 import { AUTH_MODULE } from "../runtimes/build.js";
 
@@ -22,9 +25,13 @@ let as: AuthorizationServer;
 let build: Awaited<ReturnType<typeof buildNotes>>;
 let worker: Running;
 let audience: string;
+let keys: Awaited<ReturnType<typeof signingKey>>[];
+/** The `kid` oidc-provider signs the next access token with (its header leaves `kid` out). */
+let signingKid = "k1";
 
 beforeAll(async () => {
-  as = await startAuthorizationServer();
+  keys = [await signingKey("k1"), await signingKey("k2")];
+  as = await startAuthorizationServer({ jwks: { keys: keys.map((k) => k.jwk) }, signingKid: () => signingKid, accessTokenHeader: { kid: undefined } });
   build = await buildNotes([["worker", "worker"]]);
   const port = await freePort();
   audience = `http://127.0.0.1:${port}/mcp`;
@@ -70,11 +77,12 @@ it("bundles the resource server through typed-mcp/auth (docs/runtimes.md \"Bundl
   }
 });
 
-it("answers 401 with the Bearer challenge and serves the RFC 9728 document", async () => {
+it("answers 401 with the Bearer challenge (no error code) and serves the RFC 9728 document", async () => {
   const response = await post(audience, RPC.callTool("whoami"));
   expect(response.status).toBe(401);
   const metadataUrl = audience.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
-  expect(response.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="${metadataUrl}"`);
+  // RFC 6750 §3.1: no error code for a request without a token.
+  expect(response.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadataUrl}"`);
   expect(await (await fetch(metadataUrl)).json()).toEqual({ resource: audience, authorization_servers: [as.issuer], scopes_supported: ["notes:read", "notes:write", "admin"] });
 });
 
@@ -98,4 +106,29 @@ it("refuses a missing scope with 403 and a foreign audience with 401", async () 
   const foreign = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${other}` });
   expect(foreign.status).toBe(401);
   expect(foreign.headers.get("www-authenticate")).toContain(`error_description="The token was not issued for this resource"`);
+});
+
+it("accepts tokens without kid signed by either of the issuer's two keys (RFC 9068; jose's candidate keys)", async () => {
+  for (const kid of ["k1", "k2"]) {
+    signingKid = kid;
+    const token = await clientCredentialsToken(as.issuer, M2M, audience, "notes:read");
+    expect(decodeProtectedHeader(token), kid).toEqual({ alg: "RS256", typ: "at+jwt" });
+    expect((await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${token}` })).status, kid).toBe(200);
+  }
+});
+
+it("refuses typ JWT naming acceptTokenTypes, and a forged token without kid with 401, not 503", async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: as.issuer, aud: audience, sub: "alice", client_id: "m2m", scope: "notes:read", iat: now, exp: now + 300 };
+  const typJwt = await handSigned(keys[0]!.privateKey, { typ: "JWT" }, claims);
+  const refused = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${typJwt}` });
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toEqual({
+    error: "invalid_token",
+    error_description: "The token's typ header is 'JWT', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['JWT'] })",
+  });
+  const forged = await handSigned((await generateKeyPair("RS256")).privateKey, { typ: "at+jwt" }, claims);
+  const response = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${forged}` });
+  expect(response.status).toBe(401);
+  expect(await response.json()).toEqual({ error: "invalid_token", error_description: "The token's signature is not valid" });
 });

@@ -34,7 +34,7 @@ const alias = [
  * jose, oauth4webapi (bundled only through `typed-mcp/auth`; auth-option.js, the option's check,
  * is the main runtime's).
  */
-export const AUTH_MODULE = /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
+export const AUTH_MODULE = /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes|-jwt|-token|-introspection)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
 
 /** Conditions of the worker-style build: the SDK's `workerd` shims (no `node:` imports, no ajv). */
 export const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];

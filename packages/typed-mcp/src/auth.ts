@@ -24,7 +24,9 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AuthInfo, AuthMetadataOptions, OAuthMetadata, OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { SCOPE_TOKEN } from "@typed-mcp/model";
-import { AuthUnavailableError, createVerifier } from "./auth-verify.js";
+import { ACCESS_TOKEN_TYPE, AuthUnavailableError, createVerifier } from "./auth-verify.js";
+import { mediaType } from "./auth-token.js";
+import type { OptionalClaim } from "./auth-token.js";
 import { mayUse, missingScopes, requiredScopes } from "./auth-scopes.js";
 import { readJsonBody } from "./request-body.js";
 import { isStateless } from "./revisions.js";
@@ -33,7 +35,7 @@ import type { ScopeSource } from "./auth-scopes.js";
 import type { AuthHandler, GatedServe, ServerAuth } from "./auth-option.js";
 
 export { AuthUnavailableError };
-export type { ServerAuth };
+export type { OptionalClaim, ServerAuth };
 
 /**
  * The `auth` option of `McpServer` (docs/auth.md): `new McpServer({ …, auth: oauth({ issuer,
@@ -91,6 +93,38 @@ export interface AuthOptions {
    * listed, and calling one without its scopes is 403.
    */
   hideUnauthorizedTools?: boolean;
+  /**
+   * JWT `typ` header values accepted besides `at+jwt` (RFC 9068 §4 requires `at+jwt` or
+   * `application/at+jwt`; RFC 8725 §3.11: it keeps an ID token or another JWT of the issuer from
+   * being taken for an access token). List what your issuer sends when it is not `at+jwt`: e.g.
+   * `["JWT"]`, and `null` for a token without `typ` (`[null]`, `["JWT", null]`). Compared as media
+   * types: case-insensitive, `application/` optional. Default: none — any other `typ` is 401
+   * `invalid_token` whose `error_description` names this option.
+   * @throws TypeError (from the constructor) for a value that is neither a non-empty string nor `null`.
+   */
+  acceptTokenTypes?: readonly (string | null)[];
+  /**
+   * JWT access token claims your issuer leaves out although RFC 9068 §2.2 requires them: `"sub"`
+   * (the caller's owner is then issuer + `""` + `client_id`: every token of one client is one
+   * caller, docs/security.md "Callers") and/or `"client_id"` (`clientId` is then `azp` when given,
+   * else `""`). Default: none — a token without either is 401 `invalid_token` naming this option.
+   * Introspected tokens (RFC 7662, where both are optional) are not affected.
+   * @throws TypeError (from the constructor) for another value.
+   */
+  optionalClaims?: readonly OptionalClaim[];
+  /**
+   * With {@link introspection}: how long an active introspection answer is reused, in seconds —
+   * never past the token's `exp`. A token revoked at the authorization server is refused at the
+   * latest this long after (the revocation window). `0`: ask the endpoint on every request.
+   * Default 60. Answers are keyed by the token's SHA-256 (no raw token is kept as a key).
+   */
+  introspectionCacheMaxAgeSeconds?: number;
+  /**
+   * With {@link introspection}: most introspection answers kept at once; past it the oldest is
+   * evicted (and asked about again on its next use). A fraction is rounded down; `0`: none kept.
+   * Default 10,000.
+   */
+  introspectionCacheMaxEntries?: number;
   /** Clock skew allowed on `nbf`/`iat`, in seconds (RFC 7519 §4.1.5). Default 30. `exp` itself is checked without skew. */
   clockToleranceSeconds?: number;
   /** How long the issuer's JWKS is cached, in seconds; a token with an unknown `kid` refetches it sooner (at most every 30 s). Default 600. */
@@ -123,7 +157,8 @@ export class AuthGate implements AuthHandler {
    * @param options The `auth` option.
    * @param source The scopes the registered tools, resources and prompts need.
    * @throws TypeError when `issuer` or `audience` is not an absolute URL, `audience` has a
-   *   fragment, a number option is not positive (or `timeoutMs` above 2³¹ − 1 ms), or a scope is not an RFC 6749 §3.3 scope token;
+   *   fragment, a number option is not positive (or `timeoutMs` above 2³¹ − 1 ms), a scope is not an RFC 6749 §3.3 scope token, or
+   *   `acceptTokenTypes` / `optionalClaims` holds a value they do not take;
    *   Error (the SDK's) when the issuer is plain `http` on a host other than `localhost`/`127.0.0.1`.
    */
   constructor(options: AuthOptions, source: ScopeSource) {
@@ -151,7 +186,11 @@ export class AuthGate implements AuthHandler {
         clockTolerance: positive(options.clockToleranceSeconds, 30, "auth.clockToleranceSeconds", true),
         jwksCacheMaxAgeMs: positive(options.jwksCacheMaxAgeSeconds, 600, "auth.jwksCacheMaxAgeSeconds") * 1000,
         timeoutMs: positive(options.timeoutMs, 5000, "auth.timeoutMs"),
+        tokenTypes: tokenTypes(options.acceptTokenTypes),
+        optionalClaims: optionalClaims(options.optionalClaims),
         ...(options.introspection !== undefined && { introspection: options.introspection }),
+        introspectionCacheMaxAgeMs: positive(options.introspectionCacheMaxAgeSeconds, 60, "auth.introspectionCacheMaxAgeSeconds", true) * 1000,
+        introspectionCacheMaxEntries: Math.floor(positive(options.introspectionCacheMaxEntries, 10_000, "auth.introspectionCacheMaxEntries", true)),
         fetch: options.fetch ?? ((input, init) => fetch(input, init)),
       });
   }
@@ -171,7 +210,9 @@ export class AuthGate implements AuthHandler {
    * Answers one HTTP request: the RFC 9728 document on its well-known paths (no token needed);
    * 400 `invalid_request` for a token in the query string (MCP "Access tokens MUST NOT be included
    * in the URI query string", RFC 6750 §2.3); 431 for an oversized `Authorization` header; 401
-   * `invalid_token` with `WWW-Authenticate: Bearer … resource_metadata="…"` without a valid token;
+   * with `WWW-Authenticate: Bearer resource_metadata="…"` and no `error` for a request without a
+   * bearer token (RFC 6750 §3.1, {@link noTokenChallenge}); 401 `invalid_token` with
+   * `WWW-Authenticate: Bearer error="invalid_token", … resource_metadata="…"` for a bad token;
    * 503 `temporarily_unavailable` when the authorization server cannot be reached (fail closed);
    * 403 `insufficient_scope` naming the missing scopes; else `serve` with the verified `authInfo`
    * and the JSON body, read at most `maxBodyBytes` bytes (`McpServerOptions.maxRequestBodySize`)
@@ -194,6 +235,7 @@ export class AuthGate implements AuthHandler {
       return Response.json(error.toResponseObject(), { status: 431 });
     }
     const challenge = { requiredScopes: [...(this.#options.scopes ?? [])], resourceMetadataUrl: this.#metadataUrl };
+    if (header === null || !/^bearer(?: |$)/i.test(header)) return noTokenChallenge(challenge);
     let authInfo: AuthInfo;
     try {
       authInfo = await verifyBearerToken(header, { ...challenge, verifier: this.#verifier, expectedResource: this.#audience });
@@ -223,6 +265,38 @@ export class AuthGate implements AuthHandler {
 function unavailable(): Response {
   const error = new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The authorization server cannot be reached; try again later");
   return Response.json(error.toResponseObject(), { status: 503, headers: { "Retry-After": "30" } });
+}
+
+/**
+ * RFC 6750 §3.1: "If the request lacks any authentication information (e.g., the client was
+ * unaware that authentication is necessary or attempted using an unsupported authentication
+ * method), the resource server SHOULD NOT include an error code or other error information" — a
+ * request without an `Authorization` header, or with another scheme than `Bearer`, is answered 401
+ * with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1), `scope="…"` first when
+ * `auth.scopes` is set, and an empty body. Both values are quoted as they are: a serialized URL
+ * and RFC 6749 §3.3 scope tokens hold no `"` or `\`.
+ */
+function noTokenChallenge(challenge: { requiredScopes: string[]; resourceMetadataUrl: string }): Response {
+  const scope = challenge.requiredScopes.length > 0 ? `scope="${challenge.requiredScopes.join(" ")}", ` : "";
+  return new Response(null, { status: 401, headers: { "WWW-Authenticate": `Bearer ${scope}resource_metadata="${challenge.resourceMetadataUrl}"` } });
+}
+
+/** The accepted `typ` values ({@link AuthOptions.acceptTokenTypes}) with `at+jwt`, as media types. */
+function tokenTypes(accepted: readonly (string | null)[] | undefined): Set<string | null> {
+  const types = new Set<string | null>([ACCESS_TOKEN_TYPE]);
+  for (const typ of accepted ?? []) {
+    if (typ !== null && (typeof typ !== "string" || typ === "")) throw new TypeError(`auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got ${JSON.stringify(typ) ?? String(typ)}`);
+    types.add(typ === null ? null : mediaType(typ));
+  }
+  return types;
+}
+
+/** {@link AuthOptions.optionalClaims}, checked. */
+function optionalClaims(claims: readonly OptionalClaim[] | undefined): Set<OptionalClaim> {
+  for (const claim of claims ?? []) {
+    if (claim !== "sub" && claim !== "client_id") throw new TypeError(`auth.optionalClaims takes "sub" and "client_id", got ${JSON.stringify(claim) ?? String(claim)}`);
+  }
+  return new Set(claims);
 }
 
 function absoluteUrl(value: string | URL, option: string): URL {
