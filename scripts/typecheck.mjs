@@ -22,7 +22,6 @@ const BROKEN_ON_PURPOSE = new Map([
   ["test/extract/fixtures/diag", "unsupported types and bad tags the extractor reports (test/extract/diagnostics)"],
   ["test/resources/fixtures/diag", "misapplied resource/prompt decorators the extractor reports (test/resources/diagnostics)"],
   ["test/extract/fixtures/nolib", "no lib on purpose: globals it cannot resolve are OMCG0005 (test/extract)"],
-  ["test/extract/fixtures/scopes", "scopes that are not string arrays, reported by the extractor (test/extract/scopes)"],
   ["test/cli/fixtures/follow", "every import form the CLI follows, extensionless ones included (test/cli)"],
   ["test/cli/fixtures/nostrict", "strict off on purpose, which typed-mcp's own sources it maps to do not compile under (test/cli)"],
   ["test/backends/fixtures/refs/app", "a project reference whose lib test/backends builds first"],
