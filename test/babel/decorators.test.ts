@@ -8,14 +8,14 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { transformFileAsync } from "@babel/core";
+import { transformFileAsync, type ParserOptions } from "@babel/core";
 import typedMcpBabel, { closeAll } from "@typed-mcp/babel";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tools = join(here, "../bundlers/fixtures/server/src/tools.ts");
 afterAll(() => closeAll());
 
-describe.each([
+describe.each<[string, ParserOptions["plugins"]]>([
   ["no decorator syntax configured", undefined],
   ["decorators-legacy configured", ["decorators-legacy"]],
   ["decorators configured", [["decorators", { decoratorsBeforeExport: true }]]],

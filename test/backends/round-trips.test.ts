@@ -11,7 +11,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createExtractor } from "../../packages/extract/src/index.js";
-// @ts-expect-error the bench scripts are plain ES modules without declarations
 import { writeProject } from "../../scripts/bench/project.mjs";
 import { ROOT } from "./helpers.js";
 

@@ -17,7 +17,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { bundlers, exists } from "./build.ts";
 import { calls, explodeFrame } from "./calls.ts";
-import { recordIncoming } from "../helpers/wire.ts";
+import { recordIncoming, type Raw } from "../helpers/wire.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, "fixtures/server");

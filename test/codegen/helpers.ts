@@ -83,8 +83,8 @@ export const T = {
     constraints ? { kind: "array", items, constraints } : { kind: "array", items },
   set: (items: TypeModel, constraints?: Constraints): TypeModel =>
     constraints ? { kind: "array", items, set: true, constraints } : { kind: "array", items, set: true },
-  record: (values: TypeModel): TypeModel => ({ kind: "record", values }),
-  map: (values: TypeModel): TypeModel => ({ kind: "record", values, map: true }),
+  record: (values: TypeModel): Extract<TypeModel, { kind: "record" }> => ({ kind: "record", values }),
+  map: (values: TypeModel): Extract<TypeModel, { kind: "record" }> => ({ kind: "record", values, map: true }),
   object: (properties: PropertyModel[], extra: Partial<ObjectModel> = {}): ObjectModel => ({ kind: "object", properties, ...extra }),
   nullable: (inner: TypeModel): TypeModel => ({ kind: "nullable", inner }),
   /** A §4a union told apart by JSON type (members in the order written). */

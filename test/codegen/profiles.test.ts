@@ -132,7 +132,7 @@ describe("openai-strict rules, to the byte", () => {
       r: { type: "object", additionalProperties: { type: "string" } },
     });
     const out = applyProfile(t, "openai-strict");
-    expect(out.listing.inputSchema.properties.o).toEqual({
+    expect((out.listing.inputSchema.properties as Record<string, unknown>).o).toEqual({
       type: ["object", "null"],
       properties: { x: { type: ["integer", "null"] }, l: { type: ["array", "null"], description: "At least 1 item. At most 5 items.", items: { type: "string" } } },
       required: ["x", "l"],

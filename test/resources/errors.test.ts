@@ -106,7 +106,7 @@ describe("server→client requests on stateless 2025-era HTTP (docs/runtime.md)"
     client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
     const texts: string[] = [];
     for (const what of ["roots", "sample", "elicit"]) {
-      const result = await client.callTool({ name: "ask", arguments: { what } }, undefined, { timeout: 2000 });
+      const result = await client.callTool({ name: "ask", arguments: { what } }, { timeout: 2000 });
       texts.push((result.content as Array<{ text: string }>)[0]!.text);
     }
     expect(texts).toEqual(["unavailable: roots/list", "unavailable: sampling/createMessage", "unavailable: elicitation/create"]);
@@ -114,7 +114,7 @@ describe("server→client requests on stateless 2025-era HTTP (docs/runtime.md)"
 
   it("let escape it is an ordinary failure: 'The tool failed.', the typed error passed to onToolError", async () => {
     failures.length = 0;
-    const result = await client.callTool({ name: "roots_uncaught", arguments: {} }, undefined, { timeout: 2000 });
+    const result = await client.callTool({ name: "roots_uncaught", arguments: {} }, { timeout: 2000 });
     expect(result).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ name: "ServerRequestUnavailableError", method: "roots/list" });

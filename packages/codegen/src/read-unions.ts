@@ -9,7 +9,7 @@
  */
 import { assertNever, wireType, type TypeModel, type UnionModel, type WireType } from "@typed-mcp/model";
 import { CodegenError, member, str, type Path } from "./emit.js";
-import { type Ctx, NOT_OBJECT, check, checkType, propertyPath, readElements, readInner, readObject } from "./read.js";
+import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { checkUnion } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
 
@@ -29,17 +29,17 @@ export function isWireType(w: WireType, x: string): string {
   }
 }
 
-/** Reads a union of spec §4a into a fresh local, which it returns. */
-export function readUnion(t: UnionModel, x: string, path: Path, c: Ctx): string {
+/** Reads a union of spec §4a into a fresh local, which it returns; `read`: read.ts's readers of the members. */
+export function readUnion(t: UnionModel, x: string, path: Path, c: Ctx, read: Readers): string {
   checkUnion(t);
-  return t.discriminator === undefined ? readByJsonType(t, x, path, c) : readDiscriminated(t, t.discriminator, x, path, c);
+  return t.discriminator === undefined ? readByJsonType(t, x, path, c, read) : readDiscriminated(t, t.discriminator, x, path, c, read);
 }
 
-function readByJsonType(t: UnionModel, x: string, path: Path, c: Ctx): string {
+function readByJsonType(t: UnionModel, x: string, path: Path, c: Ctx, read: Readers): string {
   const r = c.scope.fresh("r");
   c.out.line(`let ${r};`);
   t.members.forEach((m, i) => {
-    const inner = readInner(m, x, path, c);
+    const inner = read.inner(m, x, path, c);
     const head = `(${isWireType(wireType(m), x)}) {`;
     if (i === 0) c.out.open(`if ${head}`);
     else c.out.reopen(`} else if ${head}`);
@@ -59,7 +59,7 @@ function literalsOf(t: UnionModel, discriminator: string): (string | number | bo
   });
 }
 
-function readDiscriminated(t: UnionModel, discriminator: string, x: string, path: Path, c: Ctx): string {
+function readDiscriminated(t: UnionModel, discriminator: string, x: string, path: Path, c: Ctx, read: Readers): string {
   checkType(c, t, NOT_OBJECT(x), x, path);
   const literals = literalsOf(t, discriminator);
   const d = c.scope.fresh("d");
@@ -72,7 +72,7 @@ function readDiscriminated(t: UnionModel, discriminator: string, x: string, path
     if (m.kind !== "object") throw new CodegenError("A discriminated union member must be an object type (spec §4a).");
     c.out.open(`${labels} {`);
     // The member's reader starts with its object check, already passed: it reads the member exactly.
-    const expr = readObject(m, x, path, { out: c.out, scope: c.scope, nullAsAbsent: c.nullAsAbsent });
+    const expr = read.object(m, x, path, { out: c.out, scope: c.scope, nullAsAbsent: c.nullAsAbsent });
     c.out.line(`${r} = ${expr};`);
     c.out.line("break;");
     c.out.close();
@@ -82,9 +82,9 @@ function readDiscriminated(t: UnionModel, discriminator: string, x: string, path
   return r;
 }
 
-/** Reads a homogeneous tuple: a JSON array of exactly `length` elements (spec §4a). */
-export function readTuple(t: Extract<TypeModel, { kind: "tuple" }>, x: string, path: Path, c: Ctx): string {
+/** Reads a homogeneous tuple: a JSON array of exactly `length` elements (spec §4a); `read`: read.ts's readers of the elements. */
+export function readTuple(t: Extract<TypeModel, { kind: "tuple" }>, x: string, path: Path, c: Ctx, read: Readers): string {
   checkType(c, t, `!Array.isArray(${x})`, x, path);
   check(c, `${x}.length !== ${t.length}`, path, fixed(`Expected an array of exactly ${count(t.length, "item")}.`));
-  return readElements(t.items, x, path, c, "array");
+  return read.elements(t.items, x, path, c, "array");
 }

@@ -4,49 +4,18 @@
  * (`__tmcp.invalid(path, sentence)`: `Argument 'items[2].qty' is not valid. Expected an integer
  * of at least 1.`); path and sentence are built only on that branch, so the valid path costs
  * what a bare check costs. Checks run in §2 keyword order: the JSON type first, then the
- * keywords, so the first failing check names itself. Unions and tuples (§4a) are in read-unions.ts.
+ * keywords, so the first failing check names itself. Unions and tuples (§4a) are in read-unions.ts,
+ * the context and checks they share in read-context.ts.
  *
  * @module
  */
-import { assertNever, pathStep, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
+import { assertNever, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
 import { CodegenError, Lines, type Path, RUNTIME_ARGUMENT, helperCall, Scope, literalKey, member, pathExpr, pathText, str } from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
-import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";
+import { count, expectedName, failWith, fixed, oneOf } from "./sentences.js";
+import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { readTuple, readUnion } from "./read-unions.js";
 import { checkShared, readShared } from "./shared.js";
-
-/** Emission state of one reader. */
-export interface Ctx {
-  out: Lines;
-  scope: Scope;
-  /** The value may also be `null` (the inner read of a nullable): a wrong-type sentence lists `null` too. */
-  orNull?: boolean;
-  /**
-   * `openai-strict` (spec §11): an optional, non-nullable property sent as `null` is read as
-   * absent (its default applies). A codegen option of the whole reader, never a runtime switch.
-   */
-  nullAsAbsent?: boolean;
-  /** The value read is a check unit's own value (shared.ts `checkShared`): read it inline, never through that unit again. Never inherited. */
-  unitTop?: boolean;
-}
-
-/** `if (cond) return __tmcp.invalid(path, sentence);` */
-export function check(c: Ctx, cond: string, path: Path, sentence: string): void {
-  c.out.line(`if (${cond}) ${failWith(path, sentence)}`);
-}
-
-/** The JSON type check of `t` at `x`: fails with `Expected <type>[ or null], got <JSON type>.`. */
-export function checkType(c: Ctx, t: TypeModel, cond: string, x: string, path: Path): void {
-  check(c, cond, path, wrongType([expectedName(t)], !!c.orNull, x));
-}
-
-/** The test that the JSON value `x` is not an object (`null` and arrays are not objects on the wire). */
-export const NOT_OBJECT = (x: string) => `typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})`;
-
-/** The path of property `name` under `path` (spec §5 safe paths: `.name`, or `["…"]`). */
-export function propertyPath(path: Path, name: string): Path {
-  return pathText(path, pathStep(name, path.length === 0));
-}
 
 /** The path of the runtime key `k` under `path` (a record key, an unknown argument). */
 function keyPath(path: Path, k: string): Path {
@@ -93,13 +62,13 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "record":
       return readRecord(t, x, path, c);
     case "object":
-      return c.scope.share !== undefined ? readShared(t, x, path, c) : readObject(t, x, path, c);
+      return c.scope.share !== undefined ? readShared(t, x, path, c, readObject) : readObject(t, x, path, c);
     case "nullable":
       return readNullable(t, x, path, c);
     case "union":
-      return readUnion(t, x, path, c);
+      return readUnion(t, x, path, c, READERS);
     case "tuple":
-      return readTuple(t, x, path, c);
+      return readTuple(t, x, path, c, READERS);
     default:
       return assertNever(t);
   }
@@ -395,6 +364,9 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
   c.out.open(`if (${x} !== null) {`).append(inner.body).line(`${r} = ${inner.expr};`).close();
   return r;
 }
+
+/** The readers read-unions.ts recurses into (read.ts passes them: the two modules form no import cycle). */
+const READERS: Readers = { inner: readInner, elements: readElements, object: readObject };
 
 /**
  * The body of `read(a, ctx)` (spec §5): absent `arguments` means `{}`; one pass over the

@@ -36,9 +36,8 @@
 import { createHash } from "node:crypto";
 import type { ObjectModel, TypeModel } from "@typed-mcp/model";
 import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, member, pathCode, type Path } from "./emit.js";
-import { type Ctx, readObject } from "./read.js";
+import type { Ctx } from "./read-context.js";
 import { shareablePart } from "./schema.js";
-import { writeObject } from "./write.js";
 
 /** One shared unit: its name in generated code, the JavaScript expression it is bound to, and the units that expression refers to. */
 export interface SharedUnit {
@@ -121,9 +120,11 @@ function unitFunction(params: string, scope: Scope, body: Lines, expr?: string):
 /**
  * Reads the object type `t` at `x` through its shared reader (see the module comment): appends
  * the call and the failure test, and returns the local holding the value. A type whose reader
- * would import a class constructor is read inline ({@link readObject}).
+ * would import a class constructor is read inline (by `readObject`).
+ *
+ * @param readObject read.ts's inline object reader, passed in to keep the module graph acyclic.
  */
-export function readShared(t: ObjectModel, x: string, path: Path, c: Ctx): string {
+export function readShared(t: ObjectModel, x: string, path: Path, c: Ctx, readObject: (t: ObjectModel, x: string, path: Path, c: Ctx) => string): string {
   const share = c.scope.share!;
   const scope = new Scope();
   scope.share = share;
@@ -173,8 +174,10 @@ export function checkShared(t: TypeModel, x: string, path: Path, c: Ctx, read: (
 /**
  * Writes the object type `t` (the value of expression `x`) through its shared writer, which the
  * call adds to `share`; returns the call, an expression to use once.
+ *
+ * @param writeObject write.ts's inline object writer, passed in to keep the module graph acyclic.
  */
-export function writeShared(t: ObjectModel, x: string, share: SharedUnits): string {
+export function writeShared(t: ObjectModel, x: string, share: SharedUnits, writeObject: (t: ObjectModel, x: string, c: { out: Lines; scope: Scope }) => string): string {
   const scope = new Scope();
   scope.share = share;
   const body = new Lines();

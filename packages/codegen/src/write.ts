@@ -85,7 +85,7 @@ export function writeValue(t: TypeModel, x: string, c: Ctx): string {
     case "record":
       return writeRecord(t, x, c);
     case "object":
-      return c.scope.share !== undefined ? writeShared(t, x, c.scope.share) : writeObject(t, x, c);
+      return c.scope.share !== undefined ? writeShared(t, x, c.scope.share, writeObject) : writeObject(t, x, c);
     case "nullable": {
       const v = bind(x, c);
       const inner = writeInner(t.inner, v, c);

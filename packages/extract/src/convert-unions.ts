@@ -8,8 +8,15 @@
  */
 import { assertNever, wireType, type ObjectModel, type TypeModel, type UnionModel } from "@typed-mcp/model";
 import type { TypeNodeRef, TypeRef } from "./backend/host.js";
-import { type ConvertContext, convertSingleMember, convertType, enumModel, literalEnum } from "./convert.js";
+import type { ConvertContext } from "./convert.js";
+import { enumModel, literalEnum } from "./convert-enums.js";
 import { fail } from "./convert-problems.js";
+
+/**
+ * A converter of one type at `path` that convert.ts passes in (it converts every kind, unions and
+ * tuples through this module: passed, not imported, so the two modules form no import cycle).
+ */
+export type ConvertOne = (ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string) => TypeModel | undefined;
 
 /** Rank of a member in a union the source does not write out (spec §4a "Order"). */
 function fallbackRank(m: TypeModel): number {
@@ -61,7 +68,7 @@ function sameEnum(ctx: ConvertContext, a: TypeRef, b: TypeRef): boolean {
 }
 
 /** Converts one group to a member model. */
-function convertGroup(ctx: ConvertContext, g: Group, whole: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+function convertGroup(ctx: ConvertContext, g: Group, whole: TypeRef, node: TypeNodeRef | undefined, path: string, single: ConvertOne): TypeModel | undefined {
   const values = g.types.map((t) => (ctx.host.shape(t) as { value: string | number | boolean }).value);
   const numeric = (values as number[]).every(Number.isInteger) ? "integer" : "number";
   switch (g.kind) {
@@ -77,7 +84,7 @@ function convertGroup(ctx: ConvertContext, g: Group, whole: TypeRef, node: TypeN
     case "enum":
       return enumModel(ctx, g.types, whole, path);
     case "single":
-      return convertSingleMember(ctx, g.types[0]!, g.node, path);
+      return single(ctx, g.types[0]!, g.node, path);
     default:
       return assertNever(g.kind);
   }
@@ -87,8 +94,10 @@ function convertGroup(ctx: ConvertContext, g: Group, whole: TypeRef, node: TypeN
  * Converts a union of two or more types (no `null`/`undefined`) per spec §4a: a union of object
  * types with a discriminator, or one member per JSON type. Anything else is OMCG0005 naming why,
  * and for object types the candidate discriminators that almost qualify.
+ *
+ * @param single Converts one non-union, non-null member (convert.ts `convertSingle`).
  */
-export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: TypeNodeRef | undefined, path: string, single: ConvertOne): TypeModel | undefined {
   const gs = groups(ctx, members, whole, node);
   // A boolean literal is read (as a one-value enum) in the members' own properties, the place of a discriminator.
   const saved = ctx.booleanLiteralsAt;
@@ -96,7 +105,7 @@ export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: Typ
   const models: TypeModel[] = [];
   try {
     for (const g of gs) {
-      const m = convertGroup(ctx, g, whole, node, path);
+      const m = convertGroup(ctx, g, whole, node, path, single);
       if (!m) return undefined;
       models.push(m);
     }
@@ -214,8 +223,12 @@ function discriminated(ctx: ConvertContext, members: ObjectModel[], whole: TypeR
 }
 
 
-/** A homogeneous tuple `[T, T]` / `readonly [T, T, T]` (spec §4a); other tuples stay OMCG0005. */
-export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[], path: string): TypeModel | undefined {
+/**
+ * A homogeneous tuple `[T, T]` / `readonly [T, T, T]` (spec §4a); other tuples stay OMCG0005.
+ *
+ * @param element Converts one element type, which may not include `undefined` (convert.ts `convertType`).
+ */
+export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[], path: string, element: ConvertOne): TypeModel | undefined {
   const { host } = ctx;
   const fix = "Use an array (`T[]`) or an object with named properties.";
   if (elements.length === 0) return fail(ctx, path, t, "an empty tuple carries no value", fix);
@@ -224,12 +237,12 @@ export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[
   const ls = length ? host.shape(length.type) : undefined;
   if (ls?.kind !== "numberLiteral" || ls.value !== elements.length) return fail(ctx, path, t, "tuples with optional or rest elements are not supported", fix);
   // Homogeneous: every element gives the same model (type ids differ for types written twice, such as `[{ a: string }, { a: string }]`).
-  const items = convertType(ctx, elements[0]!, undefined, path + "[]");
+  const items = element(ctx, elements[0]!, undefined, path + "[]");
   if (!items) return undefined;
   const first = JSON.stringify(items);
   for (const e of elements.slice(1)) {
     if (host.typeId(e) === host.typeId(elements[0]!)) continue;
-    const m = convertType(ctx, e, undefined, path + "[]");
+    const m = element(ctx, e, undefined, path + "[]");
     if (!m) return undefined;
     if (JSON.stringify(m) !== first) {
       return fail(ctx, path, t, "tuples of different element types are not supported (only homogeneous tuples such as `[number, number]`)", fix);

@@ -11,6 +11,7 @@ import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } fro
 import { addConstraint, applyConstraints, docConstraints } from "./convert-constraints.js";
 import { displayPath, fail, tagProblem } from "./convert-problems.js";
 import { checkWireNames, ctorParamRequired, ctorRequired, keepProperty, mappedKeyOrder, parseNaming } from "./convert-properties.js";
+import { enumModel, literalEnum } from "./convert-enums.js";
 import { convertTuple, convertUnion } from "./convert-unions.js";
 
 export { applyConstraints, displayPath, docConstraints, tagProblem };
@@ -122,61 +123,18 @@ function convertMembers(ctx: ConvertContext, members: TypeRef[], whole: TypeRef,
     } else if (shapes.every((x) => x.kind === "enumLiteral" && x.enumId === (shapes[0] as { enumId: string }).enumId)) {
       inner = enumModel(ctx, rest, whole, path);
     } else {
-      inner = convertUnion(ctx, rest, whole, node, path);
+      inner = convertUnion(ctx, rest, whole, node, path, convertSingle);
     }
   }
   if (!inner) return undefined;
   return nullable ? { kind: "nullable", inner } : inner;
 }
 
-/** A union of literals of one JSON type as an `enum`, values in source order where written (spec §4), else sorted. */
-export function literalEnum(
-  ctx: ConvertContext,
-  values: (string | number)[],
-  whole: TypeRef,
-  node: TypeNodeRef | undefined,
-  valueType: "string" | "integer" | "number",
-): TypeModel {
-  const order = ctx.host.literalOrder(whole, node);
-  let sorted: (string | number)[];
-  if (order && values.every((v) => order.includes(v))) {
-    sorted = [];
-    for (const v of order) if (values.includes(v) && !sorted.includes(v)) sorted.push(v);
-  } else if (valueType === "string") {
-    sorted = [...values].sort((a, b) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0));
-  } else {
-    sorted = [...values].sort((a, b) => (a as number) - (b as number));
-  }
-  return { kind: "enum", valueType, values: sorted };
-}
-
-/** The members of one TypeScript `enum` present in `members`, in declaration order (spec §4). */
-export function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, path: string): TypeModel | undefined {
-  const info = ctx.host.enumOf(members[0]!);
-  if (!info) return fail(ctx, path, whole, "the enum's declaration could not be read", "Use a union of string literals.");
-  const present = new Set(members.map((m) => (ctx.host.shape(m) as { value: string | number }).value));
-  const chosen = info.members.filter((m) => present.has(m.value));
-  if (chosen.every((m) => typeof m.value === "string")) {
-    const values: string[] = [];
-    for (const m of chosen) if (!values.includes(m.value as string)) values.push(m.value as string);
-    return { kind: "enum", valueType: "string", values };
-  }
-  if (chosen.every((m) => typeof m.value === "number")) {
-    return { kind: "enum", valueType: "string", values: chosen.map((m) => m.name), numeric: chosen.map((m) => m.value as number) };
-  }
-  return fail(ctx, path, whole, "an enum mixing string and number members", "Use a string enum or a numeric enum.");
-}
-
 /** The fix of an unresolved type name (spec §4). */
 const UNRESOLVED_FIX =
   'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
 
-/** Dispatch on one non-union, non-null type (a union's member, spec §4a). */
-export function convertSingleMember(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
-  return convertSingle(ctx, t, node, path);
-}
-
-/** Dispatch on one non-union, non-null type. */
+/** Dispatch on one non-union, non-null type (also a union's member, spec §4a). */
 function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
   const s = ctx.host.shape(t);
   switch (s.kind) {
@@ -282,7 +240,7 @@ const BUILTIN_KINDS = new Map<string, "date" | "url" | "bytes">([
 function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
   const { host } = ctx;
   const o = host.object(t);
-  if (o.tuple) return convertTuple(ctx, t, o.typeArguments, path);
+  if (o.tuple) return convertTuple(ctx, t, o.typeArguments, path, convertType);
   if (o.arrayElement) {
     const items = convertType(ctx, o.arrayElement, host.childNode(node, "element"), path + "[]");
     return items ? { kind: "array", items } : undefined;
