@@ -28,6 +28,7 @@ const MIB = 1024 * 1024;
  */
 function server(options: Record<string, unknown> = {}): McpServer {
   const s = createTaskServer(options) as McpServer;
+  // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
   s.tool("big_result", (chars: number) => "x".repeat(chars), __tmcp.generated({
     listing: { name: "big_result", inputSchema: { type: "object", properties: { chars: { type: "number" } }, required: ["chars"], additionalProperties: false }, execution: { taskSupport: "optional" } },
     read: (args: { chars?: unknown }) => (typeof args?.chars === "number" ? [args.chars] : __tmcp.invalid("chars", "Expected a number.")),

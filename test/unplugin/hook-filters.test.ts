@@ -14,7 +14,8 @@ interface FilteredHook {
   handler: unknown;
 }
 
-const plugin = (Array.isArray(typedMcp()) ? typedMcp()[0] : typedMcp()) as unknown as Record<string, FilteredHook>;
+const made: unknown = typedMcp();
+const plugin = (Array.isArray(made) ? made[0] : made) as Record<string, FilteredHook>;
 
 /** A text filter as Rolldown reads it: any pattern matches (a string is a substring). */
 function passesCode(code: string): boolean {
