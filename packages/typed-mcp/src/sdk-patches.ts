@@ -24,6 +24,9 @@
  *    `-32603` with the bare issue dump), through `transport.send`. Asserted by
  *    `test/runtime/hostile.test.ts` ("params the SDK's request schemas refuse"), which holds the
  *    rewritten answers to the byte and so fails when the SDK's text changes.
+ * 6. `linearStdioSend` (sdk-patches-stdio.ts): `StdioServerTransport#send` in linear time (the
+ *    SDK's adds and removes stdout listeners per waiting message: O(N²)). Asserted, with the
+ *    SDK's own send as the version guard, by `test/runtime/stdio-pipelined.test.ts`.
  *
  * @module
  */
