@@ -18,6 +18,7 @@ import { authGate } from "./auth-option.js";
 import type { AuthHandler } from "./auth-option.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
+import { cutResponseEchoes } from "./echo-cut.js";
 import type { CompletionHook, TemplateVariables } from "./completion.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { installInputRequired, requestStateCodec } from "./input-required.js";
@@ -151,9 +152,11 @@ export class McpServer {
    */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
     const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? handler.fetch(request, options);
+    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? cutResponseEchoes(await handler.fetch(request, options), options.parsedBody, request.headers);
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    return refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
+    return cutResponseEchoes(await answer, read.parsedBody, request.headers);
   }
 
   /**
