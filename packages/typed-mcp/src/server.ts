@@ -25,6 +25,7 @@ import { installInputRequired, requestStateCodec } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
 import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
+import { checkAllowedOrigins, originRefusal } from "./origin.js";
 import { readJsonBody, refuseBatch } from "./request-body.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -96,6 +97,8 @@ export class McpServer {
   readonly #tasks: TaskStore;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
   readonly #callerKey: CallerKey | undefined;
+  /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
+  readonly #origins: ReadonlySet<string> | undefined;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -111,6 +114,7 @@ export class McpServer {
     this.#lists = new ListChanges(options.dynamic === true);
     this.#tasks = new TaskStore(options.tasks);
     this.#callerKey = options.callerKey;
+    this.#origins = checkAllowedOrigins(options.allowedOrigins);
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
       options.dynamic === true,
@@ -134,7 +138,9 @@ export class McpServer {
    * Web-standard Streamable HTTP handler (spec §0): serves 2026-07-28 clients and, statelessly,
    * 2025-era clients (the SDK's `createMcpHandler`). A bound property, so
    * `export default { fetch: server.fetch }` works. MCP is served on every path and method the
-   * SDK handles; put Origin/Host validation and routing in front of it when exposed publicly.
+   * SDK handles. A request whose `Origin` is not allowed (`McpServerOptions.allowedOrigins`;
+   * default same host) is answered HTTP 403 first (origin.ts); put Host validation and routing in
+   * front of it when it serves a local address.
    * With the `auth` option the OAuth gate answers first (auth.ts: metadata, 401, 403, 503).
    *
    * @param request The HTTP request.
@@ -142,6 +148,9 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
+    // Origin first, on every runtime (Streamable HTTP "Security Warning"; origin.ts).
+    const refused = originRefusal(request, this.#origins);
+    if (refused !== undefined) return Promise.resolve(refused);
     if (this.#auth === undefined) return this.#serve(request, options);
     return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }), this.maxRequestBodySize);
   };
