@@ -73,6 +73,8 @@ function probes(revision: Revision): Probe[] {
       { label: "initialize long client name and version", method: "initialize", params: { protocolVersion: LONG, capabilities: {}, clientInfo: { name: LONG, version: LONG } }, code: undefined },
       { label: "initialize protocol version of the wrong type", method: "initialize", params: { protocolVersion: 5, capabilities: {}, clientInfo: { name: LONG, version: "1" } }, code: INVALID_PARAMS },
       { label: "resources/subscribe long URI", method: "resources/subscribe", params: { uri: LONG }, code: notFound },
+      // Unsubscribing from what was never subscribed is a no-op (typed-mcp answers {}).
+      { label: "resources/unsubscribe long URI", method: "resources/unsubscribe", params: { uri: LONG }, code: undefined },
       { label: "tasks/result long id", method: "tasks/result", params: { taskId: LONG }, code: INVALID_PARAMS },
       { label: "tasks/list cursor", method: "tasks/list", params: { cursor: LONG }, code: INVALID_PARAMS },
     );
@@ -86,6 +88,7 @@ function probes(revision: Revision): Probe[] {
       { label: "tools/call with a 100,000-character Mcp-Name header", method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } }, code: undefined, headers: { "mcp-name": LONG }, httpCode: HEADER_MISMATCH },
       { label: "tools/call long name of quotes and backslashes with Mcp-Name: x", method: "tools/call", params: { name: '"\\'.repeat(50_000), arguments: {} }, code: INVALID_PARAMS, headers: { "mcp-name": "x" }, httpCode: HEADER_MISMATCH },
       { label: "unknown long method with Mcp-Method: x", method: LONG, params: {}, code: METHOD_NOT_FOUND, headers: { "mcp-method": "x" }, httpCode: HEADER_MISMATCH },
+      { label: "tasks/update long id", method: "tasks/update", params: { taskId: LONG, inputResponses: {} }, code: INVALID_PARAMS },
       { label: "subscriptions/listen filter of the wrong type", method: "subscriptions/listen", params: { notifications: LONG }, code: INVALID_PARAMS },
     );
   }
