@@ -2,7 +2,7 @@
 // (JSON-RPC 2.0 §4: every request gets its response; MCP ping: "The receiver MUST respond
 // promptly"). The SDK 2.4.0 StdioServerTransport#send cleaned up one listener per waiting answer
 // (O(N²)): the extra ping after 50,000 waited 50 s. Patch 6 (sdk-patches-stdio.ts) makes it linear.
-// The child-process case runs 50,000 pings under CI (or TMCP_FULL=1) and 5,000 otherwise; it is
+// The child-process case runs 50,000 pings in the full tier and 5,000 in the fast one; it is
 // bounded by a generous timeout only (speed is measured by scripts/bench/stdio-pings.mjs).
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,8 @@ import { RawSession } from "./stdio-session.js";
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 const { StdioServerTransport } = (await import(new URL("dist/stdio.mjs", SDK_DIR).href)) as typeof import("@modelcontextprotocol/server/stdio");
 
-const FULL = process.env.CI !== undefined || process.env.TMCP_FULL === "1";
+// The full tier (`npm run test:all` sets TYPED_MCP_TIER=full; test/helpers/tier.ts on the tiers branch) sends 50,000.
+const FULL = process.env.TYPED_MCP_TIER === "full";
 const PINGS = FULL ? 50_000 : 5_000;
 
 /** A stdout that is "full" after any one message (16-byte highWaterMark), read only when the test says so. */
