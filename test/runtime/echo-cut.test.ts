@@ -51,6 +51,8 @@ function probes(revision: Revision): Probe[] {
     { label: "tools/call long argument name", method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2, [LONG]: 3 } }, code: undefined },
     { label: "tools/call long argument value", method: "tools/call", params: { name: "add", arguments: { a: LONG, b: 2 } }, code: undefined },
     { label: "tools/call long progress token", method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 }, _meta: { progressToken: LONG } }, code: undefined },
+    // Long arrays: the request walk for echoable text is bounded (2,000 values), never a spread of the whole array.
+    { label: "tools/call with 2,000- and 300,000-element array arguments", method: "tools/call", params: { name: "add", arguments: { a: new Array(2_000).fill(0), b: new Array(300_000).fill(0) } }, code: undefined },
     { label: "tools/call name of the wrong type", method: "tools/call", params: { name: 5, arguments: {} }, code: INVALID_PARAMS },
     { label: "resources/list cursor", method: "resources/list", params: { cursor: LONG }, code: undefined },
     { label: "resources/read unknown URI", method: "resources/read", params: { uri: LONG }, code: notFound },

@@ -67,6 +67,19 @@ describe("stdio sending is linear (patch 6)", () => {
     await expect(transport.send(ping(3))).rejects.toThrow("StdioServerTransport is closed");
   });
 
+  it("the SDK's own close on stdin end reaches the patch: a send after it rejects", async () => {
+    const stdin = new PassThrough();
+    const stdout = slowStdout();
+    const transport = new StdioServerTransport(stdin, stdout as never);
+    linearStdioSend(transport, stdout);
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await transport.start();
+    stdin.end();
+    await until(() => closed, 5_000);
+    await expect(transport.send(ping(4))).rejects.toThrow("StdioServerTransport is closed");
+  });
+
   it(`${PINGS.toLocaleString("en")} pings pipelined in one write, then one more: all answered (real child process)`, { timeout: 90_000 }, async () => {
     const session = new RawSession();
     try {

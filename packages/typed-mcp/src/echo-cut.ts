@@ -41,7 +41,7 @@ export function longStringsOf(value: unknown, extra: Iterable<string> = []): str
     if (typeof item === "string") {
       if (item.length > MAX_PATH_LENGTH) found.add(item);
     } else if (Array.isArray(item)) {
-      queue.push(...item.slice(0, WALK_BUDGET - queue.length));
+      queue.push(...item.slice(0, Math.max(0, WALK_BUDGET - queue.length)));
     } else if (typeof item === "object" && item !== null) {
       for (const key of Object.keys(item)) {
         if (queue.length >= WALK_BUDGET) break;

@@ -12,7 +12,8 @@
  * bytes (`serializeMessage(message)`, the SDK's own framing) in the same order, resolves when the
  * write was accepted or after the next `drain`, rejects on a stdout `error` meanwhile, exactly as
  * the SDK's does — but all the messages waiting for one `drain` share one `drain` and one `error`
- * listener. What it assumes of the SDK (asserted by test/runtime/sdk-patches.test.ts): the
+ * listener. What it assumes of the SDK (asserted by test/runtime/stdio-pipelined.test.ts, which
+ * also checks that the SDK's own `send` still needs the patch — the version guard): the
  * transport's `send` is looked up on the instance when the SDK sends (`serveStdio`'s channel calls
  * `wire.send`), and its `close()` is reached as `this.close()` (so the instance's wrapper sees
  * every close, also the SDK's own on stdin end).
