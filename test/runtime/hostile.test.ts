@@ -201,7 +201,9 @@ describe("item 8: resources/read with a 1 MB URI", () => {
     for (const uri of [`notes://${"a".repeat(1_000_000)}`, `x://${"a".repeat(1_000_000)}`]) {
       const { message } = await post(server, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }), "2025-11-25");
       expect(message!.error.code).toBe(-32002);
-      expect(message!.error.message).toBe(`Resource not found: ${uri}`);
+      // The URI is echoed cut at 200 code units + "…" (docs/security.md "Echoed client text"), in the message and data.uri.
+      expect(message!.error.message).toBe(`Resource not found: ${uri.slice(0, 200)}…`);
+      expect(message!.error.data).toEqual({ uri: `${uri.slice(0, 200)}…` });
     }
     const ok = await post(server, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "notes://7" } }), "2025-11-25");
     expect(ok.message!.result.contents).toEqual([{ uri: "notes://7", mimeType: "text/plain", text: "n7" }]);

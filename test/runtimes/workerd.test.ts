@@ -141,7 +141,33 @@ describe("workerd without nodejs_compat (compatibility date 2026-08-01, no flags
   httpScenario({ url: () => server!.url, runtime: /^Cloudflare-Workers$/, diagnosticsChannel: false });
 
   refusesCodeGeneration(() => server!);
+  checksOrigin(() => server!);
 });
+
+/**
+ * server.fetch validates Origin on Workers too (Streamable HTTP "Security Warning": present and
+ * invalid → 403; docs/security.md "Origin"): the fixture sets no allowedOrigins, so same host only.
+ */
+function checksOrigin(server: () => Running): void {
+  const initialize = (origin: string) =>
+    fetch(server().url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "o", version: "1" } } }),
+    });
+  it("answers a foreign Origin 403 with the JSON-RPC error without id, and serves the Worker's own host", async () => {
+    const foreign = await initialize("https://evil.example.com");
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Forbidden: Origin https://evil.example.com is not allowed (McpServerOptions.allowedOrigins)" },
+      id: null,
+    });
+    const own = await initialize(new URL(server().url).origin);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('"protocolVersion":"2025-11-25"');
+  });
+}
 
 /** The answers above prove typed-mcp needs no eval only if the same settings refuse it. */
 function refusesCodeGeneration(server: () => Running & { probe: string }): void {

@@ -7,7 +7,7 @@
 import { createServer } from "node:http";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { hostHeaderValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { checkRequestTarget, lingerAfter413 } from "./http-guards.js";
 import type { McpServer } from "./server.js";
 
@@ -25,9 +25,10 @@ export interface ServeHttpOptions {
   maxRequestBodySize?: number;
   /**
    * DNS-rebinding protection (MCP 2025-11-25 "Security Best Practices", Streamable HTTP
-   * security warning): the hostnames (no port; IPv6 in brackets) a request's `Host` header and,
-   * when present, its `Origin` header may name. Other requests are answered HTTP 403 with a
-   * JSON-RPC error and never reach the server. Default: `["localhost", "127.0.0.1", "[::1]"]`
+   * security warning): the hostnames (no port; IPv6 in brackets) a request's `Host` header may
+   * name. Other requests are answered HTTP 403 with a JSON-RPC error and never reach the server.
+   * Its `Origin` is checked by `server.fetch` (`McpServerOptions.allowedOrigins`, default same
+   * host — so with this check an allowed host too). Default: `["localhost", "127.0.0.1", "[::1]"]`
    * when `hostname` is a loopback address or `localhost` (the default `127.0.0.1` is), else no
    * check. `false` turns the check off.
    */
@@ -50,10 +51,11 @@ export interface HttpServerHandle {
 
 /**
  * Serves `server.fetch` (Streamable HTTP, every MCP revision the SDK serves) on Node's `http`.
- * MCP is answered on every path. On a loopback address (the default) requests whose `Host` or
- * `Origin` header names another host are refused with HTTP 403 (DNS-rebinding protection, see
+ * MCP is answered on every path. On a loopback address (the default) requests whose `Host`
+ * header names another host are refused with HTTP 403 (DNS-rebinding protection, see
  * {@link ServeHttpOptions.allowedHosts}); on other addresses pass `allowedHosts` or put a
- * reverse proxy in front.
+ * reverse proxy in front. A foreign `Origin` is refused by `server.fetch` itself (403;
+ * `McpServerOptions.allowedOrigins`).
  *
  * Malformed requests (no or several `Host` headers, an invalid `Host`, a request target that is
  * neither a path nor an absolute http URL) are answered HTTP 400 (RFC 9112 §3.2, http-guards.ts);
@@ -76,13 +78,12 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
   const handler = toNodeHandler({ fetch: server.fetch }, { maxRequestBodySize: server.maxRequestBodySize });
   const allowed = allowedHostsFor(options);
   const checkHost = allowed === undefined ? undefined : hostHeaderValidation(allowed);
-  const checkOrigin = allowed === undefined ? undefined : originValidation(allowed);
   const httpServer = createServer((req, res) => {
     if (!checkRequestTarget(req, res)) return;
     lingerAfter413(req, res);
-    // The SDK's guards answer 403 (JSON-RPC error -32000) themselves when they return false.
+    // The SDK's guard answers 403 (JSON-RPC error -32000) itself when it returns false. Origin is
+    // checked by server.fetch (origin.ts, McpServerOptions.allowedOrigins), the one rule on every runtime.
     if (checkHost !== undefined && !checkHost(req, res)) return;
-    if (checkOrigin !== undefined && !checkOrigin(req, res)) return;
     void handler(req, res);
   });
   return new Promise((resolve, reject) => {

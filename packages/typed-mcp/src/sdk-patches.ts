@@ -24,11 +24,15 @@
  *    `-32603` with the bare issue dump), through `transport.send`. Asserted by
  *    `test/runtime/hostile.test.ts` ("params the SDK's request schemas refuse"), which holds the
  *    rewritten answers to the byte and so fails when the SDK's text changes.
+ * 6. `linearStdioSend` (sdk-patches-stdio.ts): `StdioServerTransport#send` in linear time (the
+ *    SDK's adds and removes stdout listeners per waiting message: O(N²)). Asserted, with the
+ *    SDK's own send as the version guard, by `test/runtime/stdio-pipelined.test.ts`.
  *
  * @module
  */
 import type { ClientCapabilities, Implementation, McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
 import { argumentError, jsonTypeName, pathStep } from "@typed-mcp/model";
+import { cutErrorEchoes, longStringsOf } from "./echo-cut.js";
 import { encodeSession } from "./session.js";
 
 /** The `@modelcontextprotocol/server` version these patches were written and tested against. */
@@ -203,6 +207,8 @@ function isRequestId(id: unknown): id is RequestId {
  * - **prompt-argument screen**: a `prompts/get` whose raw arguments {@link promptArgumentsProblem}
  *   refuses is answered JSON-RPC `-32602` with that §5 text, through `transport.send`, and not
  *   passed on;
+ * - **echo cut**: every error answer has the request's long client text it repeats cut by
+ *   `cutEchoed` (echo-cut.ts, `cutErrorEchoes`), whoever wrote the message (typed-mcp or the SDK);
  * - **validation-error rewrite**: the SDK's schema-validation errors are sent as a plain `-32602`
  *   Invalid params whose message is {@link validationErrorMessage} (no JSON dump of Zod issues;
  *   `initialize`'s `-32603` becomes the `-32602` JSON-RPC defines for invalid params); the
@@ -219,6 +225,8 @@ export function patchRawMessages(
 ): (requestId: RequestId) => RawArgumentsCapture | undefined {
   const captured = new Map<RequestId, RawArgumentsCapture>();
   const methods = new Map<RequestId, string>();
+  // The long client text of each request, until answered: its error answer is cut against it (echo-cut.ts).
+  const echoes = new Map<RequestId, string[]>();
   const connect = sdk.connect.bind(sdk);
   sdk.connect = async (transport) => {
     await connect(transport);
@@ -229,7 +237,8 @@ export function patchRawMessages(
         captured.delete(id);
         const method = methods.get(id) ?? "request";
         methods.delete(id);
-        message = cleanValidationError(message, method);
+        message = cutErrorEchoes(cleanValidationError(message, method), echoes.get(id));
+        echoes.delete(id);
       }
       return send(message, options);
     };
@@ -238,6 +247,8 @@ export function patchRawMessages(
       const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
       let passed: unknown = message;
       if (typeof m.method === "string" && isRequestId(m.id)) {
+        const long = longStringsOf(m);
+        if (long.length > 0) echoes.set(m.id, long);
         if (m.method === "tools/call") passed = captureArguments(m, m.id, captured, inspect);
         else if (m.method === "prompts/get" && screenPrompt(m.id, m.params?.arguments, transport)) return;
         methods.set(m.id, m.method.slice(0, 100));

@@ -78,6 +78,20 @@ export interface McpServerOptions extends LimitOptions {
    *   integer or a quota exceeds its ceiling; TypeError when `perCaller` or `anonymous` is not an object.
    */
   tasks?: TaskOptions;
+  /**
+   * The browser origins allowed to call `server.fetch` (and `serveHttp`, which serves through it)
+   * on every runtime, as the Streamable HTTP "Security Warning" requires (servers MUST validate
+   * `Origin`; docs/security.md "Origin"; origin.ts). Each entry is an origin as a browser sends
+   * it, RFC 6454: `scheme://host[:port]`, e.g. `"https://app.example.com"`,
+   * `"http://localhost:5173"`; compared exactly (scheme, host, port). A request with another
+   * `Origin` — the opaque `null` included — is HTTP 403 with a JSON-RPC error (`-32000`, no id)
+   * and reaches nothing else; a request without `Origin` (non-browser clients) is served.
+   * Default (unset): same host only — the `Origin`'s hostname must equal the request URL's.
+   * Meant to be shared by a CORS option.
+   * @throws TypeError (from the constructor) when not an array of strings; RangeError for an
+   *   entry that is not a bare origin (a path, query, fragment or user info; no host), naming it.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /**

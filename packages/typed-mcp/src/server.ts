@@ -18,12 +18,14 @@ import { authGate } from "./auth-option.js";
 import type { AuthHandler } from "./auth-option.js";
 import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { viewOf } from "./client-view.js";
+import { cutResponseEchoes } from "./echo-cut.js";
 import type { CompletionHook, TemplateVariables } from "./completion.js";
 import type { QuickToolOptions } from "./decorators.js";
 import { installInputRequired, requestStateCodec } from "./input-required.js";
 import { markWithoutBackChannel } from "./back-channel.js";
 import { ListChanges } from "./dynamic-lists.js";
 import { Registry } from "./registry.js";
+import { checkAllowedOrigins, originRefusal } from "./origin.js";
 import { readJsonBody, refuseBatch } from "./request-body.js";
 import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -95,6 +97,8 @@ export class McpServer {
   readonly #tasks: TaskStore;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
   readonly #callerKey: CallerKey | undefined;
+  /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
+  readonly #origins: ReadonlySet<string> | undefined;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -110,6 +114,7 @@ export class McpServer {
     this.#lists = new ListChanges(options.dynamic === true);
     this.#tasks = new TaskStore(options.tasks);
     this.#callerKey = options.callerKey;
+    this.#origins = checkAllowedOrigins(options.allowedOrigins);
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
       options.dynamic === true,
@@ -133,7 +138,9 @@ export class McpServer {
    * Web-standard Streamable HTTP handler (spec §0): serves 2026-07-28 clients and, statelessly,
    * 2025-era clients (the SDK's `createMcpHandler`). A bound property, so
    * `export default { fetch: server.fetch }` works. MCP is served on every path and method the
-   * SDK handles; put Origin/Host validation and routing in front of it when exposed publicly.
+   * SDK handles. A request whose `Origin` is not allowed (`McpServerOptions.allowedOrigins`;
+   * default same host) is answered HTTP 403 first (origin.ts); put Host validation and routing in
+   * front of it when it serves a local address.
    * With the `auth` option the OAuth gate answers first (auth.ts: metadata, 401, 403, 503).
    *
    * @param request The HTTP request.
@@ -141,6 +148,9 @@ export class McpServer {
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
+    // Origin first, on every runtime (Streamable HTTP "Security Warning"; origin.ts).
+    const refused = originRefusal(request, this.#origins);
+    if (refused !== undefined) return Promise.resolve(refused);
     if (this.#auth === undefined) return this.#serve(request, options);
     return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }), this.maxRequestBodySize);
   };
@@ -151,9 +161,11 @@ export class McpServer {
    */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
     const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? handler.fetch(request, options);
+    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? cutResponseEchoes(await handler.fetch(request, options), options.parsedBody, request.headers);
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    return refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
+    return cutResponseEchoes(await answer, read.parsedBody, request.headers);
   }
 
   /**

@@ -15,6 +15,7 @@ import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { ServeStdioOptions, StdioServerHandle } from "@modelcontextprotocol/server/stdio";
+import { linearStdioSend } from "./sdk-patches-stdio.js";
 import { SDK_FACTORY } from "./server.js";
 import type { McpServer } from "./server.js";
 
@@ -30,7 +31,8 @@ export type { ServeStdioOptions, StdioServerHandle };
  * JSON-RPC 2.0 message (e.g. `"jsonrpc":"1.0"`, a batch array) `-32600` `Invalid Request` with its
  * `id` when that is a string or number, else `null`; a line longer than
  * `McpServerOptions.maxRequestBodySize` bytes (default 4 MiB) is discarded and answered `-32600`
- * with `id: null`. The connection keeps serving after each.
+ * with `id: null`. The connection keeps serving after each. Answers are written in linear time
+ * however many wait for stdout (sdk-patches-stdio.ts).
  *
  * @param server The typed-mcp server.
  * @param options The SDK's stdio options (`legacy: "serve" | "reject"`, `transport`, `onerror`, …).
@@ -42,6 +44,7 @@ export function serveStdio(server: McpServer, options?: ServeStdioOptions): Stdi
   const limit = server.maxRequestBodySize;
   const lines = new JsonRpcLines(limit, (answer) => void transport.send(answer).catch(() => {}));
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, { maxBufferSize: limit + 2 });
+  linearStdioSend(transport, process.stdout);
   return sdkServeStdio(factory, { ...options, transport });
 }
 
