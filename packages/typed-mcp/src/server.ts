@@ -29,6 +29,7 @@ import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
+import { ListenStreams } from "./streams.js";
 import type { CallerKey } from "./caller.js";
 import { checkArgumentBounds } from "./limits.js";
 import type { ArgumentLimits } from "./limits.js";
@@ -82,7 +83,7 @@ export class McpServer {
   /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
-  readonly #subscriptions = new Subscriptions();
+  readonly #subscriptions: Subscriptions;
   /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
   readonly #limits: ArgumentLimits;
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
@@ -95,6 +96,10 @@ export class McpServer {
   readonly #tasks: TaskStore;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
   readonly #callerKey: CallerKey | undefined;
+  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams.ts). */
+  readonly #listen: ListenStreams;
+  /** `streams.writeTimeoutMs` or its default, 30,000 ms: how long `serveHttp` lets a response wait on a peer that does not read (docs/security.md "Streams"). */
+  readonly writeTimeoutMs: number;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -110,6 +115,9 @@ export class McpServer {
     this.#lists = new ListChanges(options.dynamic === true);
     this.#tasks = new TaskStore(options.tasks);
     this.#callerKey = options.callerKey;
+    this.#listen = new ListenStreams(limits.streams, options.callerKey);
+    this.writeTimeoutMs = limits.streams.writeTimeoutMs;
+    this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
       options.dynamic === true,
@@ -150,10 +158,13 @@ export class McpServer {
    * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600` first (`refuseBatch`).
    */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
-    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? handler.fetch(request, options);
+    const maxSubscriptions = this.#listen.limits.maxListenStreams;
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize, maxSubscriptions }));
+    // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams.ts).
+    const hand = (r: Request, body: unknown, o: FetchOptions | undefined) => this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
+    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? hand(request, options.parsedBody, options);
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    return refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    return refuseBatch(request, read.parsedBody, REVISIONS) ?? hand(read.request, read.parsedBody, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
   }
 
   /**
