@@ -81,7 +81,7 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
   const checkOrigin = allowed === undefined ? undefined : originValidation(allowed);
   const httpServer = createServer((req, res) => {
     // A peer that stops reading is disconnected after McpServerOptions.streams.writeTimeoutMs without progress (write-timeout.ts).
-    applyWriteTimeout(res, server.writeTimeoutMs);
+    applyWriteTimeout(res, server.streamLimits.writeTimeoutMs);
     if (!checkRequestTarget(req, res)) return;
     lingerAfter413(req, res);
     // The SDK's guards answer 403 (JSON-RPC error -32000) themselves when they return false.

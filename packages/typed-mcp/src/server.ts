@@ -30,6 +30,7 @@ import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decora
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
 import { ListenStreams } from "./streams.js";
+import type { StreamLimits } from "./streams.js";
 import type { CallerKey } from "./caller.js";
 import { checkArgumentBounds } from "./limits.js";
 import type { ArgumentLimits } from "./limits.js";
@@ -98,8 +99,8 @@ export class McpServer {
   readonly #callerKey: CallerKey | undefined;
   /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams.ts). */
   readonly #listen: ListenStreams;
-  /** `streams.writeTimeoutMs` or its default, 30,000 ms: how long `serveHttp` lets a response wait on a peer that does not read (docs/security.md "Streams"). */
-  readonly writeTimeoutMs: number;
+  /** The `streams` option with its defaults (streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
+  readonly streamLimits: StreamLimits;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -116,7 +117,7 @@ export class McpServer {
     this.#tasks = new TaskStore(options.tasks);
     this.#callerKey = options.callerKey;
     this.#listen = new ListenStreams(limits.streams, options.callerKey);
-    this.writeTimeoutMs = limits.streams.writeTimeoutMs;
+    this.streamLimits = limits.streams;
     this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
