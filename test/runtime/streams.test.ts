@@ -108,7 +108,7 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
     const server = makeServer({ streams: { maxListenStreams: 4, maxListenStreamsPerCaller: 2, maxAnonymousListenStreams: 2 } });
     expect((await openMany(server, 2, { authInfo: token("a") })).every(isStream)).toBe(true);
     expect((await openMany(server, 2, { authInfo: token("b") })).every(isStream)).toBe(true);
-    expect(await errorOf(await listen(server, { toolsListChanged: true }, { authInfo: token("c") }))).toEqual(quotaError("this server", "hold", 4, "maxListenStreams"));
+    expect(await errorOf(await listen(server, { toolsListChanged: true }, { authInfo: token("c") }))).toEqual(quotaError("this server", "holds", 4, "maxListenStreams"));
   });
 
   it("a stream that ends frees its slot", async () => {

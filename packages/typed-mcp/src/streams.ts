@@ -306,7 +306,7 @@ export class ListenStreams {
     if (open < max) return undefined;
     return {
       code: -32000,
-      message: `Too many subscriptions/listen streams: ${whose} already ${whose === "this caller" ? "holds" : "hold"} ${open} open, the most streams.${option} allows; close one first`,
+      message: `Too many subscriptions/listen streams: ${whose} already ${whose === "anonymous callers" ? "hold" : "holds"} ${open} open, the most streams.${option} allows; close one first`,
       data: { limit: `streams.${option}`, max },
     };
   }
