@@ -24,6 +24,12 @@
  *    `-32603` with the bare issue dump), through `transport.send`. Asserted by
  *    `test/runtime/hostile.test.ts` ("params the SDK's request schemas refuse"), which holds the
  *    rewritten answers to the byte and so fails when the SDK's text changes.
+ * 6. stdio-listen.ts `capListenUris`: `serveStdio` sets the transport's `onmessage` by assignment
+ *    and receives every inbound message through it (so a `subscriptions/listen` can be answered
+ *    before its listen router). Asserted by `test/runtime/streams-sdk.test.ts`.
+ * 7. streams.ts `ListenStreams`: `createMcpHandler` answers an accepted `subscriptions/listen`
+ *    with a `text/event-stream` body, and cancelling that body tears the subscription down (its
+ *    `maxSubscriptions` slot is free again). Asserted by `test/runtime/streams-sdk.test.ts`.
  *
  * @module
  */
