@@ -1,6 +1,7 @@
 // serveHttp's write timeout (issue 25 "Also found": 10 clients that never read x 16 MiB held
 // +169 MB until they disconnected; docs/security.md "Streams"). Raw sockets on 127.0.0.1 only,
 // bounded in count (10) and time (each wait has a 15 s bound); nothing here times the server.
+import http from "node:http";
 import net from "node:net";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setFlagsFromString } from "node:v8";
@@ -45,6 +46,20 @@ function rawPost(port: number, message: unknown): string {
   return (
     `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
     `MCP-Protocol-Version: 2025-11-25\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+const MODERN_ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** A raw HTTP/1.1 POST of a 2026-07-28 subscriptions/listen request body. */
+function listenPost(port: number, body: string): string {
+  return (
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+    `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   );
 }
 
@@ -118,20 +133,63 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
     expect(text.includes(`"text":"${"x".repeat(16 * MiB)}"`)).toBe(true);
   }, 40_000);
 
+  it("a listen stream whose peer never reads: closed at the queue ceiling, then its connection after the write timeout", async () => {
+    const { server, sockets, closed, port } = await start(16, { streams: { writeTimeoutMs: 500 } });
+    const uri = `ui://big/${"u".repeat(4096)}`;
+    const notices: any[] = [];
+    const record = (m: unknown) => void notices.push(m);
+    subscribe(STREAM_CLOSED_CHANNEL, record);
+    try {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: [uri] }, _meta: MODERN_ENVELOPE } });
+      neverReads(port, listenPost(port, body));
+      await until(() => sockets.length === 1 && sockets[0]!.bytesWritten > 0, 15_000);
+      // Up to 4,000 notifications of 4 KB (16 MB), yielding to I/O every 50 so the socket writes what
+      // the kernel takes: more than the kernel's socket buffers plus the 1 MiB queue ceiling.
+      for (let i = 0; i < 4000 && notices.length === 0; i++) {
+        await server.resourceUpdated(uri);
+        if (i % 50 === 49) await new Promise((r) => setImmediate(r));
+      }
+      await until(() => closed.size === 1, 15_000);
+      // The stream overflowed its queue, and the connection, blocked on a full socket, hit the write timeout.
+      expect(notices.map((n) => n.reason).sort()).toEqual(["queue-full", "write-timeout"]);
+      expect(notices.find((n) => n.reason === "write-timeout")).toMatchObject({ limit: 500 });
+    } finally {
+      unsubscribe(STREAM_CLOSED_CHANNEL, record);
+    }
+  }, 40_000);
+
+  it("a keep-alive connection serving 200 responses keeps no watcher of earlier ones (no listener piles up)", async () => {
+    const { sockets, port } = await start(16);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const body = JSON.stringify(READ);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "content-length": Buffer.byteLength(body) };
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const once = () =>
+        new Promise<void>((resolve, reject) => {
+          const request = http.request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers }, (res) => res.resume().on("end", () => resolve()));
+          request.on("error", reject).end(body);
+        });
+      await once();
+      const counts = () => [sockets[0]!.listenerCount("drain"), sockets[0]!.listenerCount("close")];
+      const afterOne = counts();
+      for (let i = 1; i < 200; i++) await once();
+      expect(sockets).toHaveLength(1);
+      // As many listeners after 200 responses as after the first one.
+      expect(counts()).toEqual(afterOne);
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+      agent.destroy();
+    }
+  });
+
   it("an idle listen stream (nothing waiting) stays open past the timeout and still delivers", async () => {
     const { server, port } = await start(16, { dynamic: true, streams: { writeTimeoutMs: 300 } });
-    const envelope = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-      "io.modelcontextprotocol/clientCapabilities": {},
-    };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourcesListChanged: true }, _meta: envelope } });
-    const socket = net.connect(port, "127.0.0.1", () =>
-      socket.write(
-        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
-          `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      ),
-    );
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourcesListChanged: true }, _meta: MODERN_ENVELOPE } });
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(listenPost(port, body)));
     clients.push(socket);
     let text = "";
     socket.setEncoding("utf8").on("data", (c: string) => (text += c));

@@ -30,47 +30,49 @@ function progressOf(socket: Socket): [completed: number, inFlight: number] {
   return [socket.bytesWritten - socket.writableLength, inFlight];
 }
 
-/** Whether `res` has output waiting: a write that asked to wait for `drain`, or an ended response not yet flushed. */
-function waiting(res: ServerResponse): boolean {
-  return !res.destroyed && !res.writableFinished && (res.writableNeedDrain || res.writableEnded || (res.socket?.writableNeedDrain ?? false));
+/**
+ * Whether output waits on `socket`: a write on `res` that asked to wait for `drain`, or bytes the
+ * socket holds unsent. The latter outlives `res`: a response counts as finished (and is detached
+ * from its socket) once its last bytes are handed to the socket, sent or not.
+ */
+function waiting(res: ServerResponse, socket: Socket): boolean {
+  return !socket.destroyed && (res.writableNeedDrain || socket.writableNeedDrain || socket.writableLength > 0);
 }
 
 /**
- * Watches `res` for the rest of its life: whenever a `write` returns `false` or `end` is called
- * with output still unsent, a timer of `timeoutMs` milliseconds starts; when it fires and no byte
- * left the socket since (see {@link progressOf}) and no `drain` happened, `res` is destroyed
- * (its socket closed, its buffers freed; the SDK adapter then aborts the request, which tears a
- * listen stream down) and a `write-timeout` notice is published on `typed-mcp:stream-closed`.
- * Progress re-arms the timer; a finished or closed response stops it.
+ * Watches `res` and its socket: whenever a `write` returns `false` or `end` is called with output
+ * still unsent, a timer of `timeoutMs` milliseconds starts; when it fires and no byte left the
+ * socket since (see {@link progressOf}) and no `drain` happened, the socket is destroyed (its
+ * buffers freed; the SDK adapter then aborts the request, which tears a listen stream down) and a
+ * `write-timeout` notice is published on `typed-mcp:stream-closed`. Progress re-arms the timer; a
+ * socket with nothing left unsent, or closed, stops it — also after `res` finished, since a
+ * finished response's last bytes may still wait in the socket.
  *
  * @param res The response, before anything is written to it.
  * @param timeoutMs A positive number of milliseconds (`McpServerOptions.streams.writeTimeoutMs`).
  */
 export function applyWriteTimeout(res: ServerResponse, timeoutMs: number): void {
+  const socket = res.socket;
+  if (socket === null) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last: [number, number] = [0, 0];
   let drained = false;
-  const stop = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  const rearm = (socket: Socket) => {
+  const rearm = () => {
     last = progressOf(socket);
     drained = false;
     timer = setTimeout(check, timeoutMs);
   };
   const check = () => {
     timer = undefined;
-    const socket = res.socket;
-    if (socket === null || !waiting(res)) return;
+    if (!waiting(res, socket)) return done();
     const [completed, inFlight] = progressOf(socket);
     // Any change is progress: a write completed, the one in flight shrank, or a new one was dispatched.
-    if (drained || completed !== last[0] || inFlight !== last[1]) return rearm(socket);
-    publishStreamClosed({ reason: "write-timeout", limit: timeoutMs, queuedBytes: res.writableLength });
-    res.destroy();
+    if (drained || completed !== last[0] || inFlight !== last[1]) return rearm();
+    publishStreamClosed({ reason: "write-timeout", limit: timeoutMs, queuedBytes: socket.writableLength + (res.writableFinished ? 0 : res.writableLength) });
+    socket.destroy();
   };
   const arm = () => {
-    if (timer === undefined && res.socket !== null && waiting(res)) rearm(res.socket);
+    if (timer === undefined && waiting(res, socket)) rearm();
   };
   const write = res.write;
   const end = res.end;
@@ -84,9 +86,20 @@ export function applyWriteTimeout(res: ServerResponse, timeoutMs: number): void 
     arm();
     return result;
   } as ServerResponse["end"];
-  res.on("drain", () => {
+  const onDrain = () => {
     drained = true;
-  });
-  res.once("finish", stop);
-  res.once("close", stop);
+  };
+  // Stops watching once the response is over and nothing waits (a keep-alive socket serves many responses: no listener outlives its own).
+  const done = (force = false) => {
+    if (!force && (waiting(res, socket) || !(res.writableFinished || res.destroyed))) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    socket.off("drain", onDrain);
+    socket.off("close", onClose);
+  };
+  const onClose = () => done(true);
+  socket.on("drain", onDrain);
+  socket.once("close", onClose);
+  res.once("finish", () => done());
+  res.once("close", () => done());
 }
