@@ -88,6 +88,7 @@ export function applyWriteTimeout(res: ServerResponse, timeoutMs: number): void 
   } as ServerResponse["end"];
   const onDrain = () => {
     drained = true;
+    done();
   };
   // Stops watching once the response is over and nothing waits (a keep-alive socket serves many responses: no listener outlives its own).
   const done = (force = false) => {
