@@ -154,6 +154,13 @@ function toolsListResult(raw: Raw[]): Record<string, unknown> | undefined {
   return raw.find((m) => m.result && Array.isArray(m.result.tools))?.result;
 }
 
+/** The `_meta` envelope of a raw 2026-07-28 request. */
+const MODERN_ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
 export interface ScenarioOptions {
   /** The URL of the running server (read after `beforeAll`). */
   url: () => string;
@@ -192,6 +199,28 @@ export function httpScenario(opts: ScenarioOptions): void {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2025-06-18 and later." } });
+  });
+  // 2026-07-28 subscriptions/listen through server.fetch's bounded stream (docs/security.md "Streams"):
+  // a filter over streams.maxListenUris (1,000) is -32602 naming it; an accepted listen's SSE body
+  // (re-streamed by typed-mcp with its byte ceiling) arrives whole on this runtime: the ack, then,
+  // as the fixture advertises no listChanged, the listen result closing it.
+  it("subscriptions/listen: 1,001 URIs is -32602 naming streams.maxListenUris; an accepted stream arrives whole", async () => {
+    const listen = (notifications: unknown) =>
+      fetch(opts.url(), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { notifications, _meta: MODERN_ENVELOPE } }),
+      });
+    const refused = await listen({ resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `x://${i}`) });
+    expect(await refused.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32602, message: "Invalid params: notifications.resourceSubscriptions names 1001 URIs; at most 1000 are accepted (streams.maxListenUris)", data: { limit: "streams.maxListenUris", max: 1000 } },
+    });
+    const accepted = await listen({ toolsListChanged: true });
+    expect(accepted.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const messages = (await accepted.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(messages.map((m) => m.method ?? m.id)).toEqual(["notifications/subscriptions/acknowledged", 9]);
   });
   for (const c of CLIENTS) {
     describe(c.label, () => {

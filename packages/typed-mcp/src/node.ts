@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { hostHeaderValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { checkRequestTarget, lingerAfter413 } from "./http-guards.js";
 import type { McpServer } from "./server.js";
+import { applyWriteTimeout } from "./write-timeout.js";
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -60,7 +61,8 @@ export interface HttpServerHandle {
  * Malformed requests (no or several `Host` headers, an invalid `Host`, a request target that is
  * neither a path nor an absolute http URL) are answered HTTP 400 (RFC 9112 §3.2, http-guards.ts);
  * bodies over `McpServerOptions.maxRequestBodySize` HTTP 413, read by the client even while it is
- * still sending.
+ * still sending. A response whose peer stops reading is closed after
+ * `McpServerOptions.streams.writeTimeoutMs` (default 30 s) without progress (write-timeout.ts).
  *
  * @param server The typed-mcp server.
  * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`),
@@ -79,6 +81,8 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
   const allowed = allowedHostsFor(options);
   const checkHost = allowed === undefined ? undefined : hostHeaderValidation(allowed);
   const httpServer = createServer((req, res) => {
+    // A peer that stops reading is disconnected after McpServerOptions.streams.writeTimeoutMs without progress (write-timeout.ts).
+    applyWriteTimeout(res, server.streamLimits.writeTimeoutMs);
     if (!checkRequestTarget(req, res)) return;
     lingerAfter413(req, res);
     // The SDK's guard answers 403 (JSON-RPC error -32000) itself when it returns false. Origin is

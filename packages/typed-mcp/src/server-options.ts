@@ -11,6 +11,8 @@ import type { RequestStateOptions } from "./input-required.js";
 import { resolveLimits } from "./limits.js";
 import type { ArgumentLimits, LimitOptions } from "./limits.js";
 import type { TaskOptions } from "./task-store.js";
+import { resolveStreamLimits } from "./streams.js";
+import type { StreamLimits, StreamOptions } from "./streams.js";
 
 /** Options of `McpServer` (spec §0). */
 export interface McpServerOptions extends LimitOptions {
@@ -92,20 +94,30 @@ export interface McpServerOptions extends LimitOptions {
    *   entry that is not a bare origin (a path, query, fragment or user info; no host), naming it.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Bounds on lasting streams and subscriptions ({@link StreamOptions}; docs/security.md "Limits"
+   * and "Streams"): per-caller and server-wide quotas of 2026-07-28 `subscriptions/listen` streams,
+   * the URI cap of a listen filter and of 2025-era `resources/subscribe`, each listen stream's
+   * outbound byte ceiling, and `serveHttp`'s write timeout.
+   * @throws RangeError (from the constructor) for a value that is not a positive integer, or a
+   *   per-caller quota above `maxListenStreams`.
+   */
+  streams?: StreamOptions;
 }
 
 /**
  * Checks `options` as the `McpServer` constructor does, before anything is built, and resolves
  * the limits with their defaults (limits.ts, docs/security.md "Limits").
  *
- * @returns The `tools/call` argument bounds and the HTTP body limit in bytes.
+ * @returns The `tools/call` argument bounds, the HTTP body limit in bytes and the `streams` limits with their defaults.
  * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number of
  *   milliseconds; from `resolveLimits` when `maxRequestBodySize`, `maxArgumentDepth` or
  *   `maxArgumentValues` is invalid; from `checkRequestStateOptions` when `requestState.key` is
- *   shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number. (`tasks` and
+ *   shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number; from
+ *   `resolveStreamLimits` when a `streams` value is invalid. (`tasks` and
  *   `auth` are checked by the task store and the auth gate the constructor builds next.)
  */
-export function checkServerOptions(options: McpServerOptions): { arguments: ArgumentLimits; maxRequestBodySize: number } {
+export function checkServerOptions(options: McpServerOptions): { arguments: ArgumentLimits; maxRequestBodySize: number; streams: StreamLimits } {
   const { requestTimeoutMs } = options;
   if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
     throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
@@ -115,5 +127,5 @@ export function checkServerOptions(options: McpServerOptions): { arguments: Argu
   }
   const limits = resolveLimits(options);
   checkRequestStateOptions(options.requestState);
-  return limits;
+  return { ...limits, streams: resolveStreamLimits(options.streams) };
 }

@@ -31,6 +31,8 @@ import { requestContext } from "./request-context.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
 import { Subscriptions } from "./subscriptions.js";
+import { ListenStreams } from "./streams.js";
+import type { StreamLimits } from "./streams.js";
 import type { CallerKey } from "./caller.js";
 import { checkArgumentBounds } from "./limits.js";
 import type { ArgumentLimits } from "./limits.js";
@@ -84,7 +86,7 @@ export class McpServer {
   /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
   /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
-  readonly #subscriptions = new Subscriptions();
+  readonly #subscriptions: Subscriptions;
   /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
   readonly #limits: ArgumentLimits;
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
@@ -99,6 +101,10 @@ export class McpServer {
   readonly #callerKey: CallerKey | undefined;
   /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
   readonly #origins: ReadonlySet<string> | undefined;
+  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams.ts). */
+  readonly #listen: ListenStreams;
+  /** The `streams` option with its defaults (streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
+  readonly streamLimits: StreamLimits;
 
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
@@ -115,6 +121,9 @@ export class McpServer {
     this.#tasks = new TaskStore(options.tasks);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
+    this.#listen = new ListenStreams(limits.streams, options.callerKey);
+    this.streamLimits = limits.streams;
+    this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
       (name, error) => reportFailure(name, error, this.#options.onToolError),
       options.dynamic === true,
@@ -160,10 +169,13 @@ export class McpServer {
    * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600` first (`refuseBatch`).
    */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
-    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize }));
-    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? cutResponseEchoes(await handler.fetch(request, options), options.parsedBody, request.headers);
+    const maxSubscriptions = this.#listen.limits.maxListenStreams;
+    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize, maxSubscriptions }));
+    // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams.ts).
+    const hand = (r: Request, body: unknown, o: FetchOptions | undefined) => this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
+    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers);
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? handler.fetch(read.request, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? hand(read.request, read.parsedBody, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
     // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
     return cutResponseEchoes(await answer, read.parsedBody, request.headers);
   }

@@ -17,6 +17,7 @@ import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontext
 import type { ServeStdioOptions, StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { linearStdioSend } from "./sdk-patches-stdio.js";
 import { SDK_FACTORY } from "./server.js";
+import { capListenUris } from "./stdio-listen.js";
 import type { McpServer } from "./server.js";
 
 export type { ServeStdioOptions, StdioServerHandle };
@@ -34,18 +35,25 @@ export type { ServeStdioOptions, StdioServerHandle };
  * with `id: null`. The connection keeps serving after each. Answers are written in linear time
  * however many wait for stdout (sdk-patches-stdio.ts).
  *
+ * 2026-07-28 listen streams (docs/security.md "Streams"): a connection holds at most
+ * `McpServerOptions.streams.maxListenStreamsPerCaller` (the SDK's `maxSubscriptions`, unless
+ * `options.maxSubscriptions` says otherwise; one more is the SDK's `-32603` `Subscription limit
+ * reached`), and a filter naming more than `streams.maxListenUris` URIs is `-32602` naming that option.
+ *
  * @param server The typed-mcp server.
  * @param options The SDK's stdio options (`legacy: "serve" | "reject"`, `transport`, `onerror`, …).
  * @returns A handle whose `close()` ends the connection.
  */
 export function serveStdio(server: McpServer, options?: ServeStdioOptions): StdioServerHandle {
   const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => server[SDK_FACTORY](ctx);
-  if (options?.transport !== undefined) return sdkServeStdio(factory, options);
+  // Listen streams: one connection is one caller (streams.ts, stdio-listen.ts).
+  const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
+  if (options?.transport !== undefined) return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: capListenUris(options.transport, maxListenUris) });
   const limit = server.maxRequestBodySize;
   const lines = new JsonRpcLines(limit, (answer) => void transport.send(answer).catch(() => {}));
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, { maxBufferSize: limit + 2 });
   linearStdioSend(transport, process.stdout);
-  return sdkServeStdio(factory, { ...options, transport });
+  return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: capListenUris(transport, maxListenUris) });
 }
 
 /**

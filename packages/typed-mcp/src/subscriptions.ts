@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { ProtocolError } from "@modelcontextprotocol/server";
+import type { ProtocolErrorCode, Server, ServerContext } from "@modelcontextprotocol/server";
 import { subscribesWithListen } from "./revisions.js";
 
 /** What the subscription handlers need from the resource registry. */
@@ -27,12 +28,20 @@ export class Subscriptions {
   readonly #connections = new Map<Server, Set<string>>();
 
   /**
+   * @param maxSubscribedUris Most URIs one connection may hold subscribed (the server option
+   *   `streams.maxSubscribedUris`, default 1,000; docs/security.md "Limits").
+   */
+  constructor(readonly maxSubscribedUris: number = 1000) {}
+
+  /**
    * Installs `resources/subscribe` and `resources/unsubscribe` on one SDK `Server` (which must
    * advertise `resources.subscribe`).
    *
    * - subscribe: a URI that is neither a fixed resource nor matches a template → the
    *   resource-not-found error of `resources/read` (`-32002` with `data: { uri }` up to
-   *   2025-11-25); otherwise `{}`. Subscribing twice is one subscription.
+   *   2025-11-25); a URI not yet subscribed while the instance already holds
+   *   {@link maxSubscribedUris} → `-32000` naming `streams.maxSubscribedUris` with
+   *   `data: { limit, max }`; otherwise `{}`. Subscribing twice is one subscription.
    * - unsubscribe: always `{}` (also for a URI that was not subscribed: the end state is the one asked for).
    *
    * @param connection Whether `sdk` serves a connection that outlives one request (stdio): only
@@ -44,6 +53,7 @@ export class Subscriptions {
     sdk.setRequestHandler("resources/subscribe", (request, ctx) => {
       const uri = request.params.uri;
       if (!target.matches(uri)) target.notFound(uri, ctx);
+      if (!uris.has(uri) && uris.size >= this.maxSubscribedUris) throw tooManySubscriptions(this.maxSubscribedUris);
       uris.add(uri);
       return {};
     });
@@ -88,4 +98,10 @@ export class Subscriptions {
     }
     await Promise.all(sends);
   }
+}
+
+/** The `-32000` error of a `resources/subscribe` past `streams.maxSubscribedUris` (docs/security.md "Limits"). */
+function tooManySubscriptions(max: number): ProtocolError {
+  const message = `Too many resource subscriptions: this connection already holds ${max}, the most streams.maxSubscribedUris allows; unsubscribe one first`;
+  return new ProtocolError(-32000 as ProtocolErrorCode, message, { limit: "streams.maxSubscribedUris", max });
 }
