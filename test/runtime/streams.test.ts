@@ -9,7 +9,6 @@ import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { McpServerOptions } from "../../packages/typed-mcp/dist/index.js";
-import { until } from "./helpers.js";
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
