@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PINNED_SDK_VERSION } from "../../packages/typed-mcp/dist/sdk-patches.js";
-import { capListenUris } from "../../packages/typed-mcp/dist/stdio-listen.js";
+import { applyListenRules } from "../../packages/typed-mcp/dist/stdio-listen.js";
 
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 const sdk = (await import(new URL("dist/index.mjs", SDK_DIR).href)) as typeof import("@modelcontextprotocol/server");
@@ -25,16 +25,28 @@ const ENVELOPE = {
 const factory = () => new sdk.Server({ name: "probe", version: "1" }, { capabilities: { tools: { listChanged: true } } });
 
 describe("SDK assumptions of the stream bounds", () => {
-  it("6. serveStdio sets transport.onmessage by assignment (capListenUris intercepts it)", async () => {
+  it("6. serveStdio sets transport.onmessage by assignment (applyListenRules intercepts it)", async () => {
     const sent: unknown[] = [];
     const transport = { onmessage: undefined as unknown, onclose: undefined, onerror: undefined, start: async () => {}, close: async () => {}, send: async (m: unknown) => void sent.push(m) };
-    capListenUris(transport as never, 1);
+    applyListenRules(transport as never, 1, 1);
     const handle = sdkStdio.serveStdio(factory, { transport: transport as never });
     expect(typeof transport.onmessage, changed("serveStdio no longer assigns transport.onmessage")).toBe("function");
     (transport.onmessage as (m: unknown) => void)({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["a://1", "a://2"] }, _meta: ENVELOPE } });
     expect(sent).toEqual([
       { jsonrpc: "2.0", id: 3, error: { code: -32602, message: "Invalid params: notifications.resourceSubscriptions names 2 URIs; at most 1 are accepted (streams.maxListenUris)", data: { limit: "streams.maxListenUris", max: 1 } } },
     ]);
+    await handle.close();
+  });
+
+  it("6b. serveStdio refuses a listen past maxSubscriptions with -32603 'Subscription limit reached' (the text applyListenRules rewrites)", async () => {
+    const sent: { id?: unknown; error?: unknown }[] = [];
+    const transport = { onmessage: undefined as unknown, onclose: undefined, onerror: undefined, start: async () => {}, close: async () => {}, send: async (m: { id?: unknown }) => void sent.push(m) };
+    const handle = sdkStdio.serveStdio(factory, { transport: transport as never, maxSubscriptions: 1 });
+    const onmessage = transport.onmessage as (m: unknown) => void;
+    onmessage({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: ENVELOPE } });
+    for (const id of [1, 2]) onmessage({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE } });
+    for (let i = 0; i < 50 && !sent.some((m) => m.id === 2); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(sent.find((m) => m.id === 2)?.error, changed("serveStdio's maxSubscriptions refusal changed")).toEqual({ code: -32603, message: "Subscription limit reached" });
     await handle.close();
   });
 

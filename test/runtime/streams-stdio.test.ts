@@ -86,7 +86,11 @@ describe("stdio, 2026-07-28: subscriptions/listen", () => {
     await c.request(0, "server/discover", { _meta: ENVELOPE });
     expect((await listen(c, 1, { toolsListChanged: true })).method).toBe("notifications/subscriptions/acknowledged");
     expect((await listen(c, 2, { toolsListChanged: true })).method).toBe("notifications/subscriptions/acknowledged");
-    // The SDK's per-connection limit, set from the option (its own error text).
-    expect((await listen(c, 3, { toolsListChanged: true })).error).toEqual({ code: -32603, message: "Subscription limit reached" });
+    // The SDK's per-connection limit, set from the option, answered as the HTTP quota is (docs/security.md "Limits").
+    expect((await listen(c, 3, { toolsListChanged: true })).error).toEqual({
+      code: -32000,
+      message: "Too many subscriptions/listen streams: this connection already holds 2 open, the most streams.maxListenStreamsPerCaller allows; close one first",
+      data: { limit: "streams.maxListenStreamsPerCaller", max: 2 },
+    });
   });
 });

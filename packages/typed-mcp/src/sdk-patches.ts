@@ -27,9 +27,11 @@
  * 6. `linearStdioSend` (sdk-patches-stdio.ts): `StdioServerTransport#send` in linear time (the
  *    SDK's adds and removes stdout listeners per waiting message: O(N²)). Asserted, with the
  *    SDK's own send as the version guard, by `test/runtime/stdio-pipelined.test.ts`.
- * 7. stdio-listen.ts `capListenUris`: `serveStdio` sets the transport's `onmessage` by assignment
+ * 7. stdio-listen.ts `applyListenRules`: `serveStdio` sets the transport's `onmessage` by assignment
  *    and receives every inbound message through it (so a `subscriptions/listen` can be answered
- *    before its listen router). Asserted by `test/runtime/streams-sdk.test.ts`.
+ *    before its listen router), and refuses a listen past its `maxSubscriptions` with `-32603`
+ *    `Subscription limit reached` (re-worded as the quota error). Asserted by
+ *    `test/runtime/streams-sdk.test.ts` (6, 6b).
  * 8. streams.ts `ListenStreams`: `createMcpHandler` answers an accepted `subscriptions/listen`
  *    with a `text/event-stream` body, and cancelling that body tears the subscription down (its
  *    `maxSubscriptions` slot is free again). Asserted by `test/runtime/streams-sdk.test.ts`.

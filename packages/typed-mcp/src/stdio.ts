@@ -17,7 +17,7 @@ import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontext
 import type { ServeStdioOptions, StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { linearStdioSend } from "./sdk-patches-stdio.js";
 import { SDK_FACTORY } from "./server.js";
-import { capListenUris } from "./stdio-listen.js";
+import { applyListenRules } from "./stdio-listen.js";
 import type { McpServer } from "./server.js";
 
 export type { ServeStdioOptions, StdioServerHandle };
@@ -37,8 +37,9 @@ export type { ServeStdioOptions, StdioServerHandle };
  *
  * 2026-07-28 listen streams (docs/security.md "Streams"): a connection holds at most
  * `McpServerOptions.streams.maxListenStreamsPerCaller` (the SDK's `maxSubscriptions`, unless
- * `options.maxSubscriptions` says otherwise; one more is the SDK's `-32603` `Subscription limit
- * reached`), and a filter naming more than `streams.maxListenUris` URIs is `-32602` naming that option.
+ * `options.maxSubscriptions` says otherwise; one more is `-32000` naming
+ * `streams.maxListenStreamsPerCaller`, as over HTTP), and a filter naming more than
+ * `streams.maxListenUris` URIs is `-32602` naming that option.
  *
  * @param server The typed-mcp server.
  * @param options The SDK's stdio options (`legacy: "serve" | "reject"`, `transport`, `onerror`, …).
@@ -48,12 +49,13 @@ export function serveStdio(server: McpServer, options?: ServeStdioOptions): Stdi
   const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => server[SDK_FACTORY](ctx);
   // Listen streams: one connection is one caller (streams.ts, stdio-listen.ts).
   const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
-  if (options?.transport !== undefined) return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: capListenUris(options.transport, maxListenUris) });
+  const streams = options?.maxSubscriptions ?? maxSubscriptions;
+  if (options?.transport !== undefined) return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: applyListenRules(options.transport, maxListenUris, streams) });
   const limit = server.maxRequestBodySize;
   const lines = new JsonRpcLines(limit, (answer) => void transport.send(answer).catch(() => {}));
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, { maxBufferSize: limit + 2 });
   linearStdioSend(transport, process.stdout);
-  return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: capListenUris(transport, maxListenUris) });
+  return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: applyListenRules(transport, maxListenUris, streams) });
 }
 
 /**

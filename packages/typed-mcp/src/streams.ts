@@ -228,6 +228,22 @@ function errorResponse(id: string | number, error: { code: number; message: stri
 }
 
 /**
+ * The `-32000` answer to a `subscriptions/listen` past a full quota (docs/security.md "Limits"):
+ * `Too many subscriptions/listen streams: <whose> already hold(s) <open> open, the most
+ * streams.<option> allows; close one first`, `data: { limit: "streams.<option>", max }`.
+ *
+ * @param option The full quota's option name under `streams`.
+ * @param whose `"this caller"`, `"this connection"`, `"anonymous callers"` or `"this server"`.
+ */
+export function listenQuotaError(option: string, max: number, open: number, whose: string): { code: number; message: string; data: Record<string, unknown> } {
+  return {
+    code: -32000,
+    message: `Too many subscriptions/listen streams: ${whose} already ${whose === "anonymous callers" ? "hold" : "holds"} ${open} open, the most streams.${option} allows; close one first`,
+    data: { limit: `streams.${option}`, max },
+  };
+}
+
+/**
  * The open `subscriptions/listen` streams of one `McpServer`'s `server.fetch`, counted per caller
  * (caller.ts `callerOf(...).bucket`) and in all; see the module comment.
  */
@@ -303,12 +319,7 @@ export class ListenStreams {
           ? (["maxAnonymousListenStreams", maxAnonymousListenStreams, "anonymous callers"] as const)
           : (["maxListenStreamsPerCaller", maxListenStreamsPerCaller, "this caller"] as const);
     const open = option === "maxListenStreams" ? this.#total : this.openCount(bucket);
-    if (open < max) return undefined;
-    return {
-      code: -32000,
-      message: `Too many subscriptions/listen streams: ${whose} already ${whose === "anonymous callers" ? "hold" : "holds"} ${open} open, the most streams.${option} allows; close one first`,
-      data: { limit: `streams.${option}`, max },
-    };
+    return open < max ? undefined : listenQuotaError(option, max, open, whose);
   }
 
   #add(bucket: string, delta: 1 | -1): void {
