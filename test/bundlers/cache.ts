@@ -42,8 +42,8 @@ function files(dir: string, skip = new Set(["node_modules", "dist", "out"])): st
   return out;
 }
 
-/** The cache key of building `input.root` with bundler `name`: a SHA-256 over every input named in the header. */
-function key(name: string, input: BuildInput): string {
+/** The cache key of building `input.root` with bundler `name`: 32 hex digits of a SHA-256 over every input named in the header. */
+export function bundleKey(name: string, input: BuildInput): string {
   const hash = createHash("sha256");
   const add = (label: string, bytes: string | Buffer) => hash.update(`${label}\0${bytes.length}\0`).update(bytes);
   add("bundler", name);
@@ -67,7 +67,7 @@ function key(name: string, input: BuildInput): string {
  * @throws what the bundler throws when the build fails (nothing is cached then).
  */
 export async function cachedBuild(name: string, input: BuildInput): Promise<CachedBundle> {
-  const dir = join(CACHE, `${name.replace(/\W+/g, "-")}-${key(name, input)}`);
+  const dir = join(CACHE, `${name.replace(/\W+/g, "-")}-${bundleKey(name, input)}`);
   const warnings = input.warnings ?? [];
   if (!FULL && existsSync(join(dir, "done.json"))) {
     const saved = JSON.parse(readFileSync(join(dir, "done.json"), "utf8")) as { file: string; warnings: string[] };
