@@ -4,8 +4,9 @@
  * byte-identical: the bundler's name, the plugin options, every file of the fixture project, every
  * file of `packages/*\/dist` (the plugin, the extractor, the runtime), pnpm-lock.yaml (the
  * bundlers' and TypeScript's versions) and this folder's build.ts and cache.ts. Any change is a
- * new key, so a stale bundle is never reused; old entries are only disk space under
- * `<repo>/.tmp/bundles` (delete the folder at will).
+ * new key, so a stale bundle is never reused. Entries live in `<repo>/.tmp/bundles/<slot>-<key>/`,
+ * where the slot names what is built (bundler, fixture, entry, options): writing an entry
+ * removes the older entries of its slot, so the folder holds one bundle per slot (delete it at will).
  *
  * The full tier (`TYPED_MCP_TIER=full`) never reads the cache: every bundle is built, so what a
  * build itself shows (the sidecar closed when it ends, its warnings, its time) is checked there
@@ -67,7 +68,8 @@ export function bundleKey(name: string, input: BuildInput): string {
  * @throws what the bundler throws when the build fails (nothing is cached then).
  */
 export async function cachedBuild(name: string, input: BuildInput): Promise<CachedBundle> {
-  const dir = join(CACHE, `${name.replace(/\W+/g, "-")}-${bundleKey(name, input)}`);
+  const slot = `${name.replace(/\W+/g, "-")}-${createHash("sha256").update(JSON.stringify([relative(repo, input.root), relative(input.root, input.entry), input.options ?? {}])).digest("hex").slice(0, 8)}`;
+  const dir = join(CACHE, `${slot}-${bundleKey(name, input)}`);
   const warnings = input.warnings ?? [];
   if (!FULL && existsSync(join(dir, "done.json"))) {
     const saved = JSON.parse(readFileSync(join(dir, "done.json"), "utf8")) as { file: string; warnings: string[] };
@@ -93,6 +95,10 @@ export async function cachedBuild(name: string, input: BuildInput): Promise<Cach
   } catch {
     // Another worker renamed its identical build first: use that one.
     rmSync(partial, { recursive: true, force: true });
+  }
+  // Older entries of this slot (built from inputs that have changed since) are never read again.
+  for (const old of readdirSync(CACHE)) {
+    if (old.startsWith(`${slot}-`) && !old.includes(".partial-") && join(CACHE, old) !== dir) rmSync(join(CACHE, old), { recursive: true, force: true });
   }
   return { file: join(dir, file), cached: false };
 }
