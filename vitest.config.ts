@@ -1,15 +1,24 @@
 import { defineConfig } from "vitest/config";
+import { FULL, FULL_ONLY } from "./test/helpers/tier.ts";
 
+/**
+ * The main suite in two tiers (docs/contributing.md "Test tiers"): `npm test` runs the fast tier,
+ * `npm run test:all` the full one (`TYPED_MCP_TIER=full`: also the FULL_ONLY files, and the
+ * checks some files repeat on more versions — test/helpers/tier.ts).
+ */
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // test/scaffold installs from the registry with npm: its own script, `pnpm test:scaffold` (vitest.scaffold.config.ts).
-    exclude: ["test/scaffold/**", "**/node_modules/**"],
+    exclude: ["test/scaffold/**", "**/node_modules/**", ...(FULL ? [] : FULL_ONLY)],
     // Builds every package first: tests import the built packages, never a stale dist/.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Two files at a time (the suite is parallel-safe: free ports, mkdtemp directories, no shared output path).
+    fileParallelism: true,
+    maxWorkers: 2,
     // In CI also write a JSON report, from which .ci/run prints the plain "N passed, N failed" line.
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".tmp/vitest-report.json" }]] : ["default"],
   },

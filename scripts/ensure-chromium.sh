@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Part of `npm test`: the MCP Apps view test (test/apps/browser.test.ts) drives a real browser,
-# Debian's chromium at /usr/bin/chromium (through playwright-core; browser downloads are not
-# possible here). Installs it with apt-get when it is missing and we may (root, apt-get present).
+# Part of `npm run test:all` (scripts/test-all.mjs; not of `npm test`): the MCP Apps view test
+# (test/apps/browser.test.ts, full tier only) drives a real browser, Debian's chromium at
+# /usr/bin/chromium (through playwright-core; browser downloads are not possible here). Installs it with apt-get when it is missing and we may (root, apt-get present).
 # Never fails the command: if chromium cannot be installed, that one test fails and says why.
 set -u
 [ -x /usr/bin/chromium ] && exit 0

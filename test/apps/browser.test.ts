@@ -50,7 +50,7 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (.ci/run does this).`);
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (npm run test:all does this).`);
   }
   work = await mkdtemp(join(tmpdir(), "typed-mcp-apps-"));
   const outDir = join(work, "dist");

@@ -3,12 +3,15 @@
  * "Backends"): the TypeScript 7.0 IPC backend, the 7.1 IPC backend (`typescript/sync`, on the
  * `typescript71` dev dependency: typescript@7.1.0-dev) and the classic TS 5/6 backend
  * (`@typescript/typescript6`, and TypeScript 5.9 through the `typescript5` dev dependency).
- * Modules with diagnostics compare codes and positions.
+ * Modules with diagnostics compare codes and positions. The fast tier compares 7.0 with the
+ * classic backend on TypeScript 6; the full tier (`npm run test:all`, test/helpers/tier.ts) also
+ * 7.1 and TypeScript 5.9.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
 import { corpus, ROOT, viewAll } from "./helpers.js";
+import { FULL } from "../helpers/tier.ts";
 import { join, relative } from "node:path";
 
 const files = corpus();
@@ -26,6 +29,7 @@ beforeAll(() => {
   classic = createExtractor({ cwd: ROOT, typescript: "6" });
   views7 = viewAll(ts7, files);
   views6 = viewAll(classic, files);
+  if (!FULL) return;
   ts71 = createExtractor({ cwd: ROOT, typescript: join(ROOT, "node_modules/typescript71") });
   views71 = viewAll(ts71, files);
   ts5 = createExtractor({ cwd: ROOT, typescript: join(ROOT, "node_modules/typescript5") });
@@ -39,9 +43,12 @@ afterAll(() => {
 });
 
 describe("backend selection", () => {
-  it("runs the forced backends: 7.0 over typescript@7.0, 7.1 over typescript@7.1, the classic one over TypeScript 6", () => {
+  it.skipIf(!FULL)("runs the forced backends: 7.1 over typescript@7.1, the classic one over TypeScript 5.9", () => {
     expect(ts5.stats()).toMatchObject({ backend: "6", typescriptVersion: expect.stringMatching(/^5\.9\./) });
     expect(ts71.stats()).toMatchObject({ backend: "7.1", typescriptVersion: expect.stringMatching(/^7\.1\./) });
+  });
+
+  it("runs the forced backends: 7.0 over typescript@7.0, the classic one over TypeScript 6", () => {
     expect(ts7.stats()).toMatchObject({ backend: "7.0", typescriptVersion: expect.stringMatching(/^7\.0\./) });
     expect(classic.stats()).toMatchObject({ backend: "6", roundTrips: 0, typescriptVersion: expect.stringMatching(/^6\./) });
   });
@@ -67,7 +74,7 @@ describe("byte-identical listings (7.0 vs classic)", () => {
   }
 });
 
-describe("byte-identical listings (7.0 vs 7.1)", () => {
+describe.skipIf(!FULL)("byte-identical listings (7.0 vs 7.1)", () => {
   for (const f of files) {
     const rel = relative(ROOT, f);
     it(rel, () => {
@@ -76,7 +83,7 @@ describe("byte-identical listings (7.0 vs 7.1)", () => {
   }
 });
 
-describe("byte-identical listings (7.0 vs classic on TypeScript 5.9)", () => {
+describe.skipIf(!FULL)("byte-identical listings (7.0 vs classic on TypeScript 5.9)", () => {
   for (const f of files) {
     const rel = relative(ROOT, f);
     it(rel, () => {

@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlers } from "./build.ts";
+import { cachedBuild } from "./cache.ts";
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), "fixtures/shared");
 let work: string;
@@ -35,7 +36,7 @@ for (const name of Object.keys(bundlers)) {
   describe(name, () => {
     let bundle: string;
     beforeAll(async () => {
-      bundle = await bundlers[name]!({ root: fixture, entry: join(fixture, "src/entry.ts"), outDir: await mkdtemp(join(work, `${name}-`)) });
+      ({ file: bundle } = await cachedBuild(name, { root: fixture, entry: join(fixture, "src/entry.ts"), outDir: await mkdtemp(join(work, `${name}-`)) }));
     }, 120_000);
 
     it("holds Line's reader and schema once, used by the tools of both modules", () => {

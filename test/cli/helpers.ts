@@ -2,6 +2,9 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
+import { createExtractor, type Extractor } from "../../packages/extract/dist/index.js";
+import { runCli, type CliOptions } from "../../packages/cli/dist/index.js";
 export { childPids as children } from "../helpers/processes.ts";
 
 /** Repository root. */
@@ -23,11 +26,42 @@ export interface Run {
  */
 const SIDECAR_NOISE = /^context canceled\n/gm;
 
-/** Runs `node packages/cli/dist/bin.js ...args` in `cwd` (default: the fixtures directory). */
-export function cli(args: string[], cwd = FIXTURES): Run {
+/**
+ * Runs the real executable, `node packages/cli/dist/bin.js ...args`, in `cwd` (default: the
+ * fixtures directory): a new process and a new TypeScript sidecar per call (≈ 1–2 s), so only
+ * the few tests that check the process itself (exit status, flushed stdout) use it.
+ */
+export function cliProcess(args: string[], cwd = FIXTURES): Run {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(SIDECAR_NOISE, "") };
+}
+
+/** One warm extractor per `cwd` + `tsconfig`, shared by every {@link cli} call of a test file. */
+const extractors = new Map<string, Extractor>();
+afterAll(() => {
+  for (const e of extractors.values()) e.close();
+  extractors.clear();
+});
+
+/**
+ * Runs `typed-mcp ...args` in `cwd` (default: the fixtures directory) in this process: the built
+ * CLI's `runCli` (the function bin.js calls) with one reused type-checker per `cwd` + `tsconfig`
+ * ({@link CliOptions.extractor}), closed after the file's tests. Same exit code, stdout and
+ * stderr as {@link cliProcess} (test/cli/usage.test.ts checks that), without a process start per call.
+ */
+export function cli(args: string[], cwd = FIXTURES): Run {
+  let stdout = "";
+  let stderr = "";
+  const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t), cwd };
+  const extractor = (project: { cwd: string; tsconfig: string | undefined }): Extractor => {
+    const key = `${project.cwd}\0${project.tsconfig ?? ""}`;
+    let e = extractors.get(key);
+    if (!e) extractors.set(key, (e = createExtractor(project)));
+    return e;
+  };
+  const code = runCli(args, io, { extractor });
+  return { code, stdout, stderr };
 }
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURES, children, cli } from "./helpers.js";
+import { FIXTURES, children, cli, cliProcess } from "./helpers.js";
 
 const HINT = "Run 'typed-mcp --help' for usage.\n";
 
@@ -50,5 +50,20 @@ describe("typed-mcp leaves no process behind", () => {
       left = children().filter((p) => !before.includes(p));
     }
     expect(left).toEqual([]);
+  });
+});
+
+// The other CLI tests call runCli in this process with one warm type-checker (helpers.ts `cli`);
+// these three start the real executable, one per exit code (docs/cli.md: 0 ok, 1 diagnostics,
+// 2 bad usage), and require the same status, stdout and stderr as the in-process run.
+describe("the typed-mcp executable answers as runCli does", () => {
+  it.each([
+    [["list", "list/weather.ts"], 0],
+    [["check", "diag/d0002.ts"], 1],
+    [["lint", "a.ts"], 2],
+  ] as [string[], number][])("%j exits %i", (args, code) => {
+    const real = cliProcess(args);
+    expect(real.code).toBe(code);
+    expect(real).toEqual(cli(args));
   });
 });

@@ -191,7 +191,11 @@ function checkProject(project: string | undefined, cwd: string): string | undefi
 }
 
 /** Extracts every module with one extractor, closed before returning (no process left). */
-function extractAll(sources: { file: string; code: string }[], tsconfig: string | undefined, cwd: string): ModuleModel[] {
+function extractAll(sources: { file: string; code: string }[], tsconfig: string | undefined, cwd: string, options: CliOptions): ModuleModel[] {
+  if (options.extractor) {
+    const shared = options.extractor({ cwd, tsconfig });
+    return sources.map((s) => shared.extract(s.file, s.code));
+  }
   let extractor: Extractor | undefined;
   try {
     extractor = createExtractor({ cwd, tsconfig });
@@ -201,10 +205,25 @@ function extractAll(sources: { file: string; code: string }[], tsconfig: string 
   }
 }
 
+/** How {@link runCli} gets its type-checker; the default (`{}`) is what the `typed-mcp` executable does. */
+export interface CliOptions {
+  /**
+   * Supplies the extractor for a run's `cwd` (absolute, `io.cwd`) and `tsconfig` (absolute path
+   * of `--project`, or `undefined`: the nearest tsconfig.json above each file) instead of
+   * creating one and closing it before returning. The caller owns what it returns: `runCli`
+   * never closes it, so one warm TypeScript sidecar can serve many runs (the test suite keeps
+   * one per `cwd` + `tsconfig`). It must have been made with the same `cwd` and `tsconfig`
+   * (`createExtractor({ cwd, tsconfig })`), and files it already read must not have changed on
+   * disk since (or call its `invalidate(file)` first).
+   */
+  extractor?: (project: { cwd: string; tsconfig: string | undefined }) => Extractor;
+}
+
 /**
  * Runs the `typed-mcp` command with `argv` (the arguments after the program name) and returns
  * the exit code; it never calls `process.exit` and leaves no child process behind (the
- * extractor's TypeScript sidecar is closed before returning).
+ * extractor's TypeScript sidecar is closed before returning, unless `options.extractor`
+ * supplied it).
  *
  * - Every command reads the files given and every module they reach through static relative
  *   imports and re-exports ({@link followImports}; docs/cli.md "Which files are listed").
@@ -225,8 +244,9 @@ function extractAll(sources: { file: string; code: string }[], tsconfig: string 
  *
  * @param argv Arguments after the program name, e.g. `["list", "src/tools.ts"]`.
  * @param io Output sinks and working directory; default: the process's.
+ * @param options Where the type-checker comes from ({@link CliOptions}); default: a new one per run, closed before returning.
  */
-export function runCli(argv: string[], io: CliIO = processIO()): number {
+export function runCli(argv: string[], io: CliIO = processIO(), options: CliOptions = {}): number {
   let parsed: Parsed;
   let sources: { file: string; code: string }[];
   let tsconfig: string | undefined;
@@ -244,7 +264,7 @@ export function runCli(argv: string[], io: CliIO = processIO()): number {
     return EXIT_USAGE;
   }
 
-  const models = extractAll(sources, tsconfig, io.cwd);
+  const models = extractAll(sources, tsconfig, io.cwd, options);
   const problems: string[] = [];
   const warnings: string[] = [];
   /** `--lint` findings: printed with the warnings, never counted by `--strict`. */

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// The last line of .ci/run: `node scripts/count-tests.mjs REPORT.json…` prints
+// `N passed, N failed` over vitest JSON reports (`--reporter=json`). A test counts as failed when
+// it failed; a test file that failed without a failed test (its import or a `beforeAll` threw, so
+// its tests were never run) counts as one failure; a missing report (that run did not finish)
+// counts as one failure and is named on stderr. Always exits 0: .ci/run's status comes from the runs.
+import { existsSync, readFileSync } from "node:fs";
+
+let passed = 0;
+let failed = 0;
+for (const file of process.argv.slice(2)) {
+  if (!existsSync(file)) {
+    console.error(`${file} is missing: that run did not finish`);
+    failed++;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  for (const suite of report.testResults ?? []) {
+    if (suite.status === "failed" && !suite.assertionResults.some((a) => a.status === "failed")) {
+      console.error(`${suite.name} failed before its tests ran: ${String(suite.message).split("\n")[0]}`);
+      failed++;
+    }
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);

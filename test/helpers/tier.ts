@@ -1,0 +1,16 @@
+/**
+ * Which test tier runs (docs/contributing.md "Test tiers"). `npm test` runs the fast tier;
+ * `npm run test:all` sets `TYPED_MCP_TIER=full` for its vitest run, which adds what needs a
+ * system package (Chromium) or repeats a check on more versions (TypeScript 7.1 and 5.9 in
+ * test/backends/corpus.test.ts). vitest.config.ts reads the same variable for the files that
+ * run only in the full tier ({@link FULL_ONLY}).
+ */
+
+/** True in the full tier (`TYPED_MCP_TIER=full`, set by `npm run test:all`). */
+export const FULL = process.env.TYPED_MCP_TIER === "full";
+
+/**
+ * Test files that run only in the full tier, relative to the repository root: each needs
+ * something the fast tier does not install (Debian's chromium, through scripts/ensure-chromium.sh).
+ */
+export const FULL_ONLY = ["test/apps/browser.test.ts"];
