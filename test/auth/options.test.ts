@@ -31,7 +31,7 @@ describe("auth option checks", () => {
     expect(make({ acceptTokenTypes: [""] })).toThrow(new TypeError('auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got ""'));
     expect(make({ acceptTokenTypes: [42 as unknown as string] })).toThrow(new TypeError("auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got 42"));
     expect(make({ optionalClaims: ["sub", "client_id"] })).not.toThrow();
-    expect(make({ optionalClaims: ["azp" as "sub"] })).toThrow(new TypeError('auth.optionalClaims takes "sub" and "client_id", got "azp"'));
+    expect(make({ optionalClaims: ["azp" as "sub"] })).toThrow(new TypeError('auth.optionalClaims takes "sub", "client_id" and "iat", got "azp"'));
     expect(make({ introspectionCacheMaxAgeSeconds: 0 })).not.toThrow();
     expect(make({ introspectionCacheMaxAgeSeconds: -1 })).toThrow(new TypeError("auth.introspectionCacheMaxAgeSeconds must be a non-negative number, got -1"));
     expect(make({ introspectionCacheMaxEntries: Number.NaN })).toThrow(new TypeError("auth.introspectionCacheMaxEntries must be a non-negative number, got NaN"));

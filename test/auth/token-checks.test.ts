@@ -161,6 +161,16 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
       const skewed = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: now + 10 }));
       expect((await gate.call(bearer(skewed))).status).toBe(200);
     });
+
+    it("refuses a token without iat (RFC 9068 §2.2 requires it), naming optionalClaims, and an iat that is no NumericDate", async () => {
+      const missing = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: undefined }));
+      await expectInvalid(
+        await gate.call(bearer(missing)),
+        "The token has no iat claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['iat'] })",
+      );
+      const word = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: "now" }));
+      await expectInvalid(await gate.call(bearer(word)), "The token's iat claim is not a NumericDate");
+    });
   });
 
   describe("sub and client_id (RFC 9068 §2.2 requires both)", () => {
@@ -174,7 +184,9 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
         await gate.call(bearer(await sign({ client_id: undefined, azp: "m2m" }))),
         "The token has no client_id claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['client_id'] })",
       );
-      await expectInvalid(await gate.call(bearer(await sign({ sub: 42 }))), "The token's sub claim is not a string");
+      await expectInvalid(await gate.call(bearer(await sign({ sub: 42 }))), "The token's sub claim is not a non-empty string");
+      // An empty sub would make the token one caller with every token that omits sub.
+      await expectInvalid(await gate.call(bearer(await sign({ sub: "" }))), "The token's sub claim is not a non-empty string");
     });
 
     it("accepts them missing with optionalClaims", async () => {

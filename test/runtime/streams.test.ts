@@ -95,6 +95,16 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
     expect(isStream(await listen(server, { toolsListChanged: true }, { authInfo: token("carol") }))).toBe(true);
   });
 
+  it("made-up Mcp-Session-Id values do not escape the anonymous bucket (a session is no quota boundary)", async () => {
+    const server = makeServer();
+    const out: Response[] = [];
+    for (let i = 0; i < 257; i++) out.push(await listen(server, { toolsListChanged: true }, { id: i + 1, headers: { "mcp-session-id": `made-up-${i}` } }));
+    expect(out.filter(isStream)).toHaveLength(256);
+    expect(await errorOf(out[256]!)).toEqual(quotaError("anonymous callers", "hold", 256, "maxAnonymousListenStreams"));
+    // The server-wide ceiling (1,024) is not reached: a token caller still listens.
+    expect(isStream(await listen(server, { toolsListChanged: true }, { authInfo: token("dave") }))).toBe(true);
+  });
+
   it("callerKey splits the anonymous bucket: each key gets the per-caller quota", async () => {
     const server = makeServer({ callerKey: (request) => request.headers.get("x-client") ?? undefined });
     const a = await openMany(server, 17, { headers: { "x-client": "10.0.0.1" } });

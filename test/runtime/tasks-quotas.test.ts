@@ -43,16 +43,22 @@ afterEach(async () => {
   closers = [];
 });
 
+/**
+ * Serves the fixture. HTTP callers without a token are anonymous (a session is no quota boundary,
+ * docs/security.md "Callers"), so each test client is told apart by `callerKey` from its
+ * `x-test-caller` header — its own bucket with the `tasks.anonymous` quota.
+ */
 async function serve(options: Record<string, unknown> = {}): Promise<Awaited<ReturnType<typeof serveHttp>>> {
-  const http = await serveHttp(server(options), { port: 0 });
+  const http = await serveHttp(server({ callerKey: (request: Request) => request.headers.get("x-test-caller") ?? undefined, ...options }), { port: 0 });
   closers.push(() => http.close());
   return http;
 }
 
-/** A new real client on its own session (its own caller). */
-async function session(url: URL): Promise<Client> {
+let callers = 0;
+/** A new real client on its own session and its own `callerKey` bucket (`x-test-caller`); `caller: null` sends no such header. */
+async function session(url: URL, caller: string | null = `client-${++callers}`): Promise<Client> {
   const client = new Client({ name: "quota-client", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(url));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: caller === null ? {} : { "x-test-caller": caller } } }));
   closers.push(() => client.close());
   return client;
 }
@@ -80,7 +86,7 @@ async function allTasks(client: Client): Promise<{ taskId: string; status: strin
   return out;
 }
 
-describe("running tasks: a quota per caller (tasks.perCaller.maxRunning, default 100)", () => {
+describe("running tasks: a quota per caller (tasks.anonymous.maxRunning, default 100)", () => {
   it("one client's 1,000 running tasks: 100 run, 900 are -32603 naming the limit, and another client's task call still works", async () => {
     const http = await serve();
     const a = await session(http.url);
@@ -96,8 +102,8 @@ describe("running tasks: a quota per caller (tasks.perCaller.maxRunning, default
     expect(refused).toHaveLength(900);
     expect(refused[0]).toEqual({
       code: -32603,
-      message: "Too many tasks are running for this caller (tasks.perCaller.maxRunning is 100); wait for one to finish or cancel one.",
-      data: { limit: "tasks.perCaller.maxRunning", max: 100 },
+      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 100); wait for one to finish or cancel one.",
+      data: { limit: "tasks.anonymous.maxRunning", max: 100 },
     });
     // Another caller is not affected: its task is created and completes.
     const { task } = await createTask(b, "slow_compute", { seconds: 0 });
@@ -129,7 +135,7 @@ describe("stdio: the connection is the caller (tasks.perCaller, not the anonymou
 });
 
 describe("kept results: count and bytes per caller, the caller's own oldest dropped", () => {
-  it("200 results of 1 MiB from one caller keep at most tasks.perCaller.maxResultBytes (32 MiB): the newest that fit; another caller's result stays", async () => {
+  it("200 results of 1 MiB from one caller keep at most tasks.anonymous.maxResultBytes (32 MiB): the newest that fit; another caller's result stays", async () => {
     const http = await serve();
     const a = await session(http.url);
     const b = await session(http.url);
@@ -156,20 +162,20 @@ describe("kept results: count and bytes per caller, the caller's own oldest drop
   });
 
   it("a single result larger than the caller's byte quota is not kept: the task is failed with -32603 naming the option", async () => {
-    const http = await serve({ tasks: { perCaller: { maxResultBytes: 1000 } } });
+    const http = await serve({ tasks: { anonymous: { maxResultBytes: 1000 } } });
     const a = await session(http.url);
     const { task } = await createTask(a, "big_result", { chars: 2000 });
     // {"content":[{"type":"text","text":"x…x"}]}: 2,000 + 39 bytes.
-    const message = "The task's result (2039 bytes) is larger than tasks.perCaller.maxResultBytes (1000 bytes); it was not kept.";
-    expect(await failure(taskResult(a, task.taskId))).toEqual({ code: -32603, message, data: { limit: "tasks.perCaller.maxResultBytes", max: 1000 } });
+    const message = "The task's result (2039 bytes) is larger than tasks.anonymous.maxResultBytes (1000 bytes); it was not kept.";
+    expect(await failure(taskResult(a, task.taskId))).toEqual({ code: -32603, message, data: { limit: "tasks.anonymous.maxResultBytes", max: 1000 } });
     expect((await getTask(a, task.taskId)).status).toBe("failed");
     // A result within the quota is kept.
     const ok = (await createTask(a, "big_result", { chars: 500 })).task;
     expect((await taskResult(a, ok.taskId)).content).toEqual([{ type: "text", text: "x".repeat(500) }]);
   });
 
-  it("tasks.perCaller.maxResults: past it the caller's own oldest finished task is dropped", async () => {
-    const http = await serve({ tasks: { perCaller: { maxRunning: 3, maxResults: 3 } } });
+  it("tasks.anonymous.maxResults: past it the caller's own oldest finished task is dropped", async () => {
+    const http = await serve({ tasks: { anonymous: { maxRunning: 3, maxResults: 3 } } });
     const a = await session(http.url);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -184,7 +190,7 @@ describe("kept results: count and bytes per caller, the caller's own oldest drop
 describe("the server-wide ceiling tasks.maxTasks: refused rather than another caller's loss", () => {
   it("full of two callers' finished tasks: a third caller is -32603 naming tasks.maxTasks; a caller with finished tasks drops its own oldest", async () => {
     const quota = { maxRunning: 2, maxResults: 2 };
-    const http = await serve({ tasks: { maxTasks: 4, perCaller: quota, anonymous: quota } });
+    const http = await serve({ tasks: { maxTasks: 4, anonymous: quota } });
     const [a, b, c] = [await session(http.url), await session(http.url), await session(http.url)];
     const finished = async (client: Client) => {
       const { task } = await createTask(client, "slow_compute", { seconds: 0 });
@@ -206,7 +212,7 @@ describe("the server-wide ceiling tasks.maxTasks: refused rather than another ca
 });
 
 describe("anonymous callers: one shared bucket (tasks.anonymous), split by callerKey", () => {
-  it("the shared bucket's running quota is reached by anonymous requests only; a callerKey bucket and a session are not affected", async () => {
+  it("the shared bucket's running quota is reached by anonymous requests and unauthenticated sessions alike; a callerKey bucket is not affected", async () => {
     const http = await serve({ tasks: { anonymous: { maxRunning: 2 } }, callerKey: (request: Request) => request.headers.get("x-client-address") ?? undefined });
     const start = (headers: Record<string, string> = {}) => anonymous(http.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 }, task: {} }, headers);
     const shared = [await start(), await start()];
@@ -216,11 +222,18 @@ describe("anonymous callers: one shared bucket (tasks.anonymous), split by calle
       message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 2); wait for one to finish or cancel one.",
       data: { limit: "tasks.anonymous.maxRunning", max: 2 },
     });
-    // Its own bucket (the anonymous quota again), and a session's (perCaller).
+    // A session is no quota boundary (any client can open sessions or make ids up): it shares the full bucket.
+    const s = await session(http.url, null);
+    expect(await failure(createTask(s, "slow_compute", { seconds: 0 }))).toEqual({
+      code: -32603,
+      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 2); wait for one to finish or cancel one.",
+      data: { limit: "tasks.anonymous.maxRunning", max: 2 },
+    });
+    const madeUp = await start({ "mcp-session-id": "made-up-1" });
+    expect(madeUp.error?.data).toEqual({ limit: "tasks.anonymous.maxRunning", max: 2 });
+    // A callerKey bucket is its own (the anonymous quota again).
     const keyed = await start({ "x-client-address": "203.0.113.7" });
     expect(keyed.result.task.status).toBe("working");
-    const s = await session(http.url);
-    expect((await createTask(s, "slow_compute", { seconds: 0 })).task.status).toBe("working");
     for (const answer of [...shared, keyed]) await anonymous(http.url, "tasks/cancel", { taskId: answer.result.task.taskId });
   });
 });
@@ -315,7 +328,9 @@ describe("tasks options are checked by the constructor", () => {
     expect(make({ perCaller: { maxRunning: 0 } })).toThrow(new RangeError("tasks.perCaller.maxRunning must be a positive integer, got 0"));
     expect(make({ anonymous: { maxResults: 1.5 } })).toThrow(new RangeError("tasks.anonymous.maxResults must be a positive integer, got 1.5"));
     expect(make({ maxResultBytes: -1 })).toThrow(new RangeError("tasks.maxResultBytes must be a positive integer, got -1"));
-    expect(make({ maxTasks: 50 })).toThrow(new RangeError("tasks.perCaller.maxRunning (100) must not exceed the server-wide tasks.maxTasks (50)"));
+    expect(make({ maxTasks: 50, perCaller: { maxRunning: 100 } })).toThrow(new RangeError("tasks.perCaller.maxRunning (100) must not exceed the server-wide tasks.maxTasks (50)"));
+    // A default quota is lowered to a smaller server-wide ceiling rather than refused.
+    expect(make({ maxTasks: 40 })).not.toThrow();
     expect(make({ perCaller: { maxResultBytes: 512 * MIB } })).toThrow(new RangeError("tasks.perCaller.maxResultBytes (536870912) must not exceed the server-wide tasks.maxResultBytes (268435456)"));
     expect(make({ anonymous: "small" })).toThrow(new TypeError("tasks.anonymous must be an object, got string"));
   });

@@ -61,7 +61,7 @@ export async function verifyJwt(token: string, issuer: string, keys: JWTVerifyGe
     audience: settings.audiences,
     algorithms: ACCEPTED_ALGORITHMS,
     clockTolerance: settings.clockTolerance,
-    requiredClaims: ["exp", ...(["sub", "client_id"] as const).filter((claim) => !settings.optionalClaims.has(claim))],
+    requiredClaims: ["exp", ...(["iat", "sub", "client_id"] as const).filter((claim) => !settings.optionalClaims.has(claim))],
   };
   let verified: JWTVerifyResult;
   try {
@@ -112,10 +112,14 @@ function checkTokenType(typ: unknown, settings: VerifierSettings): void {
   );
 }
 
-/** `sub` and `client_id`, when present, are strings (RFC 7519 §4.1.2, RFC 9068 §2.2): anything else would blur the owner. */
+/**
+ * `sub` and `client_id`, when present, are non-empty strings (RFC 7519 §4.1.2, RFC 9068 §2.2):
+ * anything else — an empty one included, which would silently make every such token one caller
+ * with the tokens that omit the claim — would blur the owner.
+ */
 function checkClaimTypes(claims: JWTPayload): void {
   for (const claim of ["sub", "client_id"]) {
-    if (claims[claim] !== undefined && typeof claims[claim] !== "string") throw new OAuthError(OAuthErrorCode.InvalidToken, `The token's ${claim} claim is not a string`);
+    if (claims[claim] !== undefined && (typeof claims[claim] !== "string" || claims[claim] === "")) throw new OAuthError(OAuthErrorCode.InvalidToken, `The token's ${claim} claim is not a non-empty string`);
   }
 }
 
@@ -129,7 +133,9 @@ function tokenError(error: unknown): Error {
   if (error instanceof joseErrors.JWTExpired) return new OAuthError(OAuthErrorCode.InvalidToken, "The token has expired");
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     const missing = error.reason === "missing" ? MISSING_CLAIM_ERRORS[error.claim] : undefined;
-    return new OAuthError(OAuthErrorCode.InvalidToken, missing ?? CLAIM_ERRORS[error.claim] ?? "The token's claims are not valid");
+    // "invalid": the claim is of the wrong type (RFC 7519 §2 NumericDate), not a failed time check.
+    const invalid = error.reason === "invalid" ? `The token's ${error.claim} claim is not a NumericDate` : undefined;
+    return new OAuthError(OAuthErrorCode.InvalidToken, missing ?? invalid ?? CLAIM_ERRORS[error.claim] ?? "The token's claims are not valid");
   }
   if (error instanceof joseErrors.JWKSNoMatchingKey) return new OAuthError(OAuthErrorCode.InvalidToken, "The token is not signed by a key of the authorization server");
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return new OAuthError(OAuthErrorCode.InvalidToken, "The token's signature algorithm is not accepted");
@@ -150,6 +156,7 @@ const CLAIM_ERRORS: Record<string, string> = {
 /** The answer when a required claim is missing (RFC 9068 §2.2), naming the option for issuers that omit it. */
 const MISSING_CLAIM_ERRORS: Record<string, string> = {
   exp: "The token has no expiration time",
+  iat: "The token has no iat claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['iat'] })",
   sub: "The token has no sub claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['sub'] })",
   client_id: "The token has no client_id claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['client_id'] })",
 };

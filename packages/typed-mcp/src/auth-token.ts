@@ -21,7 +21,7 @@ export class AuthUnavailableError extends Error {
 }
 
 /** A JWT access token claim an issuer may be declared to leave out (RFC 9068 §2.2 requires both). */
-export type OptionalClaim = "sub" | "client_id";
+export type OptionalClaim = "sub" | "client_id" | "iat";
 
 /** What the verifiers need, already checked by auth.ts. */
 export interface VerifierSettings {
@@ -100,7 +100,8 @@ export function authInfoOf(token: string, claims: JWTPayload, settings: Verifier
   const clientId = typeof claims["client_id"] === "string" ? claims["client_id"] : typeof claims["azp"] === "string" ? claims["azp"] : "";
   const issuer = claims.iss ?? settings.issuer.href;
   const subject = typeof claims.sub === "string" ? claims.sub : undefined;
-  const owner = via === "jwt" ? [issuer, subject ?? "", clientId] : [issuer, subject ?? clientId];
+  // Introspection: the subject, else the client, each tagged, so a user whose `sub` equals a client's id is not that client's caller.
+  const owner = via === "jwt" ? [issuer, subject ?? "", clientId] : [issuer, subject !== undefined ? `sub:${subject}` : `client:${clientId}`];
   return {
     token,
     clientId,

@@ -107,7 +107,8 @@ export interface AuthOptions {
    * JWT access token claims your issuer leaves out although RFC 9068 §2.2 requires them: `"sub"`
    * (the caller's owner is then issuer + `""` + `client_id`: every token of one client is one
    * caller, docs/security.md "Callers") and/or `"client_id"` (`clientId` is then `azp` when given,
-   * else `""`). Default: none — a token without either is 401 `invalid_token` naming this option.
+   * else `""`) and/or `"iat"`. Default: none — a token without any of them is 401 `invalid_token`
+   * naming this option.
    * Introspected tokens (RFC 7662, where both are optional) are not affected.
    * @throws TypeError (from the constructor) for another value.
    */
@@ -294,7 +295,7 @@ function tokenTypes(accepted: readonly (string | null)[] | undefined): Set<strin
 /** {@link AuthOptions.optionalClaims}, checked. */
 function optionalClaims(claims: readonly OptionalClaim[] | undefined): Set<OptionalClaim> {
   for (const claim of claims ?? []) {
-    if (claim !== "sub" && claim !== "client_id") throw new TypeError(`auth.optionalClaims takes "sub" and "client_id", got ${JSON.stringify(claim) ?? String(claim)}`);
+    if (claim !== "sub" && claim !== "client_id" && claim !== "iat") throw new TypeError(`auth.optionalClaims takes "sub", "client_id" and "iat", got ${JSON.stringify(claim) ?? String(claim)}`);
   }
   return new Set(claims);
 }

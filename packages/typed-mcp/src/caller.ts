@@ -9,7 +9,9 @@
  *   client are two callers; one user on two sessions or instances is one. An `authInfo` the
  *   application hands to `server.fetch` itself is read by the JWT rule.
  * - Without a token: the connection (stdio, or any transport connected with `serveStdio`), else the
- *   2025-era `Mcp-Session-Id`.
+ *   2025-era `Mcp-Session-Id` — which scopes visibility (a session sees its own tasks) but is
+ *   charged to the anonymous quota bucket below: a client can open any number of sessions or make
+ *   ids up, so a session is never a quota boundary.
  * - Otherwise the request is anonymous (stateless HTTP without auth, e.g. 2026-07-28): its owner is
  *   {@link ANONYMOUS_OWNER}, whose things are never listed and are reachable only by their random
  *   ids. All anonymous requests share one quota bucket, `"anonymous"`, unless the server's
@@ -47,9 +49,9 @@ export interface Caller {
    * connection (`connection:…`), a session (`session:…`), or {@link ANONYMOUS_OWNER}.
    */
   readonly owner: string;
-  /** The quota bucket charged for what the request holds: `owner`, or for anonymous requests the anonymous bucket (split by `callerKey`). */
+  /** The quota bucket charged for what the request holds: `owner` for a token or a connection; for an unauthenticated HTTP request (with or without a session) the anonymous bucket (split by `callerKey`). */
   readonly bucket: string;
-  /** Whether the request is anonymous (`owner` is {@link ANONYMOUS_OWNER}): its bucket's ceilings are the anonymous ones. */
+  /** Whether the request is unauthenticated HTTP (no token, no connection; with or without a session): its bucket's ceilings are the anonymous ones. */
   readonly anonymous: boolean;
 }
 
@@ -67,7 +69,10 @@ export function callerOf(ctx: ServerContext, connection: string | undefined, cal
   if (owner !== undefined) return { owner, bucket: owner, anonymous: false };
   if (connection !== undefined) return { owner: connection, bucket: connection, anonymous: false };
   const session = ctx.http?.req?.headers.get("mcp-session-id");
-  if (session !== null && session !== undefined && session !== "") return { owner: `session:${session}`, bucket: `session:${session}`, anonymous: false };
+  // A session id scopes what the session sees, but it is no quota boundary: any client can mint
+  // sessions (`initialize`) or make ids up, so an unauthenticated session is charged to the
+  // anonymous bucket like any anonymous request.
+  if (session !== null && session !== undefined && session !== "") return { owner: `session:${session}`, bucket: anonymousBucket(ctx.http?.req, callerKey), anonymous: true };
   return { owner: ANONYMOUS_OWNER, bucket: anonymousBucket(ctx.http?.req, callerKey), anonymous: true };
 }
 

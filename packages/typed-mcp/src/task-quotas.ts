@@ -75,8 +75,9 @@ const DEFAULTS = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 5
  * Checks {@link TaskOptions} and fills in the defaults.
  * @throws TypeError when `perCaller` or `anonymous` is not an object.
  * @throws RangeError naming the option (`tasks.perCaller.maxRunning`, …) when a value is not a
- *   positive safe integer, `defaultTtlMs` exceeds `maxTtlMs`, or a quota exceeds its server-wide
- *   ceiling (`maxRunning` and `maxResults` above `maxTasks`, `maxResultBytes` above `maxResultBytes`).
+ *   positive safe integer, `defaultTtlMs` exceeds `maxTtlMs`, or a given quota exceeds its
+ *   server-wide ceiling (`maxRunning` and `maxResults` above `maxTasks`, `maxResultBytes` above
+ *   `maxResultBytes`); a default quota is lowered to its ceiling instead.
  */
 export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTaskOptions {
   const top = { ...DEFAULTS, ...options };
@@ -88,8 +89,8 @@ export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTa
     pollIntervalMs: top.pollIntervalMs,
     maxTasks: top.maxTasks,
     maxResultBytes: top.maxResultBytes,
-    perCaller: resolveQuota("perCaller", options?.perCaller),
-    anonymous: resolveQuota("anonymous", options?.anonymous),
+    perCaller: resolveQuota("perCaller", options?.perCaller, top),
+    anonymous: resolveQuota("anonymous", options?.anonymous, top),
   };
   for (const name of ["perCaller", "anonymous"] as const) {
     const quota = out[name];
@@ -100,9 +101,15 @@ export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTa
   return out;
 }
 
-function resolveQuota(name: string, quota: TaskQuota | undefined): Required<TaskQuota> {
+/** A quota with its defaults; a default (not a given value) is lowered to its server-wide ceiling, so `tasks: { maxTasks: 40 }` alone is valid. */
+function resolveQuota(name: string, quota: TaskQuota | undefined, ceilings: { maxTasks: number; maxResultBytes: number }): Required<TaskQuota> {
   if (quota !== undefined && (typeof quota !== "object" || quota === null)) throw new TypeError(`tasks.${name} must be an object, got ${quota === null ? "null" : typeof quota}`);
-  const out = { ...QUOTA, ...quota };
+  const defaults = {
+    maxRunning: Math.min(QUOTA.maxRunning, ceilings.maxTasks),
+    maxResults: Math.min(QUOTA.maxResults, ceilings.maxTasks),
+    maxResultBytes: Math.min(QUOTA.maxResultBytes, ceilings.maxResultBytes),
+  };
+  const out = { ...defaults, ...quota };
   for (const key of Object.keys(QUOTA) as (keyof TaskQuota)[]) positive(`tasks.${name}.${key}`, out[key]);
   return out;
 }
