@@ -232,6 +232,24 @@ describe("the cut texts, as docs/security.md 'Echoed client text' gives them", (
   });
 });
 
+describe("no budget to hide behind: a long string after thousands of other values is cut too", () => {
+  // Found by a fresh attack: the walk looked at 2,000 values only, so 2,100 filler keys before the URI let it through uncut.
+  const filler = Object.fromEntries(Array.from({ length: 2100 }, (_, i) => [`k${i}`, i]));
+  it.each(REVISIONS)("resources/read after 2,100 filler params, %s: the URI is cut in the message and in data", async (revision) => {
+    const probe: Probe = { label: "resources/read", method: "resources/read", params: { ...filler, uri: LONG }, code: undefined };
+    const { answer } = await post(app.modules.echo!.echoServer(), probe, 1, revision);
+    expect(answer!.error.message).toBe(`Resource not found: ${CUT}`);
+    expect(answer!.error.data).toEqual({ uri: CUT });
+  });
+
+  it("2026-07-28 -32020 mismatch after 2,100 filler params: the body's value is cut", async () => {
+    const probe: Probe = { label: "tools/call", method: "tools/call", params: { ...filler, name: LONG, arguments: {} }, code: undefined, headers: { "mcp-name": "x" } };
+    const { status, answer } = await post(app.modules.echo!.echoServer(), probe, 1, "2026-07-28");
+    expect(status).toBe(400);
+    expect(/x{201}/.test(JSON.stringify({ ...answer, id: null }))).toBe(false);
+  });
+});
+
 describe("the request id is echoed verbatim (JSON-RPC 2.0 §5), bounded by the body limit", () => {
   it("a 100,000-character string id comes back whole, on an answer otherwise small", async () => {
     const probe: Probe = { label: "tools/call unknown name, long id", method: "tools/call", params: { name: LONG, arguments: {} }, code: INVALID_PARAMS };

@@ -62,6 +62,21 @@ describe("stdio: every line gets its JSON-RPC answer, and the connection keeps s
     expect(resultOf(lines.find((l) => JSON.parse(l).id === 43)!)).toBe(invalid("a", "Expected at most 64 levels of nesting."));
   });
 
+  it("a message nested 5,000 levels outside tools/call arguments is -32600 with its id, never a stack overflow; the next request is served", async () => {
+    const before = session.lines.length;
+    let deep = "{}";
+    for (let i = 0; i < 5000; i++) deep = `{"a":${deep}}`;
+    session.child.stdin.write(`{"jsonrpc":"2.0","id":44,"method":"ping","params":{"_meta":{"x":${deep}}}}\n`);
+    await until(() => session.lines.length >= before + 1, 10_000);
+    expect(JSON.parse(session.lines.find((l) => JSON.parse(l).id === 44)!)).toEqual({
+      jsonrpc: "2.0",
+      id: 44,
+      error: { code: -32600, message: "Invalid Request: the message is nested deeper than 64 levels" },
+    });
+    const line = await session.request(45, "tools/call", { name: "add", arguments: { a: 1, b: 2 } });
+    expect(JSON.parse(line).result.content).toEqual([{ type: "text", text: "3" }]);
+  });
+
   it("every error answer is free of stacks, paths and internal messages", () => {
     const errors = session.lines.filter((l) => l.includes('"error"') || l.includes('"isError":true'));
     expect(errors.length).toBeGreaterThanOrEqual(7);

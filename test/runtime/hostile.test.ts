@@ -47,6 +47,31 @@ const nested = (depth: number, leaf = "1") => {
   return v;
 };
 
+describe("messages nested deeper than 64 levels outside tools/call arguments (found by a fresh attack: a stack overflow leaked)", () => {
+  const DEEP = nested(5000, "{}");
+  it("2025-11-25 initialize with a 5,000-level capabilities.experimental: HTTP 400 -32600, no stack", async () => {
+    const server = createServer();
+    const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":${DEEP}},"clientInfo":{"name":"x","version":"1"}}}`;
+    const { status, message } = await post(server, body, "2025-11-25");
+    expect(status).toBe(400);
+    expect(message).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "Invalid Request: the message is nested deeper than 64 levels" } });
+  });
+
+  it("2026-07-28 with a 5,000-level _meta client capability: HTTP 400 -32600", async () => {
+    const server = createServer();
+    const meta = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { experimental: "DEEP" } };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }).replace('"DEEP"', DEEP);
+    const { status, message } = await post(server, body, "2026-07-28", { "mcp-method": "tools/list" });
+    expect(status).toBe(400);
+    expect(message!.error).toEqual({ code: -32600, message: "Invalid Request: the message is nested deeper than 64 levels" });
+  });
+
+  it("tools/call arguments keep their own bound: 100 levels are the §5 argument error, not -32600", async () => {
+    const { message } = await callAdd(createServer(), `{"a":${nested(100)},"b":1}`, "2025-11-25");
+    expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("a", "Expected at most 64 levels of nesting."));
+  });
+});
+
 for (const revision of ["2025-11-25", "2026-07-28"] as const) {
   describe(`tools/call arguments, ${revision}`, () => {
     const server = createServer();

@@ -18,16 +18,16 @@
 import { MAX_PATH_LENGTH, cutEchoed } from "@typed-mcp/model";
 import { isJsonContentType } from "@modelcontextprotocol/server";
 
-/** Most values (objects, arrays, strings) of one request looked at for long strings. */
-const WALK_BUDGET = 2000;
 /** Deepest nesting of `error.data` that is cut. */
 const DATA_DEPTH = 6;
 
 /**
  * The strings (values and keys) of `value` longer than {@link MAX_PATH_LENGTH} code units — the
- * client text an answer could echo too long — longest first. At most {@link WALK_BUDGET} values
- * are looked at, breadth first, so a huge `tools/call` argument object costs no more than that
- * (its own errors are cut by the §5 path rule).
+ * client text an answer could echo too long — longest first. Every value is looked at, breadth
+ * first with an explicit queue (no recursion on client data): a budget would let a long string
+ * placed after it go uncut. The work is linear in the message, itself bounded by
+ * `maxRequestBodySize`, and is done only for a message whose answer is an error (callers walk
+ * lazily).
  *
  * @param value A JSON-RPC message as `JSON.parse` made it (or any JSON value).
  * @param extra More client text, e.g. HTTP header values; only the long ones are kept.
@@ -36,15 +36,15 @@ export function longStringsOf(value: unknown, extra: Iterable<string> = []): str
   const found = new Set<string>();
   for (const text of extra) if (text.length > MAX_PATH_LENGTH) found.add(text);
   const queue: unknown[] = [value];
-  for (let i = 0; i < queue.length && i < WALK_BUDGET; i++) {
+  for (let i = 0; i < queue.length; i++) {
     const item = queue[i];
+    queue[i] = undefined; // what was looked at can be collected
     if (typeof item === "string") {
       if (item.length > MAX_PATH_LENGTH) found.add(item);
     } else if (Array.isArray(item)) {
-      queue.push(...item.slice(0, Math.max(0, WALK_BUDGET - queue.length)));
+      for (const element of item) queue.push(element);
     } else if (typeof item === "object" && item !== null) {
       for (const key of Object.keys(item)) {
-        if (queue.length >= WALK_BUDGET) break;
         if (key.length > MAX_PATH_LENGTH) found.add(key);
         queue.push((item as Record<string, unknown>)[key]);
       }

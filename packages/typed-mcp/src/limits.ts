@@ -130,3 +130,42 @@ function overBound(name: string, bound: "depth" | "values", limits: ArgumentLimi
   return argumentError(pathStep(name, true), sentence);
 }
 
+
+/**
+ * Deepest nesting of a JSON-RPC message outside `tools/call` arguments (docs/security.md
+ * "Limits"): the message object is level 1. MCP's own messages nest a few levels (`params`,
+ * `_meta`, capabilities); the bound keeps the SDK's parse and everything after it from recursing
+ * on client data (a 5,000-level `capabilities.experimental` overflowed the stack). Arguments have
+ * their own bound, `maxArgumentDepth` ({@link checkArgumentBounds}).
+ */
+export const MAX_MESSAGE_DEPTH = 64;
+
+/**
+ * Whether `message` (one JSON-RPC message as parsed) nests deeper than {@link MAX_MESSAGE_DEPTH}
+ * levels, not counting the `params.arguments` of a `tools/call` (bounded by
+ * {@link checkArgumentBounds}, answered with the §5 error). An explicit stack; each value once.
+ */
+export function nestsTooDeep(message: unknown): boolean {
+  const skip = typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call" ? (message as { params?: { arguments?: unknown } }).params?.arguments : undefined;
+  const pending: unknown[] = [message];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    const depth = depths.pop()!;
+    if (typeof value !== "object" || value === null || value === skip) continue;
+    if (depth > MAX_MESSAGE_DEPTH) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === "object" && child !== null) {
+        pending.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/** The JSON-RPC answer to a message that {@link nestsTooDeep}: `-32600` Invalid Request with its id (a string or number), else `null` (JSON-RPC 2.0 §5). */
+export function tooDeepAnswer(message: unknown): { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string } } {
+  const id = (message as { id?: unknown } | null)?.id;
+  return { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code: -32600, message: `Invalid Request: the message is nested deeper than ${MAX_MESSAGE_DEPTH} levels` } };
+}

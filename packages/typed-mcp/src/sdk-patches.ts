@@ -233,8 +233,8 @@ export function patchRawMessages(
 ): (requestId: RequestId) => RawArgumentsCapture | undefined {
   const captured = new Map<RequestId, RawArgumentsCapture>();
   const methods = new Map<RequestId, string>();
-  // The long client text of each request, until answered: its error answer is cut against it (echo-cut.ts).
-  const echoes = new Map<RequestId, string[]>();
+  // Each request until answered: an error answer is cut against its long client text (echo-cut.ts).
+  const requests = new Map<RequestId, unknown>();
   const connect = sdk.connect.bind(sdk);
   sdk.connect = async (transport) => {
     await connect(transport);
@@ -245,8 +245,11 @@ export function patchRawMessages(
         captured.delete(id);
         const method = methods.get(id) ?? "request";
         methods.delete(id);
-        message = cutErrorEchoes(cleanValidationError(message, method), echoes.get(id));
-        echoes.delete(id);
+        const request = requests.get(id);
+        requests.delete(id);
+        message = cleanValidationError(message, method);
+        // The request's long strings are looked for only when its answer is an error (echo-cut.ts).
+        if (request !== undefined && (message as { error?: unknown }).error !== undefined) message = cutErrorEchoes(message, longStringsOf(request));
       }
       return send(message, options);
     };
@@ -255,8 +258,7 @@ export function patchRawMessages(
       const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
       let passed: unknown = message;
       if (typeof m.method === "string" && isRequestId(m.id)) {
-        const long = longStringsOf(m);
-        if (long.length > 0) echoes.set(m.id, long);
+        requests.set(m.id, m);
         if (m.method === "tools/call") passed = captureArguments(m, m.id, captured, inspect);
         else if (m.method === "prompts/get" && screenPrompt(m.id, m.params?.arguments, transport)) return;
         methods.set(m.id, m.method.slice(0, 100));

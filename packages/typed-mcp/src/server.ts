@@ -34,7 +34,7 @@ import { Subscriptions } from "./subscriptions.js";
 import { ListenStreams } from "./streams.js";
 import type { StreamLimits } from "./streams.js";
 import type { CallerKey } from "./caller.js";
-import { checkArgumentBounds } from "./limits.js";
+import { checkArgumentBounds, nestsTooDeep, tooDeepAnswer } from "./limits.js";
 import type { ArgumentLimits } from "./limits.js";
 import { checkServerOptions, type McpServerOptions } from "./server-options.js";
 import { callTool, reportFailure } from "./tool-call.js";
@@ -166,16 +166,17 @@ export class McpServer {
 
   /**
    * Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given
-   * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600` first (`refuseBatch`).
+   * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600` first (`refuseBatch`),
+   * and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH` (`refuseDeep`).
    */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
     const maxSubscriptions = this.#listen.limits.maxListenStreams;
     const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize, maxSubscriptions }));
     // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams.ts).
     const hand = (r: Request, body: unknown, o: FetchOptions | undefined) => this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
-    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers);
+    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? refuseDeep(options.parsedBody) ?? cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers);
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? hand(read.request, read.parsedBody, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? refuseDeep(read.parsedBody) ?? hand(read.request, read.parsedBody, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
     // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
     return cutResponseEchoes(await answer, read.parsedBody, request.headers);
   }
@@ -448,4 +449,14 @@ export class McpServer {
     }
     return sdk;
   }
+}
+
+/**
+ * HTTP 400 with the `-32600` answer of limits.ts `tooDeepAnswer` when the JSON body (one message,
+ * or each of a 2025-03-26 batch) nests deeper than `MAX_MESSAGE_DEPTH` outside `tools/call`
+ * arguments — before the SDK parses it; `undefined` otherwise.
+ */
+function refuseDeep(body: unknown): Response | undefined {
+  const deep = (Array.isArray(body) ? body : [body]).find(nestsTooDeep);
+  return deep === undefined ? undefined : Response.json(tooDeepAnswer(deep), { status: 400 });
 }

@@ -19,6 +19,7 @@ import { linearStdioSend } from "./sdk-patches-stdio.js";
 import { SDK_FACTORY } from "./server.js";
 import { applyListenRules } from "./stdio-listen.js";
 import type { McpServer } from "./server.js";
+import { nestsTooDeep, tooDeepAnswer } from "./limits.js";
 
 export type { ServeStdioOptions, StdioServerHandle };
 
@@ -116,6 +117,10 @@ export class JsonRpcLines extends Transform {
       value = JSON.parse(text);
     } catch {
       this.#answer(errorResponse(null, -32700, "Parse error"));
+      return;
+    }
+    if (nestsTooDeep(value)) {
+      this.#answer(tooDeepAnswer(value) as JSONRPCMessage);
       return;
     }
     try {
