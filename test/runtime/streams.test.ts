@@ -181,6 +181,19 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     expect((await firstMessage(accepted.body!.getReader())).params.notifications.resourceSubscriptions).toHaveLength(1000);
   });
 
+  it("a legal filter whose acknowledgement passes maxQueuedBytes (1,000 URIs of 1,100 characters) keeps its stream open", async () => {
+    // Found by a fresh attack: the ~1.1 MB acknowledgement itself passed the 1 MiB ceiling, so the stream ended at once, every time.
+    const server = makeServer();
+    const uris = Array.from({ length: 1000 }, (_, i) => `ui://streams/${String(i).padStart(1100, "u")}`);
+    const stream = await listen(server, { resourceSubscriptions: uris });
+    expect(isStream(stream)).toBe(true);
+    const reader = stream.body!.getReader();
+    expect((await firstMessage(reader)).params.notifications.resourceSubscriptions).toHaveLength(1000);
+    await server.resourceUpdated(uris[0]!);
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain("notifications/resources/updated");
+  });
+
   it("a stream never read, sent 10,000 notifications of 4 KB, is closed at 1 MiB queued: memory stays bounded", async () => {
     const server = makeServer({ streams: { maxListenStreamsPerCaller: 1 } });
     const uri = `ui://streams/${"a".repeat(4096)}`;

@@ -145,6 +145,9 @@ export function publishStreamClosed(notice: StreamClosedNotice): void {
  * stream is errored (its queue discarded at once), `body` is cancelled (the SDK tears the listen
  * stream down and unsubscribes it) and `onOverflow(queuedBytes)` is called. `onEnd` is called once
  * when the stream ends for any reason (done, cancelled by the consumer, overflowed, errored).
+ * The first chunk — the listen acknowledgement, which repeats the filter (bounded by the request
+ * body limit and `maxListenUris`) — is not counted: a legal filter larger than `maxBytes` must
+ * not close its own stream before any notification.
  */
 export function boundedStream(
   body: ReadableStream<Uint8Array>,
@@ -159,15 +162,18 @@ export function boundedStream(
     ended = true;
     onEnd();
   };
+  /** Bytes of the first chunk (the acknowledgement), allowed above `maxBytes`. */
+  let allowance: number | undefined;
   const pump = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (ended) return;
         if (done) return controller.close();
+        allowance ??= value.byteLength;
         controller.enqueue(value);
         const queued = maxBytes - (controller.desiredSize ?? maxBytes);
-        if (queued > maxBytes) {
+        if (queued > maxBytes + allowance) {
           controller.error(new RangeError(`the stream's outbound queue passed ${maxBytes} bytes`));
           reader.cancel().catch(() => {});
           onOverflow(queued);
