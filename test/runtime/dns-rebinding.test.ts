@@ -102,3 +102,23 @@ describe("serveHttp allowedHosts option", () => {
     expect((await post(unchecked, { host: "evil.example.com", origin: "http://evil.example.com" })).status).toBe(200);
   });
 });
+
+describe("server.fetch served by Bun, Deno or another adapter on a local address: the README's Host check", () => {
+  // Found by a fresh attack: Host: evil.example with Origin: http://evil.example passes server.fetch's
+  // same-host Origin rule, so a local server.fetch needs the Host check serveHttp does itself.
+  it("hostHeaderValidationResponse(req, localhostAllowedHostnames()) from typed-mcp refuses a rebound Host and serves 127.0.0.1", async () => {
+    const { hostHeaderValidationResponse, localhostAllowedHostnames } = await import("../../packages/typed-mcp/dist/index.js");
+    const server = createServer();
+    const local = (req: Request) => hostHeaderValidationResponse(req, localhostAllowedHostnames()) ?? server.fetch(req);
+    const ping = (host: string) =>
+      local(
+        new Request(`http://${host}/mcp`, {
+          method: "POST",
+          headers: { host, origin: `http://${host}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+        }),
+      );
+    expect((await ping("evil.example:3400")).status).toBe(403);
+    expect((await ping("127.0.0.1:3400")).status).toBe(200);
+  });
+});

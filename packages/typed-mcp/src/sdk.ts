@@ -16,6 +16,10 @@
  * @packageDocumentation
  */
 export {
+  // DNS-rebinding protection for `server.fetch` served on a local address by Bun, Deno or your own
+  // Node adapter (`serveHttp` checks Host itself; docs/security.md "DNS-rebinding protection").
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
