@@ -46,6 +46,11 @@ describe("tokens in the wrong place or shape", () => {
   it("refuses a token in the query string, even a valid one (MCP: MUST NOT be in the URI; RFC 6750 §2.3)", async () => {
     const response = await post(`${served.url.href}?access_token=${await token()}`, RPC.callTool("list_notes"));
     expect(response.status).toBe(400);
+    // RFC 6750 §3: the error answer carries the Bearer challenge (error="invalid_request", where the metadata is).
+    const challenge = response.headers.get("www-authenticate") ?? "";
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('error="invalid_request"');
+    expect(challenge).toContain(`resource_metadata="${new URL("/.well-known/oauth-protected-resource", served.url).origin}`);
     expect(await response.json()).toEqual({
       error: "invalid_request",
       error_description: "Access tokens must be sent in the Authorization header, not the query string",

@@ -82,6 +82,12 @@ describe("server.fetch with allowedOrigins", () => {
     }
   });
 
+  it("an Origin that is not itself an RFC 6454 serialization is refused: trailing slash, upper case, user info", async () => {
+    for (const origin of ["https://app.example.com/", "https://APP.example.com", "https://user:pw@app.example.com"]) {
+      expect((await post(server, "https://mcp.example.com/mcp", origin)).status, origin).toBe(403);
+    }
+  });
+
   it("serves a request without Origin", async () => {
     expect((await post(server, "https://mcp.example.com/mcp")).status).toBe(200);
   });

@@ -227,15 +227,15 @@ export class AuthGate implements AuthHandler {
       // The SDK serves the document (GET/HEAD, CORS preflight, 405) on the resource's path-suffixed path; the root form is the same document.
       return oauthMetadataResponse(new Request(this.#metadataUrl, request), { ...this.#metadata, scopesSupported: this.#scopesSupported() })!;
     }
+    const challenge = { requiredScopes: [...(this.#options.scopes ?? [])], resourceMetadataUrl: this.#metadataUrl };
     if (url.searchParams.has("access_token")) {
-      return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, "Access tokens must be sent in the Authorization header, not the query string"));
+      return queryTokenRefusal(challenge);
     }
     const header = request.headers.get("authorization");
     if (header !== null && new TextEncoder().encode(header).length > this.#maxHeader) {
       const error = new OAuthError(OAuthErrorCode.InvalidRequest, `The Authorization header is longer than ${this.#maxHeader} bytes`);
       return Response.json(error.toResponseObject(), { status: 431 });
     }
-    const challenge = { requiredScopes: [...(this.#options.scopes ?? [])], resourceMetadataUrl: this.#metadataUrl };
     if (header === null || !/^bearer(?: |$)/i.test(header)) return noTokenChallenge(challenge);
     let authInfo: AuthInfo;
     try {
@@ -280,6 +280,19 @@ function unavailable(): Response {
 function noTokenChallenge(challenge: { requiredScopes: string[]; resourceMetadataUrl: string }): Response {
   const scope = challenge.requiredScopes.length > 0 ? `scope="${challenge.requiredScopes.join(" ")}", ` : "";
   return new Response(null, { status: 401, headers: { "WWW-Authenticate": `Bearer ${scope}resource_metadata="${challenge.resourceMetadataUrl}"` } });
+}
+
+/**
+ * A token in the query string (RFC 6750 §2.3; MCP: MUST NOT be in the URI): 400 `invalid_request`
+ * with the RFC 6749 JSON body and, as RFC 6750 §3 asks of every error answer, the Bearer challenge
+ * `WWW-Authenticate: Bearer error="invalid_request", error_description="…", resource_metadata="…"`
+ * (the SDK's `bearerAuthChallengeResponse` sends none for `invalid_request`).
+ */
+function queryTokenRefusal(challenge: { requiredScopes: string[]; resourceMetadataUrl: string }): Response {
+  const error = new OAuthError(OAuthErrorCode.InvalidRequest, "Access tokens must be sent in the Authorization header, not the query string");
+  const scope = challenge.requiredScopes.length > 0 ? `, scope="${challenge.requiredScopes.join(" ")}"` : "";
+  const header = `Bearer error="invalid_request", error_description="${error.message}"${scope}, resource_metadata="${challenge.resourceMetadataUrl}"`;
+  return Response.json(error.toResponseObject(), { status: 400, headers: { "WWW-Authenticate": header } });
 }
 
 /** The accepted `typ` values ({@link AuthOptions.acceptTokenTypes}) with `at+jwt`, as media types. */

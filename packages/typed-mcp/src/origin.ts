@@ -9,7 +9,8 @@
  * - No `Origin` header (non-browser clients send none): served.
  * - `McpServerOptions.allowedOrigins` given: the `Origin` must be one of them — an origin as a
  *   browser sends it (RFC 6454 §6.2: `scheme://host[:port]`, the default port left out), compared
- *   exactly.
+ *   exactly: a header that is not itself such a serialization (a trailing `/`, upper case, user
+ *   info) matches no entry.
  * - Unset: same host only — the `Origin`'s hostname must equal the request URL's (scheme and
  *   port are not compared, so a TLS-terminating proxy or a dev server on another port is the same
  *   host; on Workers the request URL is the deployment's own).
@@ -80,7 +81,10 @@ export function originRefusal(request: Request, allowed: ReadonlySet<string> | u
   if (header === null || header === "") return undefined;
   const origin = originOf(header);
   if (origin !== undefined) {
-    if (allowed !== undefined ? allowed.has(origin) : new URL(origin).hostname === new URL(request.url).hostname) return undefined;
+    // A listed origin matches only the RFC 6454 serialization browsers send (no path, user info,
+    // upper case: `https://APP.example.com/` is not `https://app.example.com`); the same-host
+    // default compares hostnames, which URL parsing lower-cases.
+    if (allowed !== undefined ? origin === header && allowed.has(origin) : new URL(origin).hostname === new URL(request.url).hostname) return undefined;
   }
   const body = { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: Origin ${cutEchoed(header)} is not allowed (McpServerOptions.allowedOrigins)` }, id: null };
   return new Response(JSON.stringify(body), { status: 403, headers: { "content-type": "application/json" } });
