@@ -68,7 +68,7 @@ export function applyWriteTimeout(res: ServerResponse, timeoutMs: number): void 
     const [completed, inFlight] = progressOf(socket);
     // Any change is progress: a write completed, the one in flight shrank, or a new one was dispatched.
     if (drained || completed !== last[0] || inFlight !== last[1]) return rearm();
-    publishStreamClosed({ reason: "write-timeout", limit: timeoutMs, queuedBytes: socket.writableLength + (res.writableFinished ? 0 : res.writableLength) });
+    publishStreamClosed({ reason: "write-timeout", limit: timeoutMs, queuedBytes: socket.writableLength });
     socket.destroy();
   };
   const arm = () => {
