@@ -21,6 +21,8 @@ export default defineConfig({
     maxWorkers: 2,
     // In CI also write a JSON report, from which .ci/run prints the plain "N passed, N failed" line
     // (TYPED_MCP_REPORT names another file: test:all's Node 22 run).
-    reporters: process.env.CI ? ["default", ["json", { outputFile: process.env.TYPED_MCP_REPORT ?? ".tmp/vitest-report.json" }]] : ["default"],
+    reporters: process.env.CI
+      ? ["default", ["json", { outputFile: process.env.TYPED_MCP_REPORT ?? ".tmp/vitest-report.json" }]]
+      : ["default"],
   },
 });

@@ -21,7 +21,9 @@ for (const file of process.argv.slice(2)) {
   for (const suite of report.testResults ?? []) {
     for (const a of suite.assertionResults ?? []) {
       if (a.status === "failed") {
-        console.error(`FAILED ${file}: ${suite.name} > ${a.fullName}: ${String(a.failureMessages?.[0] ?? "").split("\n")[0]}`);
+        console.error(
+          `FAILED ${file}: ${suite.name} > ${a.fullName}: ${String(a.failureMessages?.[0] ?? "").split("\n")[0]}`,
+        );
       }
     }
     if (suite.status === "failed" && !suite.assertionResults.some((a) => a.status === "failed")) {

@@ -48,9 +48,26 @@ export async function startAuthorizationServer(options = {}) {
   const provider = new Provider(issuer, {
     clients: [
       { client_id: M2M.clientId, client_secret: M2M.clientSecret, grant_types: ["client_credentials"], ...noRedirect },
-      { client_id: READER.clientId, client_secret: READER.clientSecret, grant_types: ["client_credentials"], scope: "notes:read", ...noRedirect },
-      { client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: [], ...noRedirect },
-      { client_id: APP.clientId, token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"], redirect_uris: [APP.redirectUri] },
+      {
+        client_id: READER.clientId,
+        client_secret: READER.clientSecret,
+        grant_types: ["client_credentials"],
+        scope: "notes:read",
+        ...noRedirect,
+      },
+      {
+        client_id: RESOURCE_SERVER.clientId,
+        client_secret: RESOURCE_SERVER.clientSecret,
+        grant_types: [],
+        ...noRedirect,
+      },
+      {
+        client_id: APP.clientId,
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        redirect_uris: [APP.redirectUri],
+      },
     ],
     ...(options.jwks && { jwks: options.jwks }),
     scopes: ["openid", "offline_access", ...RESOURCE_SCOPES.split(" ")],
@@ -79,7 +96,9 @@ export async function startAuthorizationServer(options = {}) {
           audience: resourceIndicator,
           accessTokenTTL: options.accessTokenTTL ?? 300,
           accessTokenFormat: format,
-          ...(format === "jwt" && { jwt: { sign: { alg: "RS256", ...(options.signingKid && { kid: options.signingKid() }) } } }),
+          ...(format === "jwt" && {
+            jwt: { sign: { alg: "RS256", ...(options.signingKid && { kid: options.signingKid() }) } },
+          }),
         }),
       },
     },
@@ -99,7 +118,9 @@ export async function startAuthorizationServer(options = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { issuer } = await startAuthorizationServer({ port: Number(process.env.AUTH_PORT ?? 4000) });
   console.error(`oidc-provider (development only) listening: issuer ${issuer}`);
-  console.error(`  client credentials: client_id ${M2M.clientId}, client_secret ${M2M.clientSecret}; scopes: ${RESOURCE_SCOPES}`);
+  console.error(
+    `  client credentials: client_id ${M2M.clientId}, client_secret ${M2M.clientSecret}; scopes: ${RESOURCE_SCOPES}`,
+  );
   console.error(`  dynamic client registration: ${issuer}/reg; any user name and password log in.`);
   console.error(`Serve the playground with it: AUTH_ISSUER=${issuer} npm run playground`);
 }

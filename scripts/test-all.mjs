@@ -15,7 +15,14 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The Node 22 binary (`node22` of test/conformance/runner, resolved after install; its real path, as pnpm links it), and vitest's entry. */
 const node22 = () =>
-  join(dirname(createRequire(realpathSync(join(root, "node_modules/typed-mcp-test-conformance-runner/package.json"))).resolve("node22/package.json")), "bin/node");
+  join(
+    dirname(
+      createRequire(realpathSync(join(root, "node_modules/typed-mcp-test-conformance-runner/package.json"))).resolve(
+        "node22/package.json",
+      ),
+    ),
+    "bin/node",
+  );
 const VITEST = join(root, "node_modules/vitest/vitest.mjs");
 const PNPM = ["npx", "-y", "pnpm@10.34.9"];
 /** `[label, command (or a function giving it), stop the run if it fails, extra environment]`. */
@@ -25,7 +32,12 @@ const steps = [
   ["build", [...PNPM, "run", "build"], true],
   ["vitest (full tier)", [...PNPM, "run", "test:run:full"], false],
   // Its JSON report goes to its own file (.ci/run counts it too); the fast tier's files only.
-  ["vitest (fast tier, Node 22)", () => [node22(), VITEST, "run"], false, { TYPED_MCP_TIER: "fast", TYPED_MCP_REPORT: ".tmp/vitest-node22-report.json" }],
+  [
+    "vitest (fast tier, Node 22)",
+    () => [node22(), VITEST, "run"],
+    false,
+    { TYPED_MCP_TIER: "fast", TYPED_MCP_REPORT: ".tmp/vitest-node22-report.json" },
+  ],
   ["test:scaffold", [...PNPM, "run", "test:scaffold"], false],
   ...["format:check", "lint", "typecheck", "lint:cycles"].map((s) => [s, ["npm", "run", "--if-present", s], false]),
 ];
@@ -41,5 +53,6 @@ for (const [label, argv, stopOnFailure, env] of steps) {
   if (!ok && stopOnFailure) break;
 }
 console.log("\n== test:all summary");
-for (const { label, ok, seconds } of results) console.log(`${ok ? "ok    " : "FAILED"} ${label} (${seconds.toFixed(0)} s)`);
+for (const { label, ok, seconds } of results)
+  console.log(`${ok ? "ok    " : "FAILED"} ${label} (${seconds.toFixed(0)} s)`);
 process.exitCode = results.length === steps.length && results.every((r) => r.ok) ? 0 : 1;

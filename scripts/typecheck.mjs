@@ -20,12 +20,21 @@ const tsc = join(root, "node_modules/.bin/tsc");
 const BROKEN_ON_PURPOSE = new Map([
   ["test/cli/fixtures/diag", "syntax and type errors the CLI reports (test/cli)"],
   ["test/extract/fixtures/diag", "unsupported types and bad tags the extractor reports (test/extract/diagnostics)"],
-  ["test/resources/fixtures/diag", "misapplied resource/prompt decorators the extractor reports (test/resources/diagnostics)"],
+  [
+    "test/resources/fixtures/diag",
+    "misapplied resource/prompt decorators the extractor reports (test/resources/diagnostics)",
+  ],
   ["test/extract/fixtures/nolib", "no lib on purpose: globals it cannot resolve are OMCG0005 (test/extract)"],
   ["test/cli/fixtures/follow", "every import form the CLI follows, extensionless ones included (test/cli)"],
-  ["test/cli/fixtures/nostrict", "strict off on purpose, which typed-mcp's own sources it maps to do not compile under (test/cli)"],
+  [
+    "test/cli/fixtures/nostrict",
+    "strict off on purpose, which typed-mcp's own sources it maps to do not compile under (test/cli)",
+  ],
   ["test/backends/fixtures/refs/app", "a project reference whose lib test/backends builds first"],
-  ["test/backends/fixtures/workspace/packages/app", "imports @acme/types through the workspace link test/backends creates"],
+  [
+    "test/backends/fixtures/workspace/packages/app",
+    "imports @acme/types through the workspace link test/backends creates",
+  ],
 ]);
 
 /** Every folder under test/ holding a tsconfig.json, except test/ itself and node_modules. */
@@ -60,5 +69,7 @@ for (let i = 0; i < projects.length; i += 2) {
   const codes = await Promise.all(projects.slice(i, i + 2).map(check));
   failed += codes.filter((c) => c !== 0).length;
 }
-console.log(`typecheck: ${projects.length - failed} of ${projects.length} projects without errors (${BROKEN_ON_PURPOSE.size} fixtures broken on purpose skipped)`);
+console.log(
+  `typecheck: ${projects.length - failed} of ${projects.length} projects without errors (${BROKEN_ON_PURPOSE.size} fixtures broken on purpose skipped)`,
+);
 process.exit(failed === 0 ? 0 : 1);

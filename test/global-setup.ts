@@ -10,9 +10,15 @@ import { fileURLToPath } from "node:url";
 export default function setup(): void {
   const root = fileURLToPath(new URL("..", import.meta.url));
   try {
-    execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+    execFileSync("npm", ["run", "--silent", "build"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+    });
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };
-    throw new Error(`The packages do not build (npm run build), so the suite would test stale code:\n${err.stdout ?? ""}${err.stderr ?? ""}`);
+    throw new Error(
+      `The packages do not build (npm run build), so the suite would test stale code:\n${err.stdout ?? ""}${err.stderr ?? ""}`,
+    );
   }
 }

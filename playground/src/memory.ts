@@ -139,7 +139,10 @@ export class MemoryTools {
   @tool({ readOnly: true })
   async openNodes(names: string[]): Promise<KnowledgeGraph> {
     const graph = await this.store.read();
-    return subgraph(graph, graph.entities.filter((e) => names.includes(e.name)));
+    return subgraph(
+      graph,
+      graph.entities.filter((e) => names.includes(e.name)),
+    );
   }
 }
 

@@ -40,8 +40,10 @@ export class GraphResources {
   @prompt({ title: "Summarise an entity" })
   async summariseEntity(name: string, style: "brief" | "detailed" = "brief"): Promise<string> {
     const { entity, relations } = await this.view(name);
-    const facts = entity && entity.observations.length > 0 ? entity.observations.map((o) => `- ${o}`).join("\n") : "- (none)";
-    const links = relations.length > 0 ? relations.map((r) => `- ${r.from} ${r.relationType} ${r.to}`).join("\n") : "- (none)";
+    const facts =
+      entity && entity.observations.length > 0 ? entity.observations.map((o) => `- ${o}`).join("\n") : "- (none)";
+    const links =
+      relations.length > 0 ? relations.map((r) => `- ${r.from} ${r.relationType} ${r.to}`).join("\n") : "- (none)";
     return (
       `Write a ${style} summary of what is known about ${name}` +
       (entity ? ` (${entity.entityType}).` : ", which is not in the knowledge graph.") +

@@ -24,15 +24,31 @@ const ENVELOPE = {
 function callRequest(name, args) {
   return new Request("http://127.0.0.1/mcp", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: ENVELOPE } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args, _meta: ENVELOPE },
+    }),
   });
 }
 
 /** The JSON-RPC result of a response (JSON or one SSE `data:` line). */
 async function resultOf(response) {
   const text = await response.text();
-  const json = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))?.slice(6);
+  const json = text.startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .find((l) => l.startsWith("data: "))
+        ?.slice(6);
   return JSON.parse(json ?? "null")?.result;
 }
 
@@ -62,26 +78,41 @@ export async function runCall({ root, quick, generated }) {
   ours.tool("place_order", (order) => answer(order), internal.generated({ ...generated.place_order }));
   const theirs = sdk.createMcpHandler(() => {
     const server = new sdk.McpServer({ name: "bench", version: "1.0.0" });
-    server.registerTool("place_order", { inputSchema: zodSchemas.place_order }, async ({ order }) => ({ content: [{ type: "text", text: answer(order) }] }));
+    server.registerTool("place_order", { inputSchema: zodSchemas.place_order }, async ({ order }) => ({
+      content: [{ type: "text", text: answer(order) }],
+    }));
     return server;
   });
   const floor = sdk.createMcpHandler(() => {
     const server = new sdk.Server({ name: "bench", version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler("tools/call", (request) => ({ content: [{ type: "text", text: answer(request.params.arguments.order) }] }));
+    server.setRequestHandler("tools/call", (request) => ({
+      content: [{ type: "text", text: answer(request.params.arguments.order) }],
+    }));
     return server;
   });
-  const contestants = { "typed-mcp": ours.fetch, sdk: theirs.fetch, "sdk-parsed-body": withParsedBody(theirs.fetch), "sdk-floor": withParsedBody(floor.fetch) };
+  const contestants = {
+    "typed-mcp": ours.fetch,
+    sdk: theirs.fetch,
+    "sdk-parsed-body": withParsedBody(theirs.fetch),
+    "sdk-floor": withParsedBody(floor.fetch),
+  };
   const args = payloads.place_order.valid;
   const expected = answer(args.order);
   for (const [label, fetch] of Object.entries(contestants)) {
     const result = await resultOf(await fetch(callRequest("place_order", args)));
-    if (result?.isError || result?.content?.[0]?.text !== expected) throw new Error(`${label}: unexpected tools/call result ${JSON.stringify(result)}`);
+    if (result?.isError || result?.content?.[0]?.text !== expected)
+      throw new Error(`${label}: unexpected tools/call result ${JSON.stringify(result)}`);
   }
   const rounds = quick ? 2 : 15;
   const samples = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ name: "tools/call", time: quick ? 50 : 200, warmupTime: round === 0 ? (quick ? 20 : 300) : 20 });
-    for (const [label, fetch] of Object.entries(contestants)) bench.add(label, async () => void (await (await fetch(callRequest("place_order", args))).text()));
+    const bench = new Bench({
+      name: "tools/call",
+      time: quick ? 50 : 200,
+      warmupTime: round === 0 ? (quick ? 20 : 300) : 20,
+    });
+    for (const [label, fetch] of Object.entries(contestants))
+      bench.add(label, async () => void (await (await fetch(callRequest("place_order", args))).text()));
     await bench.run();
     for (const t of bench.tasks) samples[t.name].push(t.result.throughput?.mean ?? t.result.hz);
   }
@@ -96,8 +127,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(join(root, ".tmp"), { recursive: true });
   const tmp = mkdtempSync(join(root, ".tmp", "bench-call-"));
   try {
-    const call = await runCall({ root, quick: process.argv.includes("--quick"), generated: await generatedTools({ root, tmp, createExtractor, generateTool }) });
-    for (const [k, hz] of Object.entries(call)) console.log(`${k.padEnd(16)} ${Math.round(hz).toString().padStart(6)} calls/s  ${(1e6 / hz).toFixed(1).padStart(6)} µs/call  ×${(call["typed-mcp"] / hz).toFixed(2)} typed-mcp`);
+    const call = await runCall({
+      root,
+      quick: process.argv.includes("--quick"),
+      generated: await generatedTools({ root, tmp, createExtractor, generateTool }),
+    });
+    for (const [k, hz] of Object.entries(call))
+      console.log(
+        `${k.padEnd(16)} ${Math.round(hz).toString().padStart(6)} calls/s  ${(1e6 / hz).toFixed(1).padStart(6)} µs/call  ×${(call["typed-mcp"] / hz).toFixed(2)} typed-mcp`,
+      );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

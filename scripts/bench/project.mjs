@@ -22,13 +22,26 @@ export function typesModule(flavor, n, variant = 0) {
     lines.push(`import type { Int } from "typed-mcp";`);
     for (let k = 0; k < typeCount(n); k++) {
       const count = k === 0 && variant === 1 ? "number" : "Int";
-      lines.push(`/** Shape ${k}. */`, `export interface Shape${k} {`, `  id: string;`, `  count: ${count};`, `  ratio: number;`, `  active: boolean;`, `  tags: string[];`, `  note?: string;`, `}`);
+      lines.push(
+        `/** Shape ${k}. */`,
+        `export interface Shape${k} {`,
+        `  id: string;`,
+        `  count: ${count};`,
+        `  ratio: number;`,
+        `  active: boolean;`,
+        `  tags: string[];`,
+        `  note?: string;`,
+        `}`,
+      );
     }
   } else {
     lines.push(`import { z } from "zod";`);
     for (let k = 0; k < typeCount(n); k++) {
       const count = k === 0 && variant === 1 ? "z.number()" : "z.int()";
-      lines.push(`/** Shape ${k}. */`, `export const Shape${k} = z.object({ id: z.string(), count: ${count}, ratio: z.number(), active: z.boolean(), tags: z.array(z.string()), note: z.string().optional() });`);
+      lines.push(
+        `/** Shape ${k}. */`,
+        `export const Shape${k} = z.object({ id: z.string(), count: ${count}, ratio: z.number(), active: z.boolean(), tags: z.array(z.string()), note: z.string().optional() });`,
+      );
     }
   }
   return lines.join("\n") + "\n";
@@ -41,7 +54,8 @@ function toolsModule(flavor, n, m) {
   const shapes = [...new Set(ids.map((i) => `Shape${i % typeCount(n)}`))];
   if (flavor === "typed") {
     const methods = ids.map(
-      (i) => `  /**\n   * Tool ${i}.\n   * @param input The input.\n   * @param limit The limit.\n   */\n  @tool()\n  tool${i}(input: Shape${i % typeCount(n)}, limit: Int): string {\n    return input.id + limit;\n  }`,
+      (i) =>
+        `  /**\n   * Tool ${i}.\n   * @param input The input.\n   * @param limit The limit.\n   */\n  @tool()\n  tool${i}(input: Shape${i % typeCount(n)}, limit: Int): string {\n    return input.id + limit;\n  }`,
     );
     return `import { tool, type Int } from "typed-mcp";\nimport type { ${shapes.join(", ")} } from "./types.js";\n\nexport class Tools${m} {\n${methods.join("\n\n")}\n}\n`;
   }
@@ -72,7 +86,14 @@ export function writeProject(root, dir, flavor, n) {
   const runtime = join(root, "packages/typed-mcp/dist");
   const tsconfig = {
     compilerOptions: {
-      target: "es2022", module: "esnext", moduleResolution: "bundler", strict: true, noEmit: true, skipLibCheck: true, lib: ["es2023"], types: [],
+      target: "es2022",
+      module: "esnext",
+      moduleResolution: "bundler",
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      lib: ["es2023"],
+      types: [],
       paths: { "typed-mcp": [join(runtime, "index.d.ts")], "typed-mcp/*": [join(runtime, "*.d.ts")] },
     },
     include: ["src"],
@@ -120,6 +141,9 @@ export function viteConfig({ root, dir, flavor, target, minify, watch, typedMcp 
       ...(watch ? { watch: {} } : {}),
       rollupOptions: { output: { entryFileNames: "server.js" } },
     },
-    ssr: target === "worker" ? { target: "webworker", noExternal: true, resolve: { conditions: WORKER_CONDITIONS } } : { noExternal: true },
+    ssr:
+      target === "worker"
+        ? { target: "webworker", noExternal: true, resolve: { conditions: WORKER_CONDITIONS } }
+        : { noExternal: true },
   };
 }

@@ -21,7 +21,10 @@ export const median = (xs) => {
 
 /** Runs the Vite child under GNU time: its JSON answer, wall seconds and peak RSS (KiB, the largest process of its tree). */
 function child(args) {
-  const r = spawnSync(TIME, ["-f", "TIME %e %M", process.execPath, CHILD, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync(TIME, ["-f", "TIME %e %M", process.execPath, CHILD, ...args], {
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   const timing = /TIME ([\d.]+) (\d+)\s*$/.exec(r.stderr ?? "");
   if (r.status !== 0 || !timing) throw new Error(`vite ${args.join(" ")} failed (${r.status}):\n${r.stderr}`);
   const out = JSON.parse(r.stdout.trim().split("\n").pop());
@@ -45,7 +48,9 @@ function builds(root, tmp, sizes, rounds) {
       writeProject(root, dirs[flavor], flavor, n);
       out[n][flavor] = { first: child(["build", dirs[flavor], flavor, "node", "0"]), runs: [] };
     }
-    for (let r = 0; r < rounds; r++) for (const flavor of ["typed", "zod"]) out[n][flavor].runs.push(child(["build", dirs[flavor], flavor, "node", "0"]));
+    for (let r = 0; r < rounds; r++)
+      for (const flavor of ["typed", "zod"])
+        out[n][flavor].runs.push(child(["build", dirs[flavor], flavor, "node", "0"]));
     for (const flavor of ["typed", "zod"]) {
       const f = out[n][flavor];
       if (f.runs.length === 0) f.runs.push(f.first);
@@ -76,7 +81,10 @@ function roundTrips(root, tmp, n, createExtractor) {
   rmSync(dir, { recursive: true, force: true });
   const files = writeProject(root, dir, "typed", n);
   const out = {};
-  for (const [label, typescript] of [["7.0", "7.0"], ["7.1", join(root, "node_modules/typescript71")]]) {
+  for (const [label, typescript] of [
+    ["7.0", "7.0"],
+    ["7.1", join(root, "node_modules/typescript71")],
+  ]) {
     const ex = createExtractor({ cwd: dir, typescript });
     let tools = 0;
     for (const f of files) {

@@ -9,7 +9,11 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 const x = (ratio) => `×${ratio.toFixed(2)}`;
 const ops = (hz) => Math.round(hz).toLocaleString("en");
-const PAYLOADS = { flat: "flat scalars", place_order: "order with 50 items", strings: "strings with patterns and formats" };
+const PAYLOADS = {
+  flat: "flat scalars",
+  place_order: "order with 50 items",
+  strings: "strings with patterns and formats",
+};
 
 /** The typia bench folder (its own devDependencies, outside the workspace). */
 const typiaDir = join(dirname(fileURLToPath(import.meta.url)), "../../packages/codegen/bench/typia");
@@ -29,23 +33,52 @@ function rows({ readers, call, projects }) {
   const [prev, max] = sizes.slice(-2);
   const grow = (flavor) => (built[max][flavor].bytes - built[prev][flavor].bytes) / (max - prev);
   const ratio = (a, b) => Object.keys(PAYLOADS).map((p) => readers[p][a] / readers[p][b]);
-  const range = (rs) => `${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}× (${rs.map((r) => r.toFixed(2)).join(" / ")})`;
+  const range = (rs) =>
+    `${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}× (${rs.map((r) => r.toFixed(2)).join(" / ")})`;
   const b = built[max];
   return [
-    [`generated code per tool (bundle growth per added tool, N = ${prev} → ${max})`, `${kb(grow("typed"))}; zod + SDK: ${kb(grow("zod"))}`, "≤ 2 KB"],
+    [
+      `generated code per tool (bundle growth per added tool, N = ${prev} → ${max})`,
+      `${kb(grow("typed"))}; zod + SDK: ${kb(grow("zod"))}`,
+      "≤ 2 KB",
+    ],
     [`Vite bundle at N = ${max}`, `${mb(b.typed.bytes)} (zod version ${mb(b.zod.bytes)})`, "≤ 3 MB (N = 1,000)"],
-    ["reader ops/s vs a hand-written reader (validate, clean copy, path error)", range(ratio("generated", "hand-written")), "≥ 0.9× on every payload"],
+    [
+      "reader ops/s vs a hand-written reader (validate, clean copy, path error)",
+      range(ratio("generated", "hand-written")),
+      "≥ 0.9× on every payload",
+    ],
     ["reader vs typia `validateEquals` on valid input", range(ratio("generated", "typia")), "≥ 1×"],
     ["reader vs zod 4 `safeParse`", range(ratio("generated", "zod")), "≥ 4×"],
-    ["tools/call calls/s on 2026-07-28 vs the SDK's McpServer + zod", `${x(call["typed-mcp"] / call.sdk)} (${ops(call["typed-mcp"])} vs ${ops(call.sdk)} calls/s); ${x(call["typed-mcp"] / call["sdk-parsed-body"])} vs the SDK given \`parsedBody\``, "≥ 1.6×"],
+    [
+      "tools/call calls/s on 2026-07-28 vs the SDK's McpServer + zod",
+      `${x(call["typed-mcp"] / call.sdk)} (${ops(call["typed-mcp"])} vs ${ops(call.sdk)} calls/s); ${x(call["typed-mcp"] / call["sdk-parsed-body"])} vs the SDK given \`parsedBody\``,
+      "≥ 1.6×",
+    ],
     [
       "`vite build --watch`, edit of an imported interface used by 10 tools → rebuilt bundle, p50",
-      Object.entries(watch).map(([n, w]) => `${w.typed.p50.toFixed(0)} ms at N = ${n} (zod version ${w.zod.p50.toFixed(0)} ms)`).join("; "),
+      Object.entries(watch)
+        .map(([n, w]) => `${w.typed.p50.toFixed(0)} ms at N = ${n} (zod version ${w.zod.p50.toFixed(0)} ms)`)
+        .join("; "),
       "≤ 150 ms at N = 100, ≤ 300 ms at N = 1,000",
     ],
-    [`warm-cache \`vite build\`, N = ${max}, vs the zod version`, `${x(b.typed.wallS / b.zod.wallS)} wall (${b.typed.wallS.toFixed(2)} s vs ${b.zod.wallS.toFixed(2)} s), peak RSS ${(b.typed.rssKiB / 1024).toFixed(0)} MB vs ${(b.zod.rssKiB / 1024).toFixed(0)} MB`, "≤ ×1.5, RSS ≤ 450 MB"],
-    ["IPC round trips per tool (cold)", Object.entries(ipc).map(([k, v]) => `${v.perTool.toFixed(2)} on ${k} (${v.roundTrips} for ${v.tools} tools)`).join("; "), "≤ 5"],
-    ["Worker bundle (5 tools) vs the SDK + zod worker, minified", `${x(worker.typed / worker.zod)} (${kb(worker.typed)} vs ${kb(worker.zod)})`, "≤ ×1.0"],
+    [
+      `warm-cache \`vite build\`, N = ${max}, vs the zod version`,
+      `${x(b.typed.wallS / b.zod.wallS)} wall (${b.typed.wallS.toFixed(2)} s vs ${b.zod.wallS.toFixed(2)} s), peak RSS ${(b.typed.rssKiB / 1024).toFixed(0)} MB vs ${(b.zod.rssKiB / 1024).toFixed(0)} MB`,
+      "≤ ×1.5, RSS ≤ 450 MB",
+    ],
+    [
+      "IPC round trips per tool (cold)",
+      Object.entries(ipc)
+        .map(([k, v]) => `${v.perTool.toFixed(2)} on ${k} (${v.roundTrips} for ${v.tools} tools)`)
+        .join("; "),
+      "≤ 5",
+    ],
+    [
+      "Worker bundle (5 tools) vs the SDK + zod worker, minified",
+      `${x(worker.typed / worker.zod)} (${kb(worker.typed)} vs ${kb(worker.zod)})`,
+      "≤ ×1.0",
+    ],
   ];
 }
 
@@ -53,8 +86,17 @@ function rows({ readers, call, projects }) {
 function workerGroups(groups) {
   const { typed, zod } = groups;
   const keys = [...new Set([...Object.keys(typed), ...Object.keys(zod)])];
-  keys.sort((a, b) => Math.abs((typed[b] ?? 0) - (zod[b] ?? 0)) - Math.abs((typed[a] ?? 0) - (zod[a] ?? 0)) || a.localeCompare(b));
-  const lines = ["", "## Worker bundle by source (minified bytes, source-map-explorer)", "", "| source | typed-mcp | SDK + zod |", "|---|---|---|"];
+  keys.sort(
+    (a, b) =>
+      Math.abs((typed[b] ?? 0) - (zod[b] ?? 0)) - Math.abs((typed[a] ?? 0) - (zod[a] ?? 0)) || a.localeCompare(b),
+  );
+  const lines = [
+    "",
+    "## Worker bundle by source (minified bytes, source-map-explorer)",
+    "",
+    "| source | typed-mcp | SDK + zod |",
+    "|---|---|---|",
+  ];
   const other = { typed: 0, zod: 0 };
   for (const k of keys) {
     if ((typed[k] ?? 0) < 100 && (zod[k] ?? 0) < 100) {
@@ -75,25 +117,55 @@ export function renderReport(r) {
   const ts = (dir) => version(r.root, dir);
   const out = [];
   out.push("# Benchmarks", "");
-  out.push(`Written by \`pnpm bench${r.quick ? " --quick" : ""}\` (scripts/bench.mjs) on ${r.startedAt.toISOString()} in ${r.seconds.toFixed(0)} s.${r.quick ? " **Quick run**: small projects, short timings — not figures to quote." : ""} Goals are issue 12's.`, "");
+  out.push(
+    `Written by \`pnpm bench${r.quick ? " --quick" : ""}\` (scripts/bench.mjs) on ${r.startedAt.toISOString()} in ${r.seconds.toFixed(0)} s.${r.quick ? " **Quick run**: small projects, short timings — not figures to quote." : ""} Goals are issue 12's.`,
+    "",
+  );
   out.push("| figure | now | goal |", "|---|---|---|");
   for (const [figure, now, goal] of rows(r)) out.push(`| ${figure} | ${now} | ${goal} |`);
-  out.push("", "## Readers (ops/s, valid input)", "", "| payload | generated | hand-written | ajv 8 (+ formats) | zod 4 | typia 12 | generated / hand | generated / zod | generated / ajv | generated / typia |", "|---|---|---|---|---|---|---|---|---|---|");
+  out.push(
+    "",
+    "## Readers (ops/s, valid input)",
+    "",
+    "| payload | generated | hand-written | ajv 8 (+ formats) | zod 4 | typia 12 | generated / hand | generated / zod | generated / ajv | generated / typia |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  );
   for (const [p, label] of Object.entries(PAYLOADS)) {
     const v = r.readers[p];
-    out.push(`| ${label} | ${ops(v.generated)} | ${ops(v["hand-written"])} | ${ops(v.ajv)} | ${ops(v.zod)} | ${ops(v.typia)} | ${x(v.generated / v["hand-written"])} | ${x(v.generated / v.zod)} | ${x(v.generated / v.ajv)} | ${x(v.generated / v.typia)} |`);
+    out.push(
+      `| ${label} | ${ops(v.generated)} | ${ops(v["hand-written"])} | ${ops(v.ajv)} | ${ops(v.zod)} | ${ops(v.typia)} | ${x(v.generated / v["hand-written"])} | ${x(v.generated / v.zod)} | ${x(v.generated / v.ajv)} | ${x(v.generated / v.typia)} |`,
+    );
   }
   const us = (hz) => `${(1e6 / hz).toFixed(1)} µs`;
-  out.push("", "## tools/call (calls/s, median of interleaved rounds)", "", "| typed-mcp | SDK McpServer + zod | SDK + zod, body read ahead (`parsedBody`) | SDK floor (no validation, `parsedBody`) |", "|---|---|---|---|");
-  out.push(`| ${ops(r.call["typed-mcp"])} (${us(r.call["typed-mcp"])}) | ${ops(r.call.sdk)} (${us(r.call.sdk)}) | ${ops(r.call["sdk-parsed-body"])} (${us(r.call["sdk-parsed-body"])}) | ${ops(r.call["sdk-floor"])} (${us(r.call["sdk-floor"])}) |`);
+  out.push(
+    "",
+    "## tools/call (calls/s, median of interleaved rounds)",
+    "",
+    "| typed-mcp | SDK McpServer + zod | SDK + zod, body read ahead (`parsedBody`) | SDK floor (no validation, `parsedBody`) |",
+    "|---|---|---|---|",
+  );
+  out.push(
+    `| ${ops(r.call["typed-mcp"])} (${us(r.call["typed-mcp"])}) | ${ops(r.call.sdk)} (${us(r.call.sdk)}) | ${ops(r.call["sdk-parsed-body"])} (${us(r.call["sdk-parsed-body"])}) | ${ops(r.call["sdk-floor"])} (${us(r.call["sdk-floor"])}) |`,
+  );
   const { built, sizes } = r.projects;
-  out.push("", "## Projects", "", "| tools | typed-mcp bundle | zod bundle | typed-mcp warm build | zod warm build | typed-mcp peak RSS | zod peak RSS |", "|---|---|---|---|---|---|---|");
+  out.push(
+    "",
+    "## Projects",
+    "",
+    "| tools | typed-mcp bundle | zod bundle | typed-mcp warm build | zod warm build | typed-mcp peak RSS | zod peak RSS |",
+    "|---|---|---|---|---|---|---|",
+  );
   for (const n of sizes) {
     const b = built[n];
-    out.push(`| ${n} | ${mb(b.typed.bytes)} | ${mb(b.zod.bytes)} | ${b.typed.wallS.toFixed(2)} s | ${b.zod.wallS.toFixed(2)} s | ${(b.typed.rssKiB / 1024).toFixed(0)} MB | ${(b.zod.rssKiB / 1024).toFixed(0)} MB |`);
+    out.push(
+      `| ${n} | ${mb(b.typed.bytes)} | ${mb(b.zod.bytes)} | ${b.typed.wallS.toFixed(2)} s | ${b.zod.wallS.toFixed(2)} s | ${(b.typed.rssKiB / 1024).toFixed(0)} MB | ${(b.zod.rssKiB / 1024).toFixed(0)} MB |`,
+    );
   }
   for (const [n, w] of Object.entries(r.projects.watch)) {
-    out.push("", `Watch edits at N = ${n} (ms): typed-mcp ${w.typed.latencies.map((l) => l.toFixed(0)).join(", ")}; zod ${w.zod.latencies.map((l) => l.toFixed(0)).join(", ")}.`);
+    out.push(
+      "",
+      `Watch edits at N = ${n} (ms): typed-mcp ${w.typed.latencies.map((l) => l.toFixed(0)).join(", ")}; zod ${w.zod.latencies.map((l) => l.toFixed(0)).join(", ")}.`,
+    );
   }
   out.push(...workerGroups(r.projects.worker.groups));
   if (r.extraction) out.push("", "## Playground and backends", "", ...r.extraction);
@@ -106,7 +178,7 @@ export function renderReport(r) {
     "- Projects: scripts/bench/project.mjs writes N tools over ⌈N/10⌉ modules of 10, each tool taking one of ⌈N/10⌉ shared 6-field types (each type used by 10 tools) and an `Int`; the typed-mcp version as `@tool()` methods (built with the plugin), the zod version with the SDK's `registerTool` + zod. `vite build` (SSR, everything bundled, not minified) runs in its own process under GNU time (`%e` wall, `%M` peak RSS of the largest process of the tree, the TypeScript sidecar included); one build fills the plugin's cache, then the rounds alternate typed / zod and the medians are reported. Growth per tool is the bundle difference between the two largest projects over their tool difference.",
     "- Watch: `build({ build: { watch: {} } })` in its own process; each edit rewrites src/types.ts changing `Shape0.count` (`Int` ↔ `number`; `z.int()` ↔ `z.number()`), used by 10 tools; latency from the write to the watcher's `END` event; p50 of the edits.",
     "- IPC round trips: a new extractor extracts every tool module of the typed project (cold sidecar); the 7.x API's own request count (`BackendStats.roundTrips`) over the number of tools.",
-    "- Worker: 5 tools, the worker-style Vite build of docs/runtimes.md (`ssr.target: \"webworker\"`, workerd conditions), minified; the per-source table is the same build with a source map, each source's bytes by source-map-explorer (typed-mcp's runtime per file, the SDK per file of its dist, other packages whole, the project's own and generated modules as \"app\").",
+    '- Worker: 5 tools, the worker-style Vite build of docs/runtimes.md (`ssr.target: "webworker"`, workerd conditions), minified; the per-source table is the same build with a source map, each source\'s bytes by source-map-explorer (typed-mcp\'s runtime per file, the SDK per file of its dist, other packages whole, the project\'s own and generated modules as "app").',
     "",
     "## Machine and versions",
     "",

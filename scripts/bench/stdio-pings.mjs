@@ -38,7 +38,13 @@ child.stdout.on("data", (chunk) => {
 const answers = (count) => new Promise((resolve) => (waiting = { count, resolve }));
 const line = (id, method, params) => JSON.stringify({ jsonrpc: "2.0", id, method, ...(params && { params }) }) + "\n";
 
-child.stdin.write(line(0, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } }));
+child.stdin.write(
+  line(0, "initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "0" },
+  }),
+);
 await answers(1);
 child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
 let batch = "";

@@ -13,11 +13,24 @@ const MIB = 1024 * 1024;
 const server = new McpServer({ name: "task-memory", version: "1.0.0" });
 // A flat string on the V8 heap: "x".repeat() alone is a small rope until something reads it, and a
 // Buffer's toString() of 1 MiB is an external string (not in heapUsed); JSON.parse makes a flat copy.
-server.tool("big_result", (chars) => JSON.parse(JSON.stringify("x".repeat(chars))), __tmcp.generated({
-  listing: { name: "big_result", inputSchema: { type: "object", properties: { chars: { type: "number" } }, required: ["chars"], additionalProperties: false }, execution: { taskSupport: "optional" } },
-  read: (args) => [args.chars],
-  write: (value) => ({ content: [{ type: "text", text: value }] }),
-}));
+server.tool(
+  "big_result",
+  (chars) => JSON.parse(JSON.stringify("x".repeat(chars))),
+  __tmcp.generated({
+    listing: {
+      name: "big_result",
+      inputSchema: {
+        type: "object",
+        properties: { chars: { type: "number" } },
+        required: ["chars"],
+        additionalProperties: false,
+      },
+      execution: { taskSupport: "optional" },
+    },
+    read: (args) => [args.chars],
+    write: (value) => ({ content: [{ type: "text", text: value }] }),
+  }),
+);
 const http = await serveHttp(server, { port: 0 });
 const client = new Client({ name: "task-memory", version: "1.0.0" });
 await client.connect(new StreamableHTTPClientTransport(http.url));
@@ -28,8 +41,14 @@ const heap = () => {
 };
 const before = heap();
 for (let i = 0; i < COUNT; i++) {
-  const { task } = await client.request({ method: "tools/call", params: { name: "big_result", arguments: { chars: MIB }, task: {} } }, specTypeSchemas.CreateTaskResult);
-  while ((await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, specTypeSchemas.GetTaskResult)).status === "working");
+  const { task } = await client.request(
+    { method: "tools/call", params: { name: "big_result", arguments: { chars: MIB }, task: {} } },
+    specTypeSchemas.CreateTaskResult,
+  );
+  while (
+    (await client.request({ method: "tasks/get", params: { taskId: task.taskId } }, specTypeSchemas.GetTaskResult))
+      .status === "working"
+  );
 }
 const after = heap();
 console.log(`${COUNT} results of 1 MiB kept by one caller: heap +${((after - before) / 1e6).toFixed(1)} MB after GC`);

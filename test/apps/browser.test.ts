@@ -50,11 +50,18 @@ const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (npm run test:all does this).`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (npm run test:all does this).`,
+    );
   }
   work = await mkdtemp(join(tmpdir(), "typed-mcp-apps-"));
   const outDir = join(work, "dist");
-  await build({ root: playground, configFile: join(playground, "vite.config.ts"), logLevel: "silent", build: { outDir } });
+  await build({
+    root: playground,
+    configFile: join(playground, "vite.config.ts"),
+    logLevel: "silent",
+    build: { outDir },
+  });
 
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -83,7 +90,14 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   page.on("console", (m) => {
@@ -92,10 +106,20 @@ beforeAll(async () => {
   page.on("pageerror", (e) => consoleErrors.push(String(e)));
   // Two origins, as the extension asks of web hosts; nothing reaches the network.
   await page.route("https://view.test/**", (route) =>
-    route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", headers: { "content-security-policy": DEFAULT_CSP }, body: html }),
+    route.fulfill({
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      headers: { "content-security-policy": DEFAULT_CSP },
+      body: html,
+    }),
   );
-  await page.route("https://host.test/**", (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: HOST_PAGE }));
-  await page.route((url) => !/^https:\/\/(host|view)\.test\//.test(url.href), (route) => route.abort());
+  await page.route("https://host.test/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: HOST_PAGE }),
+  );
+  await page.route(
+    (url) => !/^https:\/\/(host|view)\.test\//.test(url.href),
+    (route) => route.abort(),
+  );
   await page.goto("https://host.test/");
 }, 180_000);
 
@@ -131,7 +155,8 @@ const HOST_PAGE = `<!doctype html><html><head><title>host</title>
 
 type Message = { jsonrpc: string; id?: number; method?: string; params?: Record<string, unknown> };
 const fromView = () => page.evaluate(() => (window as unknown as { fromView: Message[] }).fromView);
-const hostSend = (message: unknown) => page.evaluate((m) => (window as unknown as { hostSend(m: unknown): void }).hostSend(m), message);
+const hostSend = (message: unknown) =>
+  page.evaluate((m) => (window as unknown as { hostSend(m: unknown): void }).hostSend(m), message);
 
 function viewFrame(): Frame {
   const frame = page.frames().find((f) => f.url().startsWith("https://view.test/"));
@@ -140,13 +165,21 @@ function viewFrame(): Frame {
 }
 
 it("starts the MCP Apps handshake: ui/initialize, then ui/notifications/initialized after the host's answer", async () => {
-  await expect.poll(async () => (await fromView()).some((m) => m.method === "ui/notifications/initialized"), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(async () => (await fromView()).some((m) => m.method === "ui/notifications/initialized"), { timeout: 20_000 })
+    .toBe(true);
   const messages = await fromView();
   const init = messages.find((m) => m.method === "ui/initialize")!;
   expect(init.jsonrpc).toBe("2.0");
   expect(typeof init.id).toBe("number");
-  expect(init.params).toMatchObject({ protocolVersion: "2026-01-26", appInfo: { name: expect.any(String), version: expect.any(String) }, appCapabilities: {} });
-  expect(messages.findIndex((m) => m.method === "ui/initialize")).toBeLessThan(messages.findIndex((m) => m.method === "ui/notifications/initialized"));
+  expect(init.params).toMatchObject({
+    protocolVersion: "2026-01-26",
+    appInfo: { name: expect.any(String), version: expect.any(String) },
+    appCapabilities: {},
+  });
+  expect(messages.findIndex((m) => m.method === "ui/initialize")).toBeLessThan(
+    messages.findIndex((m) => m.method === "ui/notifications/initialized"),
+  );
   // Nothing is drawn before the tool result arrives.
   expect(await viewFrame().locator(".entity").count()).toBe(0);
   expect(await viewFrame().locator("#status").textContent()).toBe("Waiting for the graph…");
@@ -164,7 +197,9 @@ it("draws every entity as a box with its type and observations, and every relati
     expect(await box.locator(".name").textContent()).toBe(e.name);
     expect(await box.locator(".type").textContent()).toBe(e.entityType);
     const observations = await box.locator(".obs").allTextContents();
-    expect(observations).toEqual(e.observations.length > 0 ? e.observations.map((o) => `• ${o}`) : ["(no observations)"]);
+    expect(observations).toEqual(
+      e.observations.length > 0 ? e.observations.map((o) => `• ${o}`) : ["(no observations)"],
+    );
     expect(await box.isVisible()).toBe(true);
   }
   expect(await frame.locator("#summary").textContent()).toBe("3 entities · 3 relations");
@@ -174,31 +209,44 @@ it("draws every entity as a box with its type and observations, and every relati
     const edge = frame.locator(`.relation[data-from="${r.from}"][data-to="${r.to}"]`);
     expect(await edge.locator("text").textContent()).toBe(r.relationType);
     // The arrow runs from the edge of the `from` box to the edge of the `to` box.
-    const [start, end, fromBox, toBox] = await edge.evaluate((g, names) => {
-      const path = g.querySelector("path") as SVGPathElement;
-      const p = path.getPointAtLength(0);
-      const q = path.getPointAtLength(path.getTotalLength());
-      const rect = (name: string) => {
-        const node = document.querySelector(`.entity[data-name="${name}"]`) as SVGGElement;
-        const b = node.getBBox();
-        const m = node.transform.baseVal.consolidate()!.matrix;
-        return { x: b.x + m.e, y: b.y + m.f, w: b.width, h: b.height };
-      };
-      return [{ x: p.x, y: p.y }, { x: q.x, y: q.y }, rect(names[0]), rect(names[1])];
-    }, [r.from, r.to]);
+    const [start, end, fromBox, toBox] = await edge.evaluate(
+      (g, names) => {
+        const path = g.querySelector("path") as SVGPathElement;
+        const p = path.getPointAtLength(0);
+        const q = path.getPointAtLength(path.getTotalLength());
+        const rect = (name: string) => {
+          const node = document.querySelector(`.entity[data-name="${name}"]`) as SVGGElement;
+          const b = node.getBBox();
+          const m = node.transform.baseVal.consolidate()!.matrix;
+          return { x: b.x + m.e, y: b.y + m.f, w: b.width, h: b.height };
+        };
+        return [{ x: p.x, y: p.y }, { x: q.x, y: q.y }, rect(names[0]), rect(names[1])];
+      },
+      [r.from, r.to],
+    );
     const onBorder = (pt: { x: number; y: number }, b: { x: number; y: number; w: number; h: number }) =>
-      pt.x >= b.x - 1 && pt.x <= b.x + b.w + 1 && pt.y >= b.y - 1 && pt.y <= b.y + b.h + 1 &&
-      Math.min(Math.abs(pt.x - b.x), Math.abs(pt.x - b.x - b.w), Math.abs(pt.y - b.y), Math.abs(pt.y - b.y - b.h)) < 1.5;
+      pt.x >= b.x - 1 &&
+      pt.x <= b.x + b.w + 1 &&
+      pt.y >= b.y - 1 &&
+      pt.y <= b.y + b.h + 1 &&
+      Math.min(Math.abs(pt.x - b.x), Math.abs(pt.x - b.x - b.w), Math.abs(pt.y - b.y), Math.abs(pt.y - b.y - b.h)) <
+        1.5;
     expect(onBorder(start, fromBox), `${r.from} → ${r.to} starts on ${r.from}`).toBe(true);
     expect(onBorder(end, toBox), `${r.from} → ${r.to} ends on ${r.to}`).toBe(true);
   }
 
   // No two boxes overlap.
-  const rects = await frame.locator(".entity").evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON() as DOMRect));
+  const rects = await frame
+    .locator(".entity")
+    .evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON() as DOMRect));
   for (let i = 0; i < rects.length; i++) {
     for (let j = i + 1; j < rects.length; j++) {
-      const a = rects[i]!, b = rects[j]!;
-      expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top, `boxes ${i} and ${j} overlap`).toBe(true);
+      const a = rects[i]!,
+        b = rects[j]!;
+      expect(
+        a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top,
+        `boxes ${i} and ${j} overlap`,
+      ).toBe(true);
     }
   }
 
@@ -222,7 +270,11 @@ it("answers ui/resource-teardown and ping, and shows a failed tool's text", asyn
     { jsonrpc: "2.0", id: 42, result: {} },
   ]);
 
-  await hostSend({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: { content: [{ type: "text", text: "The tool failed." }], isError: true } });
+  await hostSend({
+    jsonrpc: "2.0",
+    method: "ui/notifications/tool-result",
+    params: { content: [{ type: "text", text: "The tool failed." }], isError: true },
+  });
   const frame = viewFrame();
   await expect.poll(() => frame.locator("#status").textContent()).toBe("The tool failed.");
   expect(await frame.locator(".entity").count()).toBe(0);

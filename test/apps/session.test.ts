@@ -103,8 +103,12 @@ describe("the same MCP Apps gating for every client over HTTP (spec §9)", () =>
         expect(rawTool(plainBody, "refresh_view")).toBeUndefined();
 
         // clientInfo reaches tools (RequestContext.clientInfo) on either era.
-        expect((await apps.client.callTool({ name: "whoami" })).content).toEqual([{ type: "text", text: `${revision} apps-client number` }]);
-        expect((await plain.client.callTool({ name: "whoami" })).content).toEqual([{ type: "text", text: `${revision} plain-client number` }]);
+        expect((await apps.client.callTool({ name: "whoami" })).content).toEqual([
+          { type: "text", text: `${revision} apps-client number` },
+        ]);
+        expect((await plain.client.callTool({ name: "whoami" })).content).toEqual([
+          { type: "text", text: `${revision} plain-client number` },
+        ]);
       } finally {
         await apps.client.close();
         await plain.client.close();
@@ -159,8 +163,15 @@ describe("Mcp-Session-Id on stateless legacy HTTP (docs/apps.md)", () => {
   it("a foreign, malformed or edited id is ignored, never rejected: an ordinary listing", async () => {
     const good = (await post(initialize("2025-11-25", APPS_CAPABILITIES))).headers.get("mcp-session-id")!;
     const [prefix, payload] = [good.slice(0, good.indexOf(".") + 1), good.slice(good.indexOf(".") + 1)];
-    const unknownRevision = prefix + Buffer.from(JSON.stringify({ v: "1999-01-01", c: APPS_CAPABILITIES })).toString("base64url");
-    for (const id of ["3f1c1f6e-8d2b-4c1e-9a7e-0b1d2c3e4f50", "tmcp1.", "tmcp1.!!!", prefix + payload.slice(0, -7), unknownRevision]) {
+    const unknownRevision =
+      prefix + Buffer.from(JSON.stringify({ v: "1999-01-01", c: APPS_CAPABILITIES })).toString("base64url");
+    for (const id of [
+      "3f1c1f6e-8d2b-4c1e-9a7e-0b1d2c3e4f50",
+      "tmcp1.",
+      "tmcp1.!!!",
+      prefix + payload.slice(0, -7),
+      unknownRevision,
+    ]) {
       const response = await post(list, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" });
       expect(response.status, id).toBe(200);
       const body = await response.text();

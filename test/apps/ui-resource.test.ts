@@ -13,7 +13,11 @@ async function rpc(server: { fetch(r: Request): Promise<Response> }, method: str
   const response = await server.fetch(
     new Request("http://localhost/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params !== undefined && { params }) }),
     }),
   );
@@ -50,10 +54,19 @@ describe("server.addUiResource", () => {
 
   it("reads as one text contents with the MIME type and the resource's _meta (MCP Apps: hosts read _meta.ui there)", async () => {
     const server = new McpServer({ name: "s", version: "1" });
-    const meta = { ui: { csp: { resourceDomains: ["https://cdn.example.com"] }, permissions: { clipboardWrite: {} }, domain: "x.example", prefersBorder: false } };
+    const meta = {
+      ui: {
+        csp: { resourceDomains: ["https://cdn.example.com"] },
+        permissions: { clipboardWrite: {} },
+        domain: "x.example",
+        prefersBorder: false,
+      },
+    };
     server.addUiResource("ui://a", HTML, { _meta: meta });
     server.addUiResource("ui://b", HTML);
-    expect((await rpc(server, "resources/read", { uri: "ui://a" })).message.result).toEqual({ contents: [{ uri: "ui://a", mimeType: MIME, text: HTML, _meta: meta }] });
+    expect((await rpc(server, "resources/read", { uri: "ui://a" })).message.result).toEqual({
+      contents: [{ uri: "ui://a", mimeType: MIME, text: HTML, _meta: meta }],
+    });
     expect(JSON.stringify((await rpc(server, "resources/read", { uri: "ui://b" })).message.result)).toBe(
       `{"contents":[{"uri":"ui://b","mimeType":"text/html;profile=mcp-app","text":${JSON.stringify(HTML)}}]}`,
     );
@@ -68,9 +81,15 @@ describe("server.addUiResource", () => {
     server.addUiResource("ui://throws", () => {
       throw new Error("secret");
     });
-    expect((await rpc(server, "resources/read", { uri: "ui://sync" })).message.result.contents[0].text).toBe("<p>1</p>");
-    expect((await rpc(server, "resources/read", { uri: "ui://sync" })).message.result.contents[0].text).toBe("<p>2</p>");
-    expect((await rpc(server, "resources/read", { uri: "ui://async" })).message.result.contents[0].text).toBe("<p>async</p>");
+    expect((await rpc(server, "resources/read", { uri: "ui://sync" })).message.result.contents[0].text).toBe(
+      "<p>1</p>",
+    );
+    expect((await rpc(server, "resources/read", { uri: "ui://sync" })).message.result.contents[0].text).toBe(
+      "<p>2</p>",
+    );
+    expect((await rpc(server, "resources/read", { uri: "ui://async" })).message.result.contents[0].text).toBe(
+      "<p>async</p>",
+    );
     for (const uri of ["ui://bad", "ui://throws"]) {
       const { message, text } = await rpc(server, "resources/read", { uri });
       expect(message.error).toMatchObject({ code: -32603, message: "The resource failed." });
@@ -81,7 +100,11 @@ describe("server.addUiResource", () => {
   it("advertises the resources capability", async () => {
     const server = new McpServer({ name: "s", version: "1" });
     server.addUiResource("ui://v", HTML);
-    const { message } = await rpc(server, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
+    const { message } = await rpc(server, "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    });
     // `subscribe`: every server with resources accepts resources/subscribe (docs/resources.md, Subscriptions).
     expect(message.result.capabilities.resources).toEqual({ subscribe: true });
   });
@@ -89,10 +112,14 @@ describe("server.addUiResource", () => {
   it("refuses a URI that is not ui://, naming it; a wrong HTML type; a duplicate URI naming both registrations", () => {
     const server = new McpServer({ name: "s", version: "1" });
     for (const uri of ["https://x/view", "memory://graph", "ui:/x", "ui://", "UI://x"]) {
-      expect(() => server.addUiResource(uri as `ui://${string}`, HTML)).toThrow(`server.addUiResource(${JSON.stringify(uri)}, …): an MCP Apps UI resource URI must start with "ui://"`);
+      expect(() => server.addUiResource(uri as `ui://${string}`, HTML)).toThrow(
+        `server.addUiResource(${JSON.stringify(uri)}, …): an MCP Apps UI resource URI must start with "ui://"`,
+      );
     }
     expect(() => server.addUiResource("ui://x", 42 as unknown as string)).toThrow(TypeError);
-    expect(() => server.addUiResource("ui://x", HTML, { title: 1 as unknown as string })).toThrow("option title must be a string");
+    expect(() => server.addUiResource("ui://x", HTML, { title: 1 as unknown as string })).toThrow(
+      "option title must be a string",
+    );
     server.addUiResource("ui://x", HTML);
     expect(() => server.addUiResource("ui://x", HTML)).toThrow(
       'two resources have the URI "ui://x" on this server: server.addUiResource("ui://x") and server.addUiResource("ui://x")',
@@ -108,7 +135,9 @@ describe("a tool's uiResource must name a registered resource (MCP Apps: 'Resour
     await rpc(server, "tools/list");
     const messages = warn.mock.calls.map((c) => String(c[0]));
     expect(messages).toHaveLength(2);
-    expect(messages[0]).toContain('tool "show_weather" renders its results with "ui://weather/view" (uiResource), but no resource with that URI is registered');
+    expect(messages[0]).toContain(
+      'tool "show_weather" renders its results with "ui://weather/view" (uiResource), but no resource with that URI is registered',
+    );
     expect(messages[1]).toContain('tool "refresh_view"');
   });
 

@@ -4,7 +4,14 @@
 import makeFetchCookie from "fetch-cookie";
 import { APP } from "../../scripts/oidc-provider.mjs";
 
-export { APP, M2M, READER, RESOURCE_SCOPES, RESOURCE_SERVER, startAuthorizationServer } from "../../scripts/oidc-provider.mjs";
+export {
+  APP,
+  M2M,
+  READER,
+  RESOURCE_SCOPES,
+  RESOURCE_SERVER,
+  startAuthorizationServer,
+} from "../../scripts/oidc-provider.mjs";
 
 /** A running authorization server (scripts/oidc-provider.mjs). */
 export interface AuthorizationServer {
@@ -36,11 +43,13 @@ export async function authorize(authorizationUrl: URL, login = "alice"): Promise
     }
     const page = await response.text();
     const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
-    if (response.status !== 200 || prompt === undefined) throw new Error(`unexpected page ${response.status} at ${url}: ${page.slice(0, 300)}`);
+    if (response.status !== 200 || prompt === undefined)
+      throw new Error(`unexpected page ${response.status} at ${url}: ${page.slice(0, 300)}`);
     const form = new URLSearchParams(prompt === "login" ? { prompt, login, password: "any" } : { prompt });
     const submitted = await browser(url, { method: "POST", body: form, redirect: "manual" });
     const after = submitted.headers.get("location");
-    if (after === null) throw new Error(`the ${prompt} form did not redirect: ${submitted.status} ${await submitted.text()}`);
+    if (after === null)
+      throw new Error(`the ${prompt} form did not redirect: ${submitted.status} ${await submitted.text()}`);
     url = new URL(after, url).href;
   }
   throw new Error("too many redirects");

@@ -11,7 +11,16 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SignJWT, UnsecuredJWT, decodeJwt, exportJWK, generateKeyPair } from "jose";
 import { M2M, RESOURCE_SERVER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
-import { RPC, buildNotes, clientCredentialsToken, importNotes, post, rpcAnswer, serveNotes, type NotesModule } from "./setup.js";
+import {
+  RPC,
+  buildNotes,
+  clientCredentialsToken,
+  importNotes,
+  post,
+  rpcAnswer,
+  serveNotes,
+  type NotesModule,
+} from "./setup.js";
 import { freePort } from "../runtimes/helpers.js";
 
 let as: AuthorizationServer;
@@ -22,7 +31,10 @@ const closing: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   as = await startAuthorizationServer();
-  build = await buildNotes([["node", "node"], ["stdio", "node"]]);
+  build = await buildNotes([
+    ["node", "node"],
+    ["stdio", "node"],
+  ]);
   notes = await importNotes(build.built["node"]!);
   served = await serveNotes(notes, as.issuer);
 });
@@ -50,7 +62,9 @@ describe("tokens in the wrong place or shape", () => {
     const challenge = response.headers.get("www-authenticate") ?? "";
     expect(challenge).toMatch(/^Bearer /);
     expect(challenge).toContain('error="invalid_request"');
-    expect(challenge).toContain(`resource_metadata="${new URL("/.well-known/oauth-protected-resource", served.url).origin}`);
+    expect(challenge).toContain(
+      `resource_metadata="${new URL("/.well-known/oauth-protected-resource", served.url).origin}`,
+    );
     expect(await response.json()).toEqual({
       error: "invalid_request",
       error_description: "Access tokens must be sent in the Authorization header, not the query string",
@@ -60,14 +74,19 @@ describe("tokens in the wrong place or shape", () => {
   it("refuses an oversized Authorization header with 431 before verifying anything", async () => {
     const response = await post(served.url, RPC.callTool("list_notes"), bearer("a".repeat(9000)));
     expect(response.status).toBe(431);
-    expect(await response.json()).toEqual({ error: "invalid_request", error_description: "The Authorization header is longer than 8192 bytes" });
+    expect(await response.json()).toEqual({
+      error: "invalid_request",
+      error_description: "The Authorization header is longer than 8192 bytes",
+    });
   });
 
   it("refuses another scheme (no error code: RFC 6750 §3.1) and garbage (invalid_token)", async () => {
     for (const authorization of ["Basic bTJtOnNlY3JldA==", "Bearer not.a.jwt", "Bearer"]) {
       const response = await post(served.url, RPC.callTool("list_notes"), { authorization });
       expect(response.status, authorization).toBe(401);
-      expect(challenge(response).error, authorization).toBe(authorization.startsWith("Basic") ? undefined : "invalid_token");
+      expect(challenge(response).error, authorization).toBe(
+        authorization.startsWith("Basic") ? undefined : "invalid_token",
+      );
     }
   });
 });
@@ -77,7 +96,10 @@ describe("tokens that are not for this resource or not from this issuer", () => 
     const other = await clientCredentialsToken(as.issuer, M2M, "http://127.0.0.1:1/other", "notes:read");
     const response = await post(served.url, RPC.callTool("list_notes"), bearer(other));
     expect(response.status).toBe(401);
-    expect(challenge(response)).toEqual({ error: "invalid_token", description: "The token was not issued for this resource" });
+    expect(challenge(response)).toEqual({
+      error: "invalid_token",
+      description: "The token was not issued for this resource",
+    });
   });
 
   it("refuses a forged token: right claims, signed by another key (with the issuer's kid and with its own)", async () => {
@@ -97,21 +119,37 @@ describe("tokens that are not for this resource or not from this issuer", () => 
       const response = await post(served.url, RPC.callTool("list_notes"), bearer(forged));
       expect(response.status, kid).toBe(401);
       expect(challenge(response).description, kid).toBe(
-        kid === "attacker" ? "The token is not signed by a key of the authorization server" : "The token's signature is not valid",
+        kid === "attacker"
+          ? "The token is not signed by a key of the authorization server"
+          : "The token's signature is not valid",
       );
     }
   });
 
   it("refuses alg none and HS256 keyed with the issuer's public key (algorithm confusion)", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { scope: "notes:read", client_id: "m2m", iss: as.issuer, aud: served.audience, sub: "m2m", iat: now, exp: now + 300 };
+    const claims = {
+      scope: "notes:read",
+      client_id: "m2m",
+      iss: as.issuer,
+      aud: served.audience,
+      sub: "m2m",
+      iat: now,
+      exp: now + 300,
+    };
     const none = new UnsecuredJWT(claims).encode();
     const publicJwk = JSON.stringify(((await (await fetch(`${as.issuer}/jwks`)).json()) as { keys: object[] }).keys[0]);
     const hs = await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(publicJwk));
-    for (const [label, jwt] of [["none", none], ["HS256", hs]] as const) {
+    for (const [label, jwt] of [
+      ["none", none],
+      ["HS256", hs],
+    ] as const) {
       const response = await post(served.url, RPC.callTool("list_notes"), bearer(jwt));
       expect(response.status, label).toBe(401);
-      expect(challenge(response), label).toEqual({ error: "invalid_token", description: "The token's signature algorithm is not accepted" });
+      expect(challenge(response), label).toEqual({
+        error: "invalid_token",
+        description: "The token's signature algorithm is not accepted",
+      });
     }
   });
 });
@@ -159,7 +197,8 @@ describe("claims of a token signed with the issuer's own key", () => {
     for (const [claims, status, description] of cases) {
       const response = await post(server.url, RPC.callTool("list_notes"), bearer(await sign(claims)));
       expect(response.status, JSON.stringify(claims)).toBe(status);
-      if (description !== undefined) expect(challenge(response), JSON.stringify(claims)).toEqual({ error: "invalid_token", description });
+      if (description !== undefined)
+        expect(challenge(response), JSON.stringify(claims)).toEqual({ error: "invalid_token", description });
     }
   });
 });
@@ -172,14 +211,23 @@ describe("the authorization server is down (fail closed, never hang)", () => {
     const response = await post(server.url, RPC.callTool("list_notes"), bearer("eyJhbGciOiJSUzI1NiJ9.e30.c2ln"));
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("30");
-    expect(await response.json()).toEqual({ error: "temporarily_unavailable", error_description: "The authorization server cannot be reached; try again later" });
+    expect(await response.json()).toEqual({
+      error: "temporarily_unavailable",
+      error_description: "The authorization server cannot be reached; try again later",
+    });
   });
 
   it("answers 503 after auth.timeoutMs when the issuer accepts connections and never answers", async () => {
     const sockets: import("node:net").Socket[] = [];
     const blackHole: Server = createServer((socket) => sockets.push(socket));
     await new Promise<void>((r) => blackHole.listen(0, "127.0.0.1", () => r()));
-    closing.push(() => new Promise((r) => { for (const s of sockets) s.destroy(); blackHole.close(() => r()); }));
+    closing.push(
+      () =>
+        new Promise((r) => {
+          for (const s of sockets) s.destroy();
+          blackHole.close(() => r());
+        }),
+    );
     const issuer = `http://127.0.0.1:${(blackHole.address() as { port: number }).port}`;
     const server = await serveNotes(notes, issuer, { timeoutMs: 300 });
     closing.push(() => server.close());
@@ -190,7 +238,12 @@ describe("the authorization server is down (fail closed, never hang)", () => {
 
 describe("key rotation", () => {
   it("accepts tokens signed by a new key once the JWKS is fetched again, and refuses the retired key's", async () => {
-    const key = async (kid: string) => ({ ...(await exportJWK((await generateKeyPair("RS256", { extractable: true })).privateKey)), kid, alg: "RS256", use: "sig" });
+    const key = async (kid: string) => ({
+      ...(await exportJWK((await generateKeyPair("RS256", { extractable: true })).privateKey)),
+      kid,
+      alg: "RS256",
+      use: "sig",
+    });
     const [k1, k2] = [await key("k1"), await key("k2")];
     const first = await startAuthorizationServer({ jwks: { keys: [k1] } });
     const server = await serveNotes(notes, first.issuer, { jwksCacheMaxAgeSeconds: 1 });
@@ -228,18 +281,29 @@ describe("introspection (RFC 7662)", () => {
 
 describe("what the gate leaves in place", () => {
   it("still refuses a foreign Origin (DNS rebinding protection) with a valid token", async () => {
-    const response = await post(served.url, RPC.callTool("list_notes"), { ...bearer(await token()), origin: "http://evil.example" });
+    const response = await post(served.url, RPC.callTool("list_notes"), {
+      ...bearer(await token()),
+      origin: "http://evil.example",
+    });
     expect(response.status).toBe(403);
   });
 
   it("ignores an authInfo-looking header: the identity is the verified token's", async () => {
-    const answer = await rpcAnswer(await post(served.url, RPC.callTool("whoami"), { ...bearer(await token()), "x-auth-info": '{"clientId":"admin"}', "x-client-id": "admin" }));
+    const answer = await rpcAnswer(
+      await post(served.url, RPC.callTool("whoami"), {
+        ...bearer(await token()),
+        "x-auth-info": '{"clientId":"admin"}',
+        "x-client-id": "admin",
+      }),
+    );
     expect(answer.result?.["structuredContent"]).toMatchObject({ clientId: "m2m", subject: "m2m" });
   });
 
   it("leaves stdio alone: no token is asked for (MCP: stdio takes credentials from the environment)", async () => {
     const client = new Client({ name: "auth-stdio", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [build.built["stdio"]!.file], stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [build.built["stdio"]!.file], stderr: "pipe" }),
+    );
     try {
       const result = await client.callTool({ name: "add_note", arguments: { text: "offline" } });
       expect(result.content).toEqual([{ type: "text", text: "2 notes" }]);
@@ -250,7 +314,7 @@ describe("what the gate leaves in place", () => {
 });
 
 describe("request bodies behind the gate", () => {
-  it("an endless body from a valid caller is 413 once past maxRequestBodySize (docs/security.md \"Limits\"), not read to its end", async () => {
+  it('an endless body from a valid caller is 413 once past maxRequestBodySize (docs/security.md "Limits"), not read to its end', async () => {
     // server.fetch itself (as on Workers or Deno): the gate reads the body for the scope check, within the limit.
     const server = notes.createServer({ issuer: as.issuer, audience: served.audience });
     const limit = server.maxRequestBodySize;
@@ -263,13 +327,22 @@ describe("request bodies behind the gate", () => {
     });
     const request = new Request(served.audience, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...bearer(await token()) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        ...bearer(await token()),
+      },
       body: endless,
       duplex: "half",
     } as RequestInit);
     const response = await server.fetch(request);
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` },
+    });
     expect(pulled).toBeLessThan(limit + 16 * 65_536);
   });
 });

@@ -9,7 +9,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthOptions } from "typed-mcp";
 import { M2M, RESOURCE_SERVER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
-import { RPC, buildNotes, clientCredentialsToken, importNotes, post, revokeToken, serveNotes, type NotesModule } from "./setup.js";
+import {
+  RPC,
+  buildNotes,
+  clientCredentialsToken,
+  importNotes,
+  post,
+  revokeToken,
+  serveNotes,
+  type NotesModule,
+} from "./setup.js";
 
 let as: AuthorizationServer;
 let notes: NotesModule;
@@ -48,13 +57,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe("introspection cache", () => {
   it("asks the endpoint once per token while the answer is fresh", async () => {
     const rs = await introspecting(as.issuer);
-    const [a, b] = [await clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read"), await clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read")];
+    const [a, b] = [
+      await clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read"),
+      await clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read"),
+    ];
     for (let i = 0; i < 5; i++) expect((await rs.call(a)).status).toBe(200);
     expect(rs.counter.introspections).toBe(1);
     expect((await rs.call(b)).status).toBe(200);
     expect(rs.counter.introspections).toBe(2);
     // An unknown token is asked about every time (inactive answers are not kept).
-    for (let i = 0; i < 2; i++) expect((await rs.call("y".repeat(43))).body).toEqual({ error: "invalid_token", error_description: "The token is not active" });
+    for (let i = 0; i < 2; i++)
+      expect((await rs.call("y".repeat(43))).body).toEqual({
+        error: "invalid_token",
+        error_description: "The token is not active",
+      });
     expect(rs.counter.introspections).toBe(4);
   });
 
@@ -68,7 +84,10 @@ describe("introspection cache", () => {
     if (Date.now() - asked < 900) expect((await rs.call(token)).status).toBe(200);
     await sleep(Math.max(0, asked + 1100 - Date.now()));
     // ... and after it the endpoint is asked again and says the token is revoked.
-    expect(await rs.call(token)).toEqual({ status: 401, body: { error: "invalid_token", error_description: "The token is not active" } });
+    expect(await rs.call(token)).toEqual({
+      status: 401,
+      body: { error: "invalid_token", error_description: "The token is not active" },
+    });
   });
 
   it("with introspectionCacheMaxAgeSeconds 0 asks every time: a revoked token is refused at once", async () => {
@@ -82,7 +101,9 @@ describe("introspection cache", () => {
 
   it("keeps at most introspectionCacheMaxEntries answers, evicting the oldest", async () => {
     const rs = await introspecting(as.issuer, { introspectionCacheMaxEntries: 2 });
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read")));
+    const [a, b, c] = await Promise.all(
+      [1, 2, 3].map(() => clientCredentialsToken(as.issuer, M2M, rs.served.audience, "notes:read")),
+    );
     const asked = async (token: string) => {
       const before = rs.counter.introspections;
       expect((await rs.call(token)).status).toBe(200);

@@ -6,11 +6,32 @@
  * specification ("Authorization", 2025-06-18 and later), RFC 6750 §3, RFC 9728 §3 and RFC 8707.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
+import {
+  Client,
+  ClientCredentialsProvider,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import { APP, M2M, READER, authorize, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import {
+  APP,
+  M2M,
+  READER,
+  authorize,
+  startAuthorizationServer,
+  type AuthorizationServer,
+} from "./authorization-server.js";
 import { recordIncoming } from "../helpers/wire.ts";
-import { RPC, buildNotes, clientCredentialsToken, importNotes, post, rpcAnswer, serveNotes, type NotesModule } from "./setup.js";
+import {
+  RPC,
+  buildNotes,
+  clientCredentialsToken,
+  importNotes,
+  post,
+  rpcAnswer,
+  serveNotes,
+  type NotesModule,
+} from "./setup.js";
 
 let as: AuthorizationServer;
 let notes: NotesModule;
@@ -42,7 +63,7 @@ async function connect(url: string, provider: OAuthClientProvider): Promise<Clie
 }
 
 function text(result: unknown): string {
-  return ((result as { content: { text: string }[] }).content[0]!).text;
+  return (result as { content: { text: string }[] }).content[0]!.text;
 }
 
 describe("without a token", () => {
@@ -54,7 +75,11 @@ describe("without a token", () => {
   });
 
   it("serves the RFC 9728 document on the path-suffixed and the root well-known path", async () => {
-    const expected = { resource: served.audience, authorization_servers: [as.issuer], scopes_supported: ["notes:read", "notes:write", "admin"] };
+    const expected = {
+      resource: served.audience,
+      authorization_servers: [as.issuer],
+      scopes_supported: ["notes:read", "notes:write", "admin"],
+    };
     for (const url of [metadataUrl(), `http://127.0.0.1:${served.port}/.well-known/oauth-protected-resource`]) {
       const response = await fetch(url);
       expect(response.status, url).toBe(200);
@@ -67,7 +92,11 @@ describe("without a token", () => {
 describe("client credentials (the official client's ClientCredentialsProvider)", () => {
   let client: Client;
   beforeAll(async () => {
-    const provider = new ClientCredentialsProvider({ ...M2M, scope: "notes:read notes:write", expectedIssuer: as.issuer });
+    const provider = new ClientCredentialsProvider({
+      ...M2M,
+      scope: "notes:read notes:write",
+      expectedIssuer: as.issuer,
+    });
     client = await connect(served.url.href, provider);
   });
   afterAll(() => client?.close());
@@ -79,7 +108,12 @@ describe("client credentials (the official client's ClientCredentialsProvider)",
 
   it("hands the verified identity to the tool as RequestContext.authInfo", async () => {
     const result = await client.callTool({ name: "whoami", arguments: {} });
-    const caller = result.structuredContent as { clientId: string; scopes: string[]; subject: string | null; expiresAt: number };
+    const caller = result.structuredContent as {
+      clientId: string;
+      scopes: string[];
+      subject: string | null;
+      expiresAt: number;
+    };
     expect(caller.clientId).toBe("m2m");
     // The client asks for the resource's scopes_supported (MCP 2025-11-25 "Scope selection strategy").
     expect(caller.scopes.sort()).toEqual(["admin", "notes:read", "notes:write"]);
@@ -103,7 +137,9 @@ describe("client credentials (the official client's ClientCredentialsProvider)",
 describe("scopes (403 insufficient_scope, MCP 2025-11-25 scope challenges, RFC 6750 §3.1)", () => {
   it("refuses a tool call without the tool's scopes, naming them", async () => {
     const token = await clientCredentialsToken(as.issuer, READER, served.audience, "notes:read");
-    const response = await post(served.url, RPC.callTool("add_note", { text: "x" }), { authorization: `Bearer ${token}` });
+    const response = await post(served.url, RPC.callTool("add_note", { text: "x" }), {
+      authorization: `Bearer ${token}`,
+    });
     expect(response.status).toBe(403);
     expect(response.headers.get("www-authenticate")).toBe(
       `Bearer error="insufficient_scope", error_description="The tool 'add_note' needs the scope notes:write", scope="notes:read notes:write", resource_metadata="${metadataUrl()}"`,
@@ -116,32 +152,55 @@ describe("scopes (403 insufficient_scope, MCP 2025-11-25 scope challenges, RFC 6
     const adminOnly = await clientCredentialsToken(as.issuer, M2M, served.audience, "admin");
     const read = await post(served.url, RPC.readResource("notes://all"), { authorization: `Bearer ${adminOnly}` });
     expect(read.status).toBe(403);
-    expect(await read.json()).toEqual({ error: "insufficient_scope", error_description: "The resource needs the scope notes:read" });
+    expect(await read.json()).toEqual({
+      error: "insufficient_scope",
+      error_description: "The resource needs the scope notes:read",
+    });
     const reader = await clientCredentialsToken(as.issuer, READER, served.audience, "notes:read");
     const prompt = await post(served.url, RPC.getPrompt("summary"), { authorization: `Bearer ${reader}` });
     expect(prompt.status).toBe(403);
-    expect(prompt.headers.get("www-authenticate")).toContain(`error="insufficient_scope", error_description="The prompt 'summary' needs the scope admin", scope="admin"`);
+    expect(prompt.headers.get("www-authenticate")).toContain(
+      `error="insufficient_scope", error_description="The prompt 'summary' needs the scope admin", scope="admin"`,
+    );
   });
 
   it("with hideUnauthorizedTools, tools/list leaves out what the caller may not call", async () => {
     const reader = await clientCredentialsToken(as.issuer, READER, hiding.audience, "notes:read");
-    const listing = await post(hiding.url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { authorization: `Bearer ${reader}` });
+    const listing = await post(
+      hiding.url,
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+      { authorization: `Bearer ${reader}` },
+    );
     expect(listing.status).toBe(200);
     const { result } = await rpcAnswer(listing);
     expect((result!["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["list_notes", "whoami"]);
     // The same server lists everything to a caller with every scope.
     const all = await clientCredentialsToken(as.issuer, M2M, hiding.audience, "notes:read notes:write");
-    const full = await rpcAnswer(await post(hiding.url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { authorization: `Bearer ${all}` }));
-    expect((full.result!["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["list_notes", "add_note", "whoami"]);
+    const full = await rpcAnswer(
+      await post(
+        hiding.url,
+        { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+        { authorization: `Bearer ${all}` },
+      ),
+    );
+    expect((full.result!["tools"] as { name: string }[]).map((t) => t.name)).toEqual([
+      "list_notes",
+      "add_note",
+      "whoami",
+    ]);
   });
 });
 
 describe("hideUnauthorizedTools on 2026-07-28", () => {
   it("marks the caller-dependent listing cacheScope private (docs/mapping.md §11)", async () => {
     const reader = await clientCredentialsToken(as.issuer, READER, hiding.audience, "notes:read");
-    const transport = new StreamableHTTPClientTransport(hiding.url, { requestInit: { headers: { authorization: `Bearer ${reader}` } } });
+    const transport = new StreamableHTTPClientTransport(hiding.url, {
+      requestInit: { headers: { authorization: `Bearer ${reader}` } },
+    });
     const raw = recordIncoming(transport);
-    const client = new Client({ name: "auth-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } } as never);
+    const client = new Client({ name: "auth-test", version: "1.0.0" }, {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    } as never);
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["list_notes", "whoami"]);
@@ -162,7 +221,13 @@ class AppProvider implements OAuthClientProvider {
     return APP.redirectUri;
   }
   get clientMetadata() {
-    return { client_name: "auth test", redirect_uris: [APP.redirectUri], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "auth test",
+      redirect_uris: [APP.redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return { client_id: APP.clientId };
@@ -197,7 +262,10 @@ describe("authorization code with PKCE (the official client's OAuth flow, login 
     await transport.finishAuth(await authorize(url, "alice"));
     const client = await connect(served.url.href, provider);
     try {
-      const caller = (await client.callTool({ name: "whoami", arguments: {} })).structuredContent as { clientId: string; subject: string };
+      const caller = (await client.callTool({ name: "whoami", arguments: {} })).structuredContent as {
+        clientId: string;
+        subject: string;
+      };
       expect(caller.clientId).toBe("app");
       expect(caller.subject).toBe("alice");
       expect(text(await client.callTool({ name: "list_notes", arguments: {} }))).toMatch(/^first/);

@@ -22,7 +22,12 @@ let running: Running;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-auth-playground-"));
-  await build({ root: playground, configFile: join(playground, "vite.config.ts"), logLevel: "silent", build: { outDir: join(work, "dist") } });
+  await build({
+    root: playground,
+    configFile: join(playground, "vite.config.ts"),
+    logLevel: "silent",
+    build: { outDir: join(work, "dist") },
+  });
   as = await startAuthorizationServer();
   const port = await freePort();
   running = await startServer(process.execPath, [join(work, "dist/server.js"), "--http"], {
@@ -41,12 +46,19 @@ it("refuses requests without a token, naming its metadata (audience: its own URL
   expect(response.status).toBe(401);
   const metadataUrl = running.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
   expect(response.headers.get("www-authenticate")).toContain(`resource_metadata="${metadataUrl}"`);
-  expect(await (await fetch(metadataUrl)).json()).toEqual({ resource: running.url, authorization_servers: [as.issuer] });
+  expect(await (await fetch(metadataUrl)).json()).toEqual({
+    resource: running.url,
+    authorization_servers: [as.issuer],
+  });
 });
 
 it("serves the official client once it has a token", async () => {
   const client = new Client({ name: "auth-playground", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { authProvider: new ClientCredentialsProvider({ ...M2M, expectedIssuer: as.issuer }) }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(running.url), {
+      authProvider: new ClientCredentialsProvider({ ...M2M, expectedIssuer: as.issuer }),
+    }),
+  );
   try {
     const stats = await client.callTool({ name: "graph_stats", arguments: {} });
     expect(stats.structuredContent).toEqual({ entities: 0, relations: 0, observations: 0 });

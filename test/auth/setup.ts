@@ -21,10 +21,13 @@ export interface NotesModule {
 }
 
 /** A temporary folder with the fixture's entries built by Vite with the typed-mcp plugin. */
-export async function buildNotes(entries: [string, Target][]): Promise<{ dir: string; built: Record<string, Built>; remove(): Promise<void> }> {
+export async function buildNotes(
+  entries: [string, Target][],
+): Promise<{ dir: string; built: Record<string, Built>; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "typed-mcp-auth-"));
   const built: Record<string, Built> = {};
-  for (const [entry, target] of entries) built[entry] = await buildFixture(entry, target, join(dir, entry), AUTH_FIXTURE);
+  for (const [entry, target] of entries)
+    built[entry] = await buildFixture(entry, target, join(dir, entry), AUTH_FIXTURE);
   return { dir, built, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
@@ -34,7 +37,11 @@ export async function importNotes(built: Built): Promise<NotesModule> {
 }
 
 /** Serves `createServer({ issuer, audience, ...extra })` on a port chosen first, so that `audience` is its own URL. */
-export async function serveNotes(notes: NotesModule, issuer: string, extra: Partial<AuthOptions> = {}): Promise<HttpServerHandle & { audience: string }> {
+export async function serveNotes(
+  notes: NotesModule,
+  issuer: string,
+  extra: Partial<AuthOptions> = {},
+): Promise<HttpServerHandle & { audience: string }> {
   const port = await freePort();
   const audience = `http://127.0.0.1:${port}/mcp`;
   const handle = await notes.serveHttp(notes.createServer({ issuer, audience, ...extra }), { port });
@@ -45,7 +52,12 @@ export async function serveNotes(notes: NotesModule, issuer: string, extra: Part
  * An access token from the authorization server's token endpoint (RFC 6749 §4.4 client
  * credentials, RFC 8707 `resource`), through oauth4webapi.
  */
-export async function clientCredentialsToken(issuer: string, client: { clientId: string; clientSecret: string }, resource: string, scope: string): Promise<string> {
+export async function clientCredentialsToken(
+  issuer: string,
+  client: { clientId: string; clientSecret: string },
+  resource: string,
+  scope: string,
+): Promise<string> {
   const issuerUrl = new URL(issuer);
   const insecure = { [oauth.allowInsecureRequests]: true };
   const as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
@@ -61,11 +73,21 @@ export async function clientCredentialsToken(issuer: string, client: { clientId:
 }
 
 /** RFC 7009: revokes `token` at the authorization server, as the client it was issued to (through oauth4webapi). */
-export async function revokeToken(issuer: string, client: { clientId: string; clientSecret: string }, token: string): Promise<void> {
+export async function revokeToken(
+  issuer: string,
+  client: { clientId: string; clientSecret: string },
+  token: string,
+): Promise<void> {
   const issuerUrl = new URL(issuer);
   const insecure = { [oauth.allowInsecureRequests]: true };
   const as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
-  const response = await oauth.revocationRequest(as, { client_id: client.clientId }, oauth.ClientSecretBasic(client.clientSecret), token, insecure);
+  const response = await oauth.revocationRequest(
+    as,
+    { client_id: client.clientId },
+    oauth.ClientSecretBasic(client.clientSecret),
+    token,
+    insecure,
+  );
   await oauth.processRevocationResponse(response);
 }
 
@@ -79,13 +101,22 @@ export async function signingKey(kid: string): Promise<{ jwk: JWK; privateKey: C
  * A hand-signed RS256 access token (for the malformed cases): `header` is the whole protected
  * header besides `alg` (so `{}` has no `typ` and no `kid`), `claims` the whole claims set.
  */
-export function handSigned(privateKey: CryptoKey, header: Omit<JWTHeaderParameters, "alg">, claims: JWTPayload): Promise<string> {
+export function handSigned(
+  privateKey: CryptoKey,
+  header: Omit<JWTHeaderParameters, "alg">,
+  claims: JWTPayload,
+): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: "RS256", ...header }).sign(privateKey);
 }
 
 /** The JSON-RPC requests the raw tests send (2025-11-25, stateless HTTP). */
 export const RPC = {
-  callTool: (name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  callTool: (name: string, args: Record<string, unknown> = {}) => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name, arguments: args },
+  }),
   readResource: (uri: string) => ({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }),
   getPrompt: (name: string) => ({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name } }),
 };
@@ -94,13 +125,20 @@ export const RPC = {
 export function post(url: string | URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 }
 
 /** The JSON-RPC answer of a Streamable HTTP response: a JSON body, or the first `message` event of an SSE stream. */
-export async function rpcAnswer(response: Response): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+export async function rpcAnswer(
+  response: Response,
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
   const body = await response.text();
   if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
     const data = /^data: (.*)$/m.exec(body);

@@ -16,7 +16,13 @@ import { createTaskServer } from "../runtime/fixtures/tasks-tools.mjs";
 import { messagesOf } from "../runtime/helpers.js";
 import { freePort } from "../runtimes/helpers.js";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
-import { APP, RESOURCE_SERVER, authorize, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import {
+  APP,
+  RESOURCE_SERVER,
+  authorize,
+  startAuthorizationServer,
+  type AuthorizationServer,
+} from "./authorization-server.js";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
@@ -30,7 +36,14 @@ class AppProvider implements OAuthClientProvider {
     return APP.redirectUri;
   }
   get clientMetadata() {
-    return { client_name: "tasks owner test", redirect_uris: [APP.redirectUri], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "none", scope: "notes:read" };
+    return {
+      client_name: "tasks owner test",
+      redirect_uris: [APP.redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      scope: "notes:read",
+    };
   }
   clientInformation() {
     return { client_id: APP.clientId };
@@ -80,7 +93,9 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
     http = await serveHttp(createTaskServer({ auth }), { port });
     for (const user of ["alice", "bob"] as const) {
       const transport = new StreamableHTTPClientTransport(http.url, { authProvider: users[user] });
-      await expect(new Client({ name: "login", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+      await expect(new Client({ name: "login", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      );
       await transport.finishAuth(await authorize(users[user].authorizationUrl!, user));
     }
   });
@@ -91,13 +106,18 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
   });
 
   /** What a request gets for a task id: the error, or `undefined` when it succeeded. */
-  const outcome = (p: Promise<unknown>) => p.then(() => undefined, (e: { code: number; message: string }) => ({ code: e.code, message: e.message }));
+  const outcome = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: { code: number; message: string }) => ({ code: e.code, message: e.message }),
+    );
   /** The answer to an id no task has, with that id replaced by `taskId` (the shape B must get). */
   const unknownAnswer = (taskId: string) => ({ code: -32602, message: `Task not found: ${taskId}` });
 
   describe("2025-11-25: tasks are the token owner's (issuer + sub + client_id), not the client's nor the session's", () => {
     it.runIf(format === "jwt")("the two tokens share client_id and differ in sub (what makes this case)", () => {
-      const claims = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sub: string; client_id: string };
+      const claims = (token: string) =>
+        JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sub: string; client_id: string };
       expect(claims(users.alice.accessToken)).toMatchObject({ sub: "alice", client_id: "app" });
       expect(claims(users.bob.accessToken)).toMatchObject({ sub: "bob", client_id: "app" });
     });
@@ -107,7 +127,10 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
       const bob = await session("bob");
       const { task } = await createTask(alice, "slow_compute", { seconds: 30 });
       const unknown = "AAAAAAAAAAAAAAAAAAAAAA";
-      for (const [taskId, expected] of [[unknown, unknownAnswer(unknown)], [task.taskId, unknownAnswer(task.taskId)]] as const) {
+      for (const [taskId, expected] of [
+        [unknown, unknownAnswer(unknown)],
+        [task.taskId, unknownAnswer(task.taskId)],
+      ] as const) {
         expect(await outcome(getTask(bob, taskId))).toEqual(expected);
         expect(await outcome(taskResult(bob, taskId))).toEqual(expected);
         expect(await outcome(cancelTask(bob, taskId))).toEqual(expected);
@@ -133,20 +156,34 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
 
   describe("2025-11-25 without a session (stateless HTTP): the token alone is the owner", () => {
     /** One raw 2025-11-25 POST with `user`'s bearer token and no Mcp-Session-Id; the JSON-RPC answer to id 1. */
-    async function post(user: "alice" | "bob", method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+    async function post(
+      user: "alice" | "bob",
+      method: string,
+      params: Record<string, unknown>,
+    ): Promise<Record<string, any>> {
       const response = await fetch(http.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${users[user].accessToken}`, "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${users[user].accessToken}`,
+          "mcp-protocol-version": "2025-11-25",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       });
       return messagesOf(await response.text()).find((m) => m.id === 1)!;
     }
 
     it("bob's tasks/get, tasks/result, tasks/cancel get the unknown-id answer and tasks/list nothing; alice lists and reads hers", async () => {
-      const { task } = (await post("alice", "tools/call", { name: "slow_compute", arguments: { seconds: 30 }, task: {} })).result;
-      for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) expect((await post("bob", method, { taskId: task.taskId })).error).toEqual(unknownAnswer(task.taskId));
+      const { task } = (
+        await post("alice", "tools/call", { name: "slow_compute", arguments: { seconds: 30 }, task: {} })
+      ).result;
+      for (const method of ["tasks/get", "tasks/result", "tasks/cancel"])
+        expect((await post("bob", method, { taskId: task.taskId })).error).toEqual(unknownAnswer(task.taskId));
       expect((await post("bob", "tasks/list", {})).result.tasks).toEqual([]);
-      expect((await post("alice", "tasks/list", {})).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(task.taskId);
+      expect((await post("alice", "tasks/list", {})).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(
+        task.taskId,
+      );
       expect((await post("alice", "tasks/get", { taskId: task.taskId })).result.status).toBe("working");
       expect((await post("alice", "tasks/cancel", { taskId: task.taskId })).result.status).toBe("cancelled");
     });
@@ -154,7 +191,11 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
 
   describe("2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel of another user's task", () => {
     /** One raw 2026-07-28 POST with `user`'s bearer token (SEP-2243 headers, the `_meta` envelope declaring the extension). */
-    async function post(user: "alice" | "bob", method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+    async function post(
+      user: "alice" | "bob",
+      method: string,
+      params: Record<string, unknown>,
+    ): Promise<Record<string, any>> {
       const name = params.name ?? params.taskId;
       const response = await fetch(http.url, {
         method: "POST",
@@ -195,8 +236,13 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
         expect(foreign.error).toEqual(unknownAnswer(created.taskId));
         expect(foreign.result).toBeUndefined();
       }
-      expect((await post("alice", "tasks/get", { taskId: created.taskId })).result).toMatchObject({ taskId: created.taskId, status: "working" });
-      expect((await post("alice", "tasks/cancel", { taskId: created.taskId })).result).toMatchObject({ resultType: "complete" });
+      expect((await post("alice", "tasks/get", { taskId: created.taskId })).result).toMatchObject({
+        taskId: created.taskId,
+        status: "working",
+      });
+      expect((await post("alice", "tasks/cancel", { taskId: created.taskId })).result).toMatchObject({
+        resultType: "complete",
+      });
       expect((await post("alice", "tasks/get", { taskId: created.taskId })).result.status).toBe("cancelled");
     });
   });

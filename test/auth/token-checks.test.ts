@@ -14,7 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeProtectedHeader, generateKeyPair } from "jose";
 import type { AuthOptions } from "typed-mcp";
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
-import { RPC, buildNotes, clientCredentialsToken, handSigned, importNotes, post, serveNotes, signingKey, type NotesModule } from "./setup.js";
+import {
+  RPC,
+  buildNotes,
+  clientCredentialsToken,
+  handSigned,
+  importNotes,
+  post,
+  serveNotes,
+  signingKey,
+  type NotesModule,
+} from "./setup.js";
 
 let as: AuthorizationServer;
 let notes: NotesModule;
@@ -26,7 +36,11 @@ const closing: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   keys = [await signingKey("k1"), await signingKey("k2")];
-  as = await startAuthorizationServer({ jwks: { keys: keys.map((k) => k.jwk) }, signingKid: () => signingKid, accessTokenHeader: { kid: undefined } });
+  as = await startAuthorizationServer({
+    jwks: { keys: keys.map((k) => k.jwk) },
+    signingKid: () => signingKid,
+    accessTokenHeader: { kid: undefined },
+  });
   build = await buildNotes([["node", "node"]]);
   notes = await importNotes(build.built["node"]!);
 });
@@ -43,7 +57,11 @@ interface Gate {
 }
 
 /** The notes server with `auth: oauth({ issuer, audience, ...extra })`, served by `serveHttp` or called through `server.fetch`. */
-async function open(target: "serveHttp" | "server.fetch", issuer: string, extra: Partial<AuthOptions> = {}): Promise<Gate> {
+async function open(
+  target: "serveHttp" | "server.fetch",
+  issuer: string,
+  extra: Partial<AuthOptions> = {},
+): Promise<Gate> {
   if (target === "serveHttp") {
     const served = await serveNotes(notes, issuer, extra);
     closing.push(() => served.close());
@@ -55,7 +73,12 @@ async function open(target: "serveHttp" | "server.fetch", issuer: string, extra:
     server.fetch(
       new Request(audience, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          ...headers,
+        },
         body: JSON.stringify(RPC.callTool("list_notes")),
       }),
     );
@@ -67,21 +90,35 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** The claims RFC 9068 §2.2 requires, for `audience`, issued now by `issuer`. */
 function claims(issuer: string, audience: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
-  return { iss: issuer, aud: audience, sub: "alice", client_id: "m2m", scope: "notes:read", iat: now, exp: now + 300, jti: crypto.randomUUID(), ...extra };
+  return {
+    iss: issuer,
+    aud: audience,
+    sub: "alice",
+    client_id: "m2m",
+    scope: "notes:read",
+    iat: now,
+    exp: now + 300,
+    jti: crypto.randomUUID(),
+    ...extra,
+  };
 }
 
 /** Asserts a 401 `invalid_token` whose body and challenge carry `description` (RFC 6750 §3). */
 async function expectInvalid(response: Response, description: string, label = description): Promise<void> {
   expect(response.status, label).toBe(401);
   expect(await response.json(), label).toEqual({ error: "invalid_token", error_description: description });
-  expect(response.headers.get("www-authenticate"), label).toContain(`error="invalid_token", error_description="${description}"`);
+  expect(response.headers.get("www-authenticate"), label).toContain(
+    `error="invalid_token", error_description="${description}"`,
+  );
 }
 
 /** An issuer whose metadata is good and whose `jwks_uri` answers `status` with `body` (a real HTTP server on 127.0.0.1). */
 async function brokenJwksIssuer(status: number, body: string, type: string): Promise<string> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (request.url === "/.well-known/oauth-authorization-server") {
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
     } else if (request.url === "/jwks") {
       response.writeHead(status, { "content-type": type }).end(body);
     } else {
@@ -127,9 +164,18 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
 
     it("refuses typ JWT, another type and no typ, naming the option that accepts the issuer's value", async () => {
       const cases = [
-        [{ typ: "JWT" }, "The token's typ header is 'JWT', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['JWT'] })"],
-        [{ typ: "application/id_token+jwt" }, "The token's typ header is 'application/id_token+jwt', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['application/id_token+jwt'] })"],
-        [{}, "The token has no typ header, not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: [null] })"],
+        [
+          { typ: "JWT" },
+          "The token's typ header is 'JWT', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['JWT'] })",
+        ],
+        [
+          { typ: "application/id_token+jwt" },
+          "The token's typ header is 'application/id_token+jwt', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['application/id_token+jwt'] })",
+        ],
+        [
+          {},
+          "The token has no typ header, not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: [null] })",
+        ],
       ] as const;
       for (const [header, description] of cases) {
         const token = await handSigned(keys[0]!.privateKey, { kid: "k1", ...header }, claims(as.issuer, gate.audience));
@@ -138,16 +184,27 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
     });
 
     it("accepts the listed types with acceptTokenTypes: oidc-provider issuing typ JWT, and tokens without typ", async () => {
-      const jwtIssuer = await startAuthorizationServer({ jwks: { keys: [keys[0]!.jwk] }, accessTokenHeader: { typ: "JWT" } });
+      const jwtIssuer = await startAuthorizationServer({
+        jwks: { keys: [keys[0]!.jwk] },
+        accessTokenHeader: { typ: "JWT" },
+      });
       closing.push(() => jwtIssuer.stop());
       const strict = await open(target, jwtIssuer.issuer);
       const lenient = await open(target, jwtIssuer.issuer, { acceptTokenTypes: ["jwt", null] });
-      for (const [label, gate] of [["strict", strict], ["lenient", lenient]] as const) {
+      for (const [label, gate] of [
+        ["strict", strict],
+        ["lenient", lenient],
+      ] as const) {
         const issued = await clientCredentialsToken(jwtIssuer.issuer, M2M, gate.audience, "notes:read");
         expect(decodeProtectedHeader(issued).typ).toBe("JWT");
         const untyped = await handSigned(keys[0]!.privateKey, { kid: "k1" }, claims(jwtIssuer.issuer, gate.audience));
-        for (const token of [issued, untyped]) expect((await gate.call(bearer(token))).status, label).toBe(label === "strict" ? 401 : 200);
-        const other = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "secevent+jwt" }, claims(jwtIssuer.issuer, gate.audience));
+        for (const token of [issued, untyped])
+          expect((await gate.call(bearer(token))).status, label).toBe(label === "strict" ? 401 : 200);
+        const other = await handSigned(
+          keys[0]!.privateKey,
+          { kid: "k1", typ: "secevent+jwt" },
+          claims(jwtIssuer.issuer, gate.audience),
+        );
         expect((await gate.call(bearer(other))).status, label).toBe(401);
       }
     });
@@ -156,26 +213,43 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
   describe("iat (RFC 7519 §4.1.6; docs/auth.md: within the clock tolerance)", () => {
     it("refuses a token issued an hour in the future, accepts one 10 s ahead (tolerance 30 s)", async () => {
       const now = Math.floor(Date.now() / 1000);
-      const future = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: now + 3600, exp: now + 7200 }));
+      const future = await handSigned(
+        keys[0]!.privateKey,
+        { kid: "k1", typ: "at+jwt" },
+        claims(as.issuer, gate.audience, { iat: now + 3600, exp: now + 7200 }),
+      );
       await expectInvalid(await gate.call(bearer(future)), "The token was issued in the future");
-      const skewed = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: now + 10 }));
+      const skewed = await handSigned(
+        keys[0]!.privateKey,
+        { kid: "k1", typ: "at+jwt" },
+        claims(as.issuer, gate.audience, { iat: now + 10 }),
+      );
       expect((await gate.call(bearer(skewed))).status).toBe(200);
     });
 
     it("refuses a token without iat (RFC 9068 §2.2 requires it), naming optionalClaims, and an iat that is no NumericDate", async () => {
-      const missing = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: undefined }));
+      const missing = await handSigned(
+        keys[0]!.privateKey,
+        { kid: "k1", typ: "at+jwt" },
+        claims(as.issuer, gate.audience, { iat: undefined }),
+      );
       await expectInvalid(
         await gate.call(bearer(missing)),
         "The token has no iat claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['iat'] })",
       );
-      const word = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, { iat: "now" }));
+      const word = await handSigned(
+        keys[0]!.privateKey,
+        { kid: "k1", typ: "at+jwt" },
+        claims(as.issuer, gate.audience, { iat: "now" }),
+      );
       await expectInvalid(await gate.call(bearer(word)), "The token's iat claim is not a NumericDate");
     });
   });
 
   describe("sub and client_id (RFC 9068 §2.2 requires both)", () => {
     it("refuses a token without sub or without client_id (azp is no stand-in), naming optionalClaims", async () => {
-      const sign = (extra: Record<string, unknown>) => handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, extra));
+      const sign = (extra: Record<string, unknown>) =>
+        handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, extra));
       await expectInvalid(
         await gate.call(bearer(await sign({ sub: undefined }))),
         "The token has no sub claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['sub'] })",
@@ -184,28 +258,49 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
         await gate.call(bearer(await sign({ client_id: undefined, azp: "m2m" }))),
         "The token has no client_id claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['client_id'] })",
       );
-      await expectInvalid(await gate.call(bearer(await sign({ sub: 42 }))), "The token's sub claim is not a non-empty string");
+      await expectInvalid(
+        await gate.call(bearer(await sign({ sub: 42 }))),
+        "The token's sub claim is not a non-empty string",
+      );
       // An empty sub would make the token one caller with every token that omits sub.
-      await expectInvalid(await gate.call(bearer(await sign({ sub: "" }))), "The token's sub claim is not a non-empty string");
+      await expectInvalid(
+        await gate.call(bearer(await sign({ sub: "" }))),
+        "The token's sub claim is not a non-empty string",
+      );
     });
 
     it("accepts them missing with optionalClaims", async () => {
       const lenient = await open(target, as.issuer, { optionalClaims: ["sub", "client_id"] });
-      const token = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, lenient.audience, { sub: undefined, client_id: undefined, azp: "m2m" }));
+      const token = await handSigned(
+        keys[0]!.privateKey,
+        { kid: "k1", typ: "at+jwt" },
+        claims(as.issuer, lenient.audience, { sub: undefined, client_id: undefined, azp: "m2m" }),
+      );
       expect((await lenient.call(bearer(token))).status).toBe(200);
     });
   });
 
   describe("the JWKS cannot be used (docs/auth.md: 503 with Retry-After, fail closed)", () => {
     it("answers 503 temporarily_unavailable when the jwks_uri answers 500, HTML or a non-JWKS JSON", async () => {
-      for (const [status, body, type] of [[500, '{"error":"boom"}', "application/json"], [200, "<html>maintenance</html>", "text/html"], [200, '{"keys":"none"}', "application/json"]] as const) {
+      for (const [status, body, type] of [
+        [500, '{"error":"boom"}', "application/json"],
+        [200, "<html>maintenance</html>", "text/html"],
+        [200, '{"keys":"none"}', "application/json"],
+      ] as const) {
         const issuer = await brokenJwksIssuer(status, body, type);
         const broken = await open(target, issuer);
-        const token = await handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(issuer, broken.audience));
+        const token = await handSigned(
+          keys[0]!.privateKey,
+          { kid: "k1", typ: "at+jwt" },
+          claims(issuer, broken.audience),
+        );
         const response = await broken.call(bearer(token));
         expect(response.status, body).toBe(503);
         expect(response.headers.get("retry-after"), body).toBe("30");
-        expect(await response.json(), body).toEqual({ error: "temporarily_unavailable", error_description: "The authorization server cannot be reached; try again later" });
+        expect(await response.json(), body).toEqual({
+          error: "temporarily_unavailable",
+          error_description: "The authorization server cannot be reached; try again later",
+        });
       }
     });
   });
@@ -226,7 +321,10 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
         }
       }
       // A Bearer header without a usable token is a bad token, not a missing one.
-      await expectInvalid(await gate.call({ authorization: "Bearer" }), "Invalid Authorization header format, expected 'Bearer TOKEN'");
+      await expectInvalid(
+        await gate.call({ authorization: "Bearer" }),
+        "Invalid Authorization header format, expected 'Bearer TOKEN'",
+      );
     });
   });
 });

@@ -31,7 +31,11 @@ let signingKid = "k1";
 
 beforeAll(async () => {
   keys = [await signingKey("k1"), await signingKey("k2")];
-  as = await startAuthorizationServer({ jwks: { keys: keys.map((k) => k.jwk) }, signingKid: () => signingKid, accessTokenHeader: { kid: undefined } });
+  as = await startAuthorizationServer({
+    jwks: { keys: keys.map((k) => k.jwk) },
+    signingKid: () => signingKid,
+    accessTokenHeader: { kid: undefined },
+  });
   build = await buildNotes([["worker", "worker"]]);
   const port = await freePort();
   audience = `http://127.0.0.1:${port}/mcp`;
@@ -70,10 +74,18 @@ afterAll(async () => {
   await build?.remove();
 });
 
-it("bundles the resource server through typed-mcp/auth (docs/runtimes.md \"Bundle size\")", () => {
+it('bundles the resource server through typed-mcp/auth (docs/runtimes.md "Bundle size")', () => {
   const ids = Object.keys(build.built.worker!.modules).filter((id) => AUTH_MODULE.test(id));
-  for (const part of [/\/typed-mcp\/dist\/auth\.js$/, /\/typed-mcp\/dist\/auth-verify\.js$/, /\/node_modules\/jose\//, /\/node_modules\/oauth4webapi\//]) {
-    expect(ids.some((id) => part.test(id)), String(part)).toBe(true);
+  for (const part of [
+    /\/typed-mcp\/dist\/auth\.js$/,
+    /\/typed-mcp\/dist\/auth-verify\.js$/,
+    /\/node_modules\/jose\//,
+    /\/node_modules\/oauth4webapi\//,
+  ]) {
+    expect(
+      ids.some((id) => part.test(id)),
+      String(part),
+    ).toBe(true);
   }
 });
 
@@ -83,15 +95,28 @@ it("answers 401 with the Bearer challenge (no error code) and serves the RFC 972
   const metadataUrl = audience.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
   // RFC 6750 §3.1: no error code for a request without a token.
   expect(response.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadataUrl}"`);
-  expect(await (await fetch(metadataUrl)).json()).toEqual({ resource: audience, authorization_servers: [as.issuer], scopes_supported: ["notes:read", "notes:write", "admin"] });
+  expect(await (await fetch(metadataUrl)).json()).toEqual({
+    resource: audience,
+    authorization_servers: [as.issuer],
+    scopes_supported: ["notes:read", "notes:write", "admin"],
+  });
 });
 
 it("lets the official client discover, get a token by client credentials and call tools", async () => {
   const client = new Client({ name: "auth-workerd", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(audience), { authProvider: new ClientCredentialsProvider({ ...M2M, expectedIssuer: as.issuer }) }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(audience), {
+      authProvider: new ClientCredentialsProvider({ ...M2M, expectedIssuer: as.issuer }),
+    }),
+  );
   try {
-    expect((await client.callTool({ name: "add_note", arguments: { text: "edge" } })).content).toEqual([{ type: "text", text: "2 notes" }]);
-    expect((await client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ clientId: "m2m", subject: "m2m" });
+    expect((await client.callTool({ name: "add_note", arguments: { text: "edge" } })).content).toEqual([
+      { type: "text", text: "2 notes" },
+    ]);
+    expect((await client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({
+      clientId: "m2m",
+      subject: "m2m",
+    });
   } finally {
     await client.close();
   }
@@ -101,11 +126,15 @@ it("refuses a missing scope with 403 and a foreign audience with 401", async () 
   const reader = await clientCredentialsToken(as.issuer, READER, audience, "notes:read");
   const write = await post(audience, RPC.callTool("add_note", { text: "x" }), { authorization: `Bearer ${reader}` });
   expect(write.status).toBe(403);
-  expect(write.headers.get("www-authenticate")).toContain(`error="insufficient_scope", error_description="The tool 'add_note' needs the scope notes:write"`);
+  expect(write.headers.get("www-authenticate")).toContain(
+    `error="insufficient_scope", error_description="The tool 'add_note' needs the scope notes:write"`,
+  );
   const other = await clientCredentialsToken(as.issuer, M2M, "http://127.0.0.1:1/other", "notes:read");
   const foreign = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${other}` });
   expect(foreign.status).toBe(401);
-  expect(foreign.headers.get("www-authenticate")).toContain(`error_description="The token was not issued for this resource"`);
+  expect(foreign.headers.get("www-authenticate")).toContain(
+    `error_description="The token was not issued for this resource"`,
+  );
 });
 
 it("accepts tokens without kid signed by either of the issuer's two keys (RFC 9068; jose's candidate keys)", async () => {
@@ -113,22 +142,36 @@ it("accepts tokens without kid signed by either of the issuer's two keys (RFC 90
     signingKid = kid;
     const token = await clientCredentialsToken(as.issuer, M2M, audience, "notes:read");
     expect(decodeProtectedHeader(token), kid).toEqual({ alg: "RS256", typ: "at+jwt" });
-    expect((await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${token}` })).status, kid).toBe(200);
+    expect((await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${token}` })).status, kid).toBe(
+      200,
+    );
   }
 });
 
 it("refuses typ JWT naming acceptTokenTypes, and a forged token without kid with 401, not 503", async () => {
   const now = Math.floor(Date.now() / 1000);
-  const claims = { iss: as.issuer, aud: audience, sub: "alice", client_id: "m2m", scope: "notes:read", iat: now, exp: now + 300 };
+  const claims = {
+    iss: as.issuer,
+    aud: audience,
+    sub: "alice",
+    client_id: "m2m",
+    scope: "notes:read",
+    iat: now,
+    exp: now + 300,
+  };
   const typJwt = await handSigned(keys[0]!.privateKey, { typ: "JWT" }, claims);
   const refused = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${typJwt}` });
   expect(refused.status).toBe(401);
   expect(await refused.json()).toEqual({
     error: "invalid_token",
-    error_description: "The token's typ header is 'JWT', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['JWT'] })",
+    error_description:
+      "The token's typ header is 'JWT', not at+jwt (RFC 9068 section 4); if the issuer sends that, accept it with oauth({ acceptTokenTypes: ['JWT'] })",
   });
   const forged = await handSigned((await generateKeyPair("RS256")).privateKey, { typ: "at+jwt" }, claims);
   const response = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${forged}` });
   expect(response.status).toBe(401);
-  expect(await response.json()).toEqual({ error: "invalid_token", error_description: "The token's signature is not valid" });
+  expect(await response.json()).toEqual({
+    error: "invalid_token",
+    error_description: "The token's signature is not valid",
+  });
 });

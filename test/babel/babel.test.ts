@@ -33,7 +33,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, "../..");
 const fixture = join(repo, "test/bundlers/fixtures/server");
 const unsupported = join(repo, "test/bundlers/fixtures/unsupported");
-const expected = JSON.parse(await readFile(join(repo, "test/bundlers/expected/tools.json"), "utf8")) as { tools: unknown[] };
+const expected = JSON.parse(await readFile(join(repo, "test/bundlers/expected/tools.json"), "utf8")) as {
+  tools: unknown[];
+};
 
 let work: string;
 beforeAll(async () => {
@@ -66,7 +68,9 @@ function project(name: string, config: { file: string; text: string }): string {
 /** Runs test/babel/runner.mjs on a project in its own Node process and waits for it to end by itself. */
 function runBabelProcess(mode: "async" | "sync", root: string): Promise<Built> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, "runner.mjs"), mode, root], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(here, "runner.mjs"), mode, root], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
@@ -94,7 +98,12 @@ function runBabelProcess(mode: "async" | "sync", root: string): Promise<Built> {
 
 /** Runs a webpack compiler once; errors in its stats reject. */
 function runCompiler(compiler: {
-  run(cb: (err: Error | null, stats?: { hasErrors(): boolean; toJson(o: unknown): { errors?: { message: string }[] } }) => void): void;
+  run(
+    cb: (
+      err: Error | null,
+      stats?: { hasErrors(): boolean; toJson(o: unknown): { errors?: { message: string }[] } },
+    ) => void,
+  ): void;
   close(cb: (err?: Error | null) => void): void;
 }): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -173,12 +182,18 @@ const builds: Record<string, () => Promise<Built>> = {
       "sync",
       project("babelrc-sync", {
         file: ".babelrc",
-        text: JSON.stringify({ presets: ["@babel/preset-typescript"], plugins: [["module:@typed-mcp/babel", { include: "\\.ts$" }]] }),
+        text: JSON.stringify({
+          presets: ["@babel/preset-typescript"],
+          plugins: [["module:@typed-mcp/babel", { include: "\\.ts$" }]],
+        }),
       }),
     ),
   "webpack + babel-loader": async () => {
     const outDir = await mkdtemp(join(work, "webpack-"));
-    return { entry: await webpackBabel(fixture, join(fixture, "src/server.ts"), outDir), toolsTs: join(fixture, "src/tools.ts") };
+    return {
+      entry: await webpackBabel(fixture, join(fixture, "src/server.ts"), outDir),
+      toolsTs: join(fixture, "src/tools.ts"),
+    };
   },
 };
 
@@ -232,7 +247,8 @@ describe.each(Object.keys(builds))("%s", (name) => {
       expect(built.child.exitCode, built.child.stderr).toBe(0);
       expect(built.child.exitDelayMs).toBeLessThan(1500);
       // …and took its sidecar with it.
-      const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      const alive = (pid: number) =>
+        existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
       const until = Date.now() + 3000;
       while (built.child.sidecars.some(alive) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(built.child.sidecars.filter(alive)).toEqual([]);

@@ -11,7 +11,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { transformFileAsync } from "@babel/core";
 import typedMcpBabel, { closeAll, type TypedMcpBabelOptions } from "@typed-mcp/babel";
-import { copyFixture, countListing, greetListing, listTools, removeCopy, sidecarPids, sidecarsGone } from "../watch/helpers.ts";
+import {
+  copyFixture,
+  countListing,
+  greetListing,
+  listTools,
+  removeCopy,
+  sidecarPids,
+  sidecarsGone,
+} from "../watch/helpers.ts";
 
 let root: string;
 let n = 0;
@@ -28,7 +36,9 @@ afterAll(async () => {
  * the tools of its `server.js`; `sidecars` are the TypeScript sidecars running right after the
  * last file (the idle timeout is a minute, so a started one is still there).
  */
-async function babelBuild(options: TypedMcpBabelOptions): Promise<{ tools: Record<string, any>[]; sidecars: number[] }> {
+async function babelBuild(
+  options: TypedMcpBabelOptions,
+): Promise<{ tools: Record<string, any>[]; sidecars: number[] }> {
   const out = join(root, `out-${++n}`);
   mkdirSync(out);
   for (const name of readdirSync(join(root, "src")).filter((f) => f.endsWith(".ts"))) {
@@ -65,7 +75,9 @@ it("cache: a second cold Babel build of an unchanged project starts no TypeScrip
   expect(first.sidecars.length).toBeGreaterThan(0);
   closeAll();
   expect(await sidecarsGone()).toEqual([]);
-  expect(readdirSync(join(root, cache.dir), { recursive: true }).filter((f) => String(f).endsWith(".json"))).toHaveLength(2);
+  expect(
+    readdirSync(join(root, cache.dir), { recursive: true }).filter((f) => String(f).endsWith(".json")),
+  ).toHaveLength(2);
 
   const second = await babelBuild({ cache });
   expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));

@@ -39,10 +39,16 @@ async function build(options: TypedMcpBabelOptions): Promise<{ code: string; war
 it("warns with console.warn in the §10 format, on every build, cached or not", async () => {
   for (let i = 0; i < 2; i++) {
     const { warned } = await build({});
-    expect(warned[0]).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:5:1 - OMCW0001: Tool name 'notes.search' contains '.'`));
+    expect(warned[0]).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:5:1 - OMCW0001: Tool name 'notes.search' contains '.'`,
+      ),
+    );
     expect(warned[1]).toContain(`${file}:6:1 - OMCW0002: Tool 'find' returns a T | null object-shaped result`);
   }
-  expect((await build({ warnings: { OMCW0002: false } })).warned.map((w) => w.slice(file.length + 1, file.length + 15))).toEqual(["5:1 - OMCW0001"]);
+  expect(
+    (await build({ warnings: { OMCW0002: false } })).warned.map((w) => w.slice(file.length + 1, file.length + 15)),
+  ).toEqual(["5:1 - OMCW0001"]);
 }, 120_000);
 
 it("openai-strict rewrites the spliced listing; the cache keeps one entry per profile", async () => {
@@ -52,5 +58,7 @@ it("openai-strict rewrites the spliced listing; the cache keeps one entry per pr
   expect(code).toMatch(/"limit":\s*\{\s*"?type"?:\s*\[\s*"number",\s*"null"\s*\]/);
   const after = readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith(".json")).length;
   expect(after).toBe(before + 1);
-  await expect(build({ profile: "claude" as never })).rejects.toThrow(/unknown profile "claude"; expected one of default, gemini, openai-strict, cursor/);
+  await expect(build({ profile: "claude" as never })).rejects.toThrow(
+    /unknown profile "claude"; expected one of default, gemini, openai-strict, cursor/,
+  );
 }, 120_000);

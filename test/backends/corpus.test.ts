@@ -50,7 +50,11 @@ describe("backend selection", () => {
 
   it("runs the forced backends: 7.0 over typescript@7.0, the classic one over TypeScript 6", () => {
     expect(ts7.stats()).toMatchObject({ backend: "7.0", typescriptVersion: expect.stringMatching(/^7\.0\./) });
-    expect(classic.stats()).toMatchObject({ backend: "6", roundTrips: 0, typescriptVersion: expect.stringMatching(/^6\./) });
+    expect(classic.stats()).toMatchObject({
+      backend: "6",
+      roundTrips: 0,
+      typescriptVersion: expect.stringMatching(/^6\./),
+    });
   });
 
   it("the corpus is the three fixture trees, with tools, resources and diagnostics to compare", () => {
@@ -58,7 +62,17 @@ describe("backend selection", () => {
     const all = Object.values(views7).join("\n");
     // Spec §1: a listing has tool names; §10: the diagnostics fixtures report OMCG codes.
     expect(all.match(/"name": "/g)?.length ?? 0).toBeGreaterThanOrEqual(100);
-    for (const code of ["OMCG0001", "OMCG0002", "OMCG0003", "OMCG0004", "OMCG0005", "OMCG0006", "OMCG0007", "OMCG0008", "OMCG0009"]) {
+    for (const code of [
+      "OMCG0001",
+      "OMCG0002",
+      "OMCG0003",
+      "OMCG0004",
+      "OMCG0005",
+      "OMCG0006",
+      "OMCG0007",
+      "OMCG0008",
+      "OMCG0009",
+    ]) {
       expect(all).toContain(code);
     }
     expect(all).toContain('"uri');

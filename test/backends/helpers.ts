@@ -39,7 +39,12 @@ export function cliView(model: ModuleModel): unknown {
   if (model.diagnostics.length) {
     return { diagnostics: model.diagnostics.map((d) => `${relative(ROOT, d.file)}:${d.line}:${d.column} ${d.code}`) };
   }
-  const listing = { tools: [] as unknown[], resources: [] as unknown[], resourceTemplates: [] as unknown[], prompts: [] as unknown[] };
+  const listing = {
+    tools: [] as unknown[],
+    resources: [] as unknown[],
+    resourceTemplates: [] as unknown[],
+    prompts: [] as unknown[],
+  };
   for (const t of model.tools) listing.tools.push(toolListing(t));
   for (const r of model.resources ?? []) {
     const e = resourceListing(r);
@@ -53,6 +58,7 @@ export function cliView(model: ModuleModel): unknown {
 /** Extracts every file with `extractor` and returns `{ [relative path]: JSON of cliView }`. */
 export function viewAll(extractor: MeasuredExtractor, files: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of files) out[relative(ROOT, f)] = JSON.stringify(cliView(extractor.extract(f, readFileSync(f, "utf8"))), null, 2);
+  for (const f of files)
+    out[relative(ROOT, f)] = JSON.stringify(cliView(extractor.extract(f, readFileSync(f, "utf8"))), null, 2);
   return out;
 }

@@ -38,7 +38,16 @@ function project(name: string): string {
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", noEmit: true, types: [], lib: ["es2023"], paths: { "typed-mcp": ["./typed-mcp/index.ts"] } },
+      compilerOptions: {
+        strict: true,
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        noEmit: true,
+        types: [],
+        lib: ["es2023"],
+        paths: { "typed-mcp": ["./typed-mcp/index.ts"] },
+      },
       include: ["."],
     }),
   );
@@ -47,7 +56,8 @@ function project(name: string): string {
   return dir;
 }
 
-const props = (m: ModuleModel) => ((m.tools[0]?.params[0] as { type: ObjectModel } | undefined)?.type.properties ?? []).map((p) => p.name);
+const props = (m: ModuleModel) =>
+  ((m.tools[0]?.params[0] as { type: ObjectModel } | undefined)?.type.properties ?? []).map((p) => p.name);
 
 function waitGone(pids: number[]): number[] {
   const deadline = Date.now() + 5000;
@@ -82,7 +92,10 @@ describe.each(backends)("the %s backend in watch mode", (backend) => {
       expect(ex.extract(file, edited)).toEqual(ex.extract(file, edited));
 
       // An imported file changes on disk and is invalidated.
-      writeFileSync(join(dir, "shape.ts"), `export interface Shape {\n  sides: number;\n  /** The colour. */\n  color: string;\n}\n`);
+      writeFileSync(
+        join(dir, "shape.ts"),
+        `export interface Shape {\n  sides: number;\n  /** The colour. */\n  color: string;\n}\n`,
+      );
       ex.invalidate(join(dir, "shape.ts"));
       expect(props(ex.extract(file, edited))).toEqual(["sides", "color"]);
 

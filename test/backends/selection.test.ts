@@ -65,11 +65,15 @@ describe("loading", () => {
   it("importing @typed-mcp/extract loads no TypeScript: every backend's package is required on first use", () => {
     // A project on TypeScript 6 has no typescript/unstable/sync; a static import would fail to load.
     const dir = join(ROOT, "packages/extract/dist");
-    const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(".js"));
+    const files = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(".js"));
     expect(files).toContain("backend/ts7.js");
     for (const f of files) {
       const text = readFileSync(join(dir, f), "utf8");
-      expect(text, f).not.toMatch(/^\s*import[^;]*from\s*["'](?:typescript|@typescript\/typescript6)(?:\/[^"']*)?["']/m);
+      expect(text, f).not.toMatch(
+        /^\s*import[^;]*from\s*["'](?:typescript|@typescript\/typescript6)(?:\/[^"']*)?["']/m,
+      );
     }
   });
 });
@@ -145,6 +149,8 @@ describe("the typescript option forces a backend", () => {
   it('"7.1" over a project on 7.0, and a path without package.json, are OMCG0000', () => {
     expect(run({ typescript: "7.1" }).diagnostics).toEqual(["test/backends/fixtures/auto/tools.ts:1:1 OMCG0000"]);
     extractor!.close();
-    expect(run({ typescript: join(ROOT, "test") }).diagnostics).toEqual(["test/backends/fixtures/auto/tools.ts:1:1 OMCG0000"]);
+    expect(run({ typescript: join(ROOT, "test") }).diagnostics).toEqual([
+      "test/backends/fixtures/auto/tools.ts:1:1 OMCG0000",
+    ]);
   });
 });

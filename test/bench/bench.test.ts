@@ -16,11 +16,16 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
   const dir = mkdtempSync(join(tmpdir(), "typed-mcp-bench-"));
   try {
     const out = join(dir, "BENCHMARKS.md");
-    const run = spawnSync(process.execPath, [join(ROOT, "scripts/bench.mjs"), "--quick", "--out", out], { cwd: ROOT, encoding: "utf8" });
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts/bench.mjs"), "--quick", "--out", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(run.stderr).not.toMatch(/Error/);
     expect(run.status).toBe(0);
     const report = readFileSync(out, "utf8");
-    const table = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| figure") && !l.startsWith("|---"));
+    const table = report
+      .split("\n")
+      .filter((l) => l.startsWith("| ") && !l.startsWith("| figure") && !l.startsWith("|---"));
     const figures = [
       "generated code per tool",
       "Vite bundle at N",
@@ -44,19 +49,32 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
     // Per payload: generated, hand-written, ajv, zod and typia all measured (positive ops/s).
     for (const payload of ["flat scalars", "order with 50 items", "strings with patterns and formats"]) {
       const row = report.split("\n").find((l) => l.startsWith(`| ${payload} |`))!;
-      const cells = row.split("|").slice(2, 7).map((c) => Number(c.trim().replaceAll(",", "")));
+      const cells = row
+        .split("|")
+        .slice(2, 7)
+        .map((c) => Number(c.trim().replaceAll(",", "")));
       expect(cells, payload).toHaveLength(5);
-      expect(cells.every((c) => c > 0), payload).toBe(true);
+      expect(
+        cells.every((c) => c > 0),
+        payload,
+      ).toBe(true);
     }
     // The Worker bundles by source: typed-mcp's runtime files and the SDK's modules in both, no
     // auth code in either (neither server has the auth option: docs/runtimes.md "Bundle size").
     const section = report.slice(report.indexOf("## Worker bundle by source"));
-    const sources = section.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| source")).map((l) => l.split("|").map((c) => c.trim()));
+    const sources = section
+      .split("\n")
+      .filter((l) => l.startsWith("| ") && !l.startsWith("| source"))
+      .map((l) => l.split("|").map((c) => c.trim()));
     const bytes = (name: string) => sources.find((c) => c[1] === name)?.slice(2, 4);
     expect(bytes("typed-mcp/server")?.[1]).toBe("–");
     expect(Number(bytes("typed-mcp/server")?.[0])).toBeGreaterThan(0);
-    expect(sources.some((c) => c[1]!.startsWith("@modelcontextprotocol/server/") && Number(c[2]) > 0 && Number(c[3]) > 0)).toBe(true);
-    expect(sources.filter((c) => /^(?:jose|oauth4webapi|typed-mcp\/auth(?:-verify|-scopes)?)$/.test(c[1]!))).toEqual([]);
+    expect(
+      sources.some((c) => c[1]!.startsWith("@modelcontextprotocol/server/") && Number(c[2]) > 0 && Number(c[3]) > 0),
+    ).toBe(true);
+    expect(sources.filter((c) => /^(?:jose|oauth4webapi|typed-mcp\/auth(?:-verify|-scopes)?)$/.test(c[1]!))).toEqual(
+      [],
+    );
     expect(report).toContain("## Method");
     expect(report).toContain("## Machine and versions");
   } finally {

@@ -114,7 +114,13 @@ const esbuild: Build = async ({ root, entry, outDir, options, warnings = [] }) =
 function runCompiler(
   compiler: {
     run(
-      cb: (err: Error | null, stats?: { hasErrors(): boolean; toJson(o: unknown): { errors?: { message: string }[]; warnings?: { message: string }[] } }) => void,
+      cb: (
+        err: Error | null,
+        stats?: {
+          hasErrors(): boolean;
+          toJson(o: unknown): { errors?: { message: string }[]; warnings?: { message: string }[] };
+        },
+      ) => void,
     ): void;
     close(cb: (err?: Error | null) => void): void;
   },

@@ -92,7 +92,11 @@ describe.each(names)("%s", (name) => {
     const outDir = await mkdtemp(join(work, `${name}-`));
     const before = sidecars();
     const t0 = performance.now();
-    ({ file: bundle, cached } = await cachedBuild(name, { root: fixture, entry: join(fixture, "src/server.ts"), outDir }));
+    ({ file: bundle, cached } = await cachedBuild(name, {
+      root: fixture,
+      entry: join(fixture, "src/server.ts"),
+      outDir,
+    }));
     if (!cached) buildMs.set(name, Math.round(performance.now() - t0));
     sidecarsAfterBuild = await sidecarsLeft(before);
 
@@ -184,9 +188,17 @@ describe.each(names)("%s with profile: openai-strict (spec §10 warnings, §11)"
   let client: Client;
   beforeAll(async () => {
     const outDir = await mkdtemp(join(work, `${name}-profile-`));
-    const { file: bundle } = await cachedBuild(name, { root: profiled, entry: file, outDir, options: { profile: "openai-strict" }, warnings });
+    const { file: bundle } = await cachedBuild(name, {
+      root: profiled,
+      entry: file,
+      outDir,
+      options: { profile: "openai-strict" },
+      warnings,
+    });
     client = new Client({ name: `bundlers-profile-${name}`, version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle], env: { PATH: process.env.PATH ?? "" } }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [bundle], env: { PATH: process.env.PATH ?? "" } }),
+    );
   });
   afterAll(async () => {
     await client?.close();
@@ -210,7 +222,11 @@ describe.each(names)("%s with profile: openai-strict (spec §10 warnings, §11)"
   });
 
   it("reads null for the optional parameter as absent: the default applies", async () => {
-    expect(await client.callTool({ name: "notes.search", arguments: { query: "q", limit: null } })).toEqual({ content: [{ type: "text", text: "q:10" }] });
-    expect(await client.callTool({ name: "notes.search", arguments: { query: "q", limit: 3 } })).toEqual({ content: [{ type: "text", text: "q:3" }] });
+    expect(await client.callTool({ name: "notes.search", arguments: { query: "q", limit: null } })).toEqual({
+      content: [{ type: "text", text: "q:10" }],
+    });
+    expect(await client.callTool({ name: "notes.search", arguments: { query: "q", limit: 3 } })).toEqual({
+      content: [{ type: "text", text: "q:3" }],
+    });
   });
 });

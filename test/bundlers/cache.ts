@@ -55,7 +55,8 @@ export function bundleKey(name: string, input: BuildInput): string {
     const dist = join(repo, "packages", pkg, "dist");
     if (existsSync(dist)) for (const f of files(dist, new Set())) add(relative(repo, f), readFileSync(f));
   }
-  for (const f of ["pnpm-lock.yaml", "test/bundlers/build.ts", "test/bundlers/cache.ts"]) add(f, readFileSync(join(repo, f)));
+  for (const f of ["pnpm-lock.yaml", "test/bundlers/build.ts", "test/bundlers/cache.ts"])
+    add(f, readFileSync(join(repo, f)));
   return hash.digest("hex").slice(0, 32);
 }
 
@@ -68,7 +69,10 @@ export function bundleKey(name: string, input: BuildInput): string {
  * @throws what the bundler throws when the build fails (nothing is cached then).
  */
 export async function cachedBuild(name: string, input: BuildInput): Promise<CachedBundle> {
-  const slot = `${name.replace(/\W+/g, "-")}-${createHash("sha256").update(JSON.stringify([relative(repo, input.root), relative(input.root, input.entry), input.options ?? {}])).digest("hex").slice(0, 8)}`;
+  const slot = `${name.replace(/\W+/g, "-")}-${createHash("sha256")
+    .update(JSON.stringify([relative(repo, input.root), relative(input.root, input.entry), input.options ?? {}]))
+    .digest("hex")
+    .slice(0, 8)}`;
   const dir = join(CACHE, `${slot}-${bundleKey(name, input)}`);
   const warnings = input.warnings ?? [];
   if (!FULL && existsSync(join(dir, "done.json"))) {
@@ -98,7 +102,8 @@ export async function cachedBuild(name: string, input: BuildInput): Promise<Cach
   }
   // Older entries of this slot (built from inputs that have changed since) are never read again.
   for (const old of readdirSync(CACHE)) {
-    if (old.startsWith(`${slot}-`) && !old.includes(".partial-") && join(CACHE, old) !== dir) rmSync(join(CACHE, old), { recursive: true, force: true });
+    if (old.startsWith(`${slot}-`) && !old.includes(".partial-") && join(CACHE, old) !== dir)
+      rmSync(join(CACHE, old), { recursive: true, force: true });
   }
   return { file: join(dir, file), cached: false };
 }

@@ -30,13 +30,22 @@ const line = {
   properties: { sku: { type: "string", description: "The stock-keeping unit." }, qty: { type: "integer", minimum: 1 } },
   required: ["sku", "qty"],
 };
-const input = (properties: object, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
+const input = (properties: object, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 for (const name of Object.keys(bundlers)) {
   describe(name, () => {
     let bundle: string;
     beforeAll(async () => {
-      ({ file: bundle } = await cachedBuild(name, { root: fixture, entry: join(fixture, "src/entry.ts"), outDir: await mkdtemp(join(work, `${name}-`)) }));
+      ({ file: bundle } = await cachedBuild(name, {
+        root: fixture,
+        entry: join(fixture, "src/entry.ts"),
+        outDir: await mkdtemp(join(work, `${name}-`)),
+      }));
     }, 120_000);
 
     it("holds Line's reader and schema once, used by the tools of both modules", () => {
@@ -49,7 +58,11 @@ for (const name of Object.keys(bundlers)) {
     it("lists, reads and writes as the contract says", () => {
       const out = JSON.parse(execFileSync(process.execPath, [bundle], { encoding: "utf8" }).trim().split("\n").pop()!);
       expect(out.listings).toEqual([
-        { name: "place", description: "Places an order.", inputSchema: input({ lines: { type: "array", items: line } }, ["lines"]) },
+        {
+          name: "place",
+          description: "Places an order.",
+          inputSchema: input({ lines: { type: "array", items: line } }, ["lines"]),
+        },
         { name: "check", description: "Checks one line.", inputSchema: input({ line }, ["line"]) },
         {
           name: "give_back",
@@ -66,7 +79,10 @@ for (const name of Object.keys(bundlers)) {
         "Argument 'line' is not valid. Expected an object, got null.",
       ]);
       // Spec §6: structured result, the text is its JSON.
-      expect(out.write).toEqual({ content: [{ type: "text", text: '{"line":{"sku":"x","qty":2},"reason":"r"}' }], structuredContent: { line: { sku: "x", qty: 2 }, reason: "r" } });
+      expect(out.write).toEqual({
+        content: [{ type: "text", text: '{"line":{"sku":"x","qty":2},"reason":"r"}' }],
+        structuredContent: { line: { sku: "x", qty: 2 }, reason: "r" },
+      });
     });
   });
 }

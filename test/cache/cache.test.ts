@@ -13,7 +13,16 @@ import { rolldown } from "rolldown";
 import { build as viteBuild } from "vite";
 import typedMcp from "@typed-mcp/unplugin/rolldown";
 import typedMcpVite from "@typed-mcp/unplugin/vite";
-import { copyFixture, countListing, edit, Events, greetListing, listTools, removeCopy, sidecarPids } from "../watch/helpers.ts";
+import {
+  copyFixture,
+  countListing,
+  edit,
+  Events,
+  greetListing,
+  listTools,
+  removeCopy,
+  sidecarPids,
+} from "../watch/helpers.ts";
 
 let root: string;
 let cacheDir: string;
@@ -40,7 +49,9 @@ async function coldBuild(cache: boolean | { dir: string } = { dir: ".cache/typed
     logLevel: "silent",
     external: [/^typed-mcp/],
     tsconfig: join(root, "tsconfig.json"),
-    plugins: [typedMcp({ cache: typeof cache === "boolean" ? cache : { dir: join(root, cache.dir) }, onEvent: events.onEvent })],
+    plugins: [
+      typedMcp({ cache: typeof cache === "boolean" ? cache : { dir: join(root, cache.dir) }, onEvent: events.onEvent }),
+    ],
   });
   try {
     await bundle.write({ file, format: "es" });
@@ -114,7 +125,10 @@ describe("cache", () => {
     const files = entries().filter((f) => f.endsWith(".json"));
     expect(files).toHaveLength(2);
     for (const [i, f] of files.entries()) {
-      writeFileSync(f, i % 2 === 0 ? '{"format":1,"key":"tru' : JSON.stringify({ format: 1, key: "other", model: null }));
+      writeFileSync(
+        f,
+        i % 2 === 0 ? '{"format":1,"key":"tru' : JSON.stringify({ format: 1, key: "other", model: null }),
+      );
     }
     const build = await coldBuild();
     expect(build.tools).toEqual([greetListing("number"), countListing()]);
@@ -133,7 +147,13 @@ describe("cache", () => {
       expect(Object.keys(entry).sort()).toEqual(["consulted", "file", "format", "key", "model"]);
       // A model that consulted other files records the declarations it depends on (docs/bundlers.md "Invalidation per declaration").
       const declarations = entry.model.consultedFiles.length > 0 ? ["declarations"] : [];
-      expect(Object.keys(entry.model).sort()).toEqual(["consultedFiles", ...declarations, "diagnostics", "file", "tools"]);
+      expect(Object.keys(entry.model).sort()).toEqual([
+        "consultedFiles",
+        ...declarations,
+        "diagnostics",
+        "file",
+        "tools",
+      ]);
     }
   });
 

@@ -33,7 +33,11 @@ write("other.json", `{ "compilerOptions": {} }`);
 write("old.json", `{ "compilerOptions": {} }`);
 
 it("lists the config and the configs its extends array names, not the commented-out ones", () => {
-  expect(tsconfigChain(join(root, "tsconfig.json"))).toEqual([`${root}/tsconfig.json`, `${root}/base.json`, `${root}/strict.json`]);
+  expect(tsconfigChain(join(root, "tsconfig.json"))).toEqual([
+    `${root}/tsconfig.json`,
+    `${root}/base.json`,
+    `${root}/strict.json`,
+  ]);
 });
 
 it("changes the key when an extended config changes, not when a commented-out one does", () => {

@@ -23,12 +23,24 @@ function report(name: string, body: object): string {
 }
 /** Runs the script on `files`; its stdout (what it names goes to stderr, not checked here). */
 function count(...files: string[]): { stdout: string } {
-  return { stdout: execFileSync(process.execPath, [SCRIPT, ...files], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
+  return {
+    stdout: execFileSync(process.execPath, [SCRIPT, ...files], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
+  };
 }
 
 it("counts passed and failed tests over every report", () => {
-  const a = report("a.json", { numPassedTests: 3, numFailedTests: 1, testResults: [{ name: "/r/a.test.ts", status: "failed", message: "", assertionResults: [test("passed"), test("failed")] }] });
-  const b = report("b.json", { numPassedTests: 2, numFailedTests: 0, testResults: [{ name: "/r/b.test.ts", status: "passed", message: "", assertionResults: [test("passed")] }] });
+  const a = report("a.json", {
+    numPassedTests: 3,
+    numFailedTests: 1,
+    testResults: [
+      { name: "/r/a.test.ts", status: "failed", message: "", assertionResults: [test("passed"), test("failed")] },
+    ],
+  });
+  const b = report("b.json", {
+    numPassedTests: 2,
+    numFailedTests: 0,
+    testResults: [{ name: "/r/b.test.ts", status: "passed", message: "", assertionResults: [test("passed")] }],
+  });
   expect(count(a, b).stdout).toBe("5 passed, 1 failed\n");
 });
 
@@ -38,7 +50,12 @@ it("counts a file whose beforeAll threw (its tests skipped) as one failure", () 
     numFailedTests: 0,
     testResults: [
       { name: "/r/ok.test.ts", status: "passed", message: "", assertionResults: [test("passed")] },
-      { name: "/r/browser.test.ts", status: "failed", message: "Chromium is not installed", assertionResults: [test("skipped"), test("skipped")] },
+      {
+        name: "/r/browser.test.ts",
+        status: "failed",
+        message: "Chromium is not installed",
+        assertionResults: [test("skipped"), test("skipped")],
+      },
     ],
   });
   expect(count(r).stdout).toBe("4 passed, 1 failed\n");

@@ -103,7 +103,11 @@ describe("pair listings derived from the spec", () => {
       },
       {
         name: "search_notes", // a string-enum member through a re-export
-        inputSchema: { type: "object", properties: { q: { type: "string", default: "search_notes" } }, additionalProperties: false },
+        inputSchema: {
+          type: "object",
+          properties: { q: { type: "string", default: "search_notes" } },
+          additionalProperties: false,
+        },
       },
     ];
     for (const side of ["method", "quick"]) {
@@ -153,10 +157,17 @@ describe("pair listings derived from the spec", () => {
 describe("unions and tuples (§4a) derived from the spec", () => {
   const circle = {
     type: "object",
-    properties: { kind: { type: "string", description: "Which shape.", enum: ["circle"] }, r: { type: "number", description: "The radius." } },
+    properties: {
+      kind: { type: "string", description: "Which shape.", enum: ["circle"] },
+      r: { type: "number", description: "The radius." },
+    },
     required: ["kind", "r"],
   };
-  const square = { type: "object", properties: { kind: { type: "string", enum: ["square"] }, side: { type: "number" } }, required: ["kind", "side"] };
+  const square = {
+    type: "object",
+    properties: { kind: { type: "string", enum: ["square"] }, side: { type: "number" } },
+    required: ["kind", "side"],
+  };
   const shape = { anyOf: [circle, square] };
   const mix = {
     name: "mix",
@@ -168,7 +179,12 @@ describe("unions and tuples (§4a) derived from the spec", () => {
         flag: { type: ["boolean", "string"] },
         count: { type: ["integer", "string"] },
         short: { anyOf: [{ type: "string", maxLength: 5 }, { type: "number" }] }, // a member with a keyword makes it anyOf
-        tags: { anyOf: [{ type: "array", items: { type: "string", enum: ["red", "blue"] } }, { type: "string", enum: ["red", "blue"] }] },
+        tags: {
+          anyOf: [
+            { type: "array", items: { type: "string", enum: ["red", "blue"] } },
+            { type: "string", enum: ["red", "blue"] },
+          ],
+        },
         when: { anyOf: [{ type: "string", format: "date-time" }, { type: "integer" }] },
         lit: { anyOf: [{ type: "string", enum: ["a", "b"] }, { type: "number" }] }, // "a" | number | "b"
         maybe: { type: ["string", "number", "null"] },
@@ -180,14 +196,38 @@ describe("unions and tuples (§4a) derived from the spec", () => {
         point: { type: "array", items: { type: "number" }, minItems: 2, maxItems: 2 },
         triple: { type: "array", items: { type: "string" }, minItems: 3, maxItems: 3 },
       },
-      required: ["id", "flag", "count", "short", "tags", "when", "lit", "maybe", "shape", "shapes", "named", "maybeShape", "holder", "point", "triple"],
+      required: [
+        "id",
+        "flag",
+        "count",
+        "short",
+        "tags",
+        "when",
+        "lit",
+        "maybe",
+        "shape",
+        "shapes",
+        "named",
+        "maybeShape",
+        "holder",
+        "point",
+        "triple",
+      ],
       additionalProperties: false,
     },
     outputSchema: {
       type: "object",
       anyOf: [
-        { type: "object", properties: { ok: { type: "boolean", enum: [true] }, value: { type: "number" } }, required: ["ok", "value"] },
-        { type: "object", properties: { ok: { type: "boolean", enum: [false] }, error: { type: "string" } }, required: ["ok", "error"] },
+        {
+          type: "object",
+          properties: { ok: { type: "boolean", enum: [true] }, value: { type: "number" } },
+          required: ["ok", "value"],
+        },
+        {
+          type: "object",
+          properties: { ok: { type: "boolean", enum: [false] }, error: { type: "string" } },
+          required: ["ok", "error"],
+        },
       ],
     },
   };

@@ -29,17 +29,28 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
   });
 
   it("OMCG0000: the file is not part of the --project", () => {
-    expectDiagnostics("diag/clean.ts", "OMCG0000", [["@tool()", /not part of the TypeScript project/]], ["--project", "list/tsconfig.json"]);
+    expectDiagnostics(
+      "diag/clean.ts",
+      "OMCG0000",
+      [["@tool()", /not part of the TypeScript project/]],
+      ["--project", "list/tsconfig.json"],
+    );
   });
 
   it("OMCG0001: empty, too long, bad character, non-literal name or option, unknown option", () => {
     expectDiagnostics("diag/d0001.ts", "OMCG0001", [
       ['@tool("")', /The tool name '' is not valid/],
       ['@tool("aaaa', /The tool name 'a{129}' is not valid/],
-      ["dynamicName }", /option 'name' must be a compile-time constant \(spec §1\): `String\(Date\.now\(\)\)` is a function call, not a compile-time constant\./],
+      [
+        "dynamicName }",
+        /option 'name' must be a compile-time constant \(spec §1\): `String\(Date\.now\(\)\)` is a function call, not a compile-time constant\./,
+      ],
       ["colour", /unknown option 'colour'/],
       ['server.tool("bad name!"', /The tool name 'bad name!' is not valid/],
-      ["dynamicName, (a", /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(Date\.now\(\)\)` is a function call/],
+      [
+        "dynamicName, (a",
+        /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(Date\.now\(\)\)` is a function call/,
+      ],
     ]);
   });
 
@@ -113,16 +124,31 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
 
   it("OMCG0001 (spec §1): option values that are not compile-time constants, naming the expression", () => {
     expectDiagnostics("diag/constants.ts", "OMCG0001", [
-      ["settings.title", /option 'title' must be a compile-time constant \(spec §1\): `settings\.title` is a property of an object/],
-      ["`Call", /option 'description' must be a compile-time constant \(spec §1\): `counter` is a `let` or `var`, not a `const`\./],
-      ["String(counter)", /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(counter\)` is a function call/],
+      [
+        "settings.title",
+        /option 'title' must be a compile-time constant \(spec §1\): `settings\.title` is a property of an object/,
+      ],
+      [
+        "`Call",
+        /option 'description' must be a compile-time constant \(spec §1\): `counter` is a `let` or `var`, not a `const`\./,
+      ],
+      [
+        "String(counter)",
+        /the tool name must be a string constant \(spec §1\), so that it is known at build time; `String\(counter\)` is a function call/,
+      ],
     ]);
   });
 
   it("OMCG0005 (spec §4): a type TypeScript cannot resolve, with the checker's message", () => {
     expectDiagnostics("diag/unresolved.ts", "OMCG0005", [
-      ["when: Dtae)", /'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type \(Cannot find name 'Dtae'\)\. Correct the name or import the type/],
-      ["when: Dtae |", /'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type \(Cannot find name 'Dtae'\)/],
+      [
+        "when: Dtae)",
+        /'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type \(Cannot find name 'Dtae'\)\. Correct the name or import the type/,
+      ],
+      [
+        "when: Dtae |",
+        /'when' has type 'Dtae', which typed-mcp cannot read: TypeScript cannot resolve the type \(Cannot find name 'Dtae'\)/,
+      ],
     ]);
   });
 
@@ -131,7 +157,10 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
       ["q: Int", /'q': unknown tag @minimun; write @minimum\./],
       ["item: Item", /'item\.name': unknown tag @maxLenght; write @maxLength\./],
       ["tags: string[]", /'tags': unknown validation tag @minItems; use @minLength/],
-      ["misplaced", /Tool 'misplaced': the doc comment: @maximum applies to no parameter here; put it in the parameter's inline comment/],
+      [
+        "misplaced",
+        /Tool 'misplaced': the doc comment: @maximum applies to no parameter here; put it in the parameter's inline comment/,
+      ],
     ]);
   });
 
@@ -177,7 +206,10 @@ describe("typed-mcp check (spec §10): exit 1, the code at file:line:column", ()
 
   it("OMCG0012: prompt parameter type not read from a string, unsupported return type (both paths)", () => {
     expectDiagnostics("diag/d0012.ts", "OMCG0012", [
-      ["options: {", /Prompt 'review', parameter 'options': the type '\{ strict: boolean; \}' is not read from a string/],
+      [
+        "options: {",
+        /Prompt 'review', parameter 'options': the type '\{ strict: boolean; \}' is not read from a string/,
+      ],
       ["number {", /Prompt 'summary': the return type 'number' is not supported/],
       ["when: RegExp", /Prompt 'quick', parameter 'when': the type 'RegExp' is not read from a string/],
     ]);

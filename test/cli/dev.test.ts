@@ -28,7 +28,19 @@ class DevSession {
     cpSync(join(root, "test/cli/fixtures/dev"), this.dir, { recursive: true });
     if (this.overlay) cpSync(join(root, "test/cli/fixtures", this.overlay), this.dir, { recursive: true });
     symlinkSync(join(root, "node_modules"), join(this.dir, "node_modules"));
-    const dev = spawn(process.execPath, [join(root, "packages/cli/dist/bin.js"), "dev", "src/server.ts", "--build", "node build.mjs", "--start", "node dist/server.js"], { cwd: this.dir, detached: true });
+    const dev = spawn(
+      process.execPath,
+      [
+        join(root, "packages/cli/dist/bin.js"),
+        "dev",
+        "src/server.ts",
+        "--build",
+        "node build.mjs",
+        "--start",
+        "node dist/server.js",
+      ],
+      { cwd: this.dir, detached: true },
+    );
     dev.stdout.setEncoding("utf8").on("data", (t: string) => (this.out += t));
     dev.stderr.setEncoding("utf8").on("data", (t: string) => (this.out += t));
     this.dev = dev;
@@ -126,13 +138,23 @@ describe("typed-mcp dev on an entry that only imports its tool modules", () => {
 describe("diffListings", () => {
   const empty = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   it("names added, removed and changed entries of every list, by MCP field path", () => {
-    const before = { ...empty, tools: [{ name: "a", inputSchema: { type: "object", properties: {} } }], prompts: [{ name: "p", arguments: [] }] } as never;
+    const before = {
+      ...empty,
+      tools: [{ name: "a", inputSchema: { type: "object", properties: {} } }],
+      prompts: [{ name: "p", arguments: [] }],
+    } as never;
     const after = {
       ...empty,
-      tools: [{ name: "a", description: "A.", inputSchema: { type: "object", properties: { limit: { type: "integer" } } } }],
+      tools: [
+        { name: "a", description: "A.", inputSchema: { type: "object", properties: { limit: { type: "integer" } } } },
+      ],
       resourceTemplates: [{ uriTemplate: "notes://{id}", name: "note" }],
     } as never;
-    expect(diffListings(before, after)).toEqual(["~ tool a: description, inputSchema.properties.limit", "+ resource template notes://{id}", "- prompt p"]);
+    expect(diffListings(before, after)).toEqual([
+      "~ tool a: description, inputSchema.properties.limit",
+      "+ resource template notes://{id}",
+      "- prompt p",
+    ]);
     expect(diffListings(after, after)).toEqual([]);
   });
 });

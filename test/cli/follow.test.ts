@@ -40,8 +40,16 @@ const sum = {
   },
   annotations: { readOnlyHint: true },
 };
-const toolA = { name: "tool_a", description: "Tool a.", inputSchema: { type: "object", properties: {}, additionalProperties: false } };
-const toolB = { name: "tool_b", description: "Tool b.", inputSchema: { type: "object", properties: {}, additionalProperties: false } };
+const toolA = {
+  name: "tool_a",
+  description: "Tool a.",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+};
+const toolB = {
+  name: "tool_b",
+  description: "Tool b.",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+};
 
 function listing(tools: object[]): string {
   return JSON.stringify({ tools, resources: [], resourceTemplates: [], prompts: [] }, null, 2) + "\n";

@@ -64,7 +64,6 @@ export function cli(args: string[], cwd = FIXTURES): Run {
   return { code, stdout, stderr };
 }
 
-
 /** `file:line:column` (1-based, UTF-16 columns) of the first `needle` in a fixture (after `after`, if given). */
 export function at(rel: string, needle: string, after?: string): string {
   const code = readFileSync(join(FIXTURES, rel), "utf8");

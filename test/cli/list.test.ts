@@ -68,7 +68,12 @@ const secondTool = {
   inputSchema: { type: "object", properties: {}, additionalProperties: false },
 };
 
-function expected(tools: object[], resources: object[] = [], resourceTemplates: object[] = [], prompts: object[] = []): string {
+function expected(
+  tools: object[],
+  resources: object[] = [],
+  resourceTemplates: object[] = [],
+  prompts: object[] = [],
+): string {
   return JSON.stringify({ tools, resources, resourceTemplates, prompts }, null, 2) + "\n";
 }
 
@@ -122,7 +127,14 @@ describe("typed-mcp list (spec §0)", () => {
   it("lists every kind of every file, files in the order given", () => {
     const r = cli(["list", "list/second.ts", "list/library.ts", "list/weather.ts"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(expected([secondTool, getForecast, showRadar, ping, countTags], [catalogue, hello], [getBook, greeting], [summarise, ask]));
+    expect(r.stdout).toBe(
+      expected(
+        [secondTool, getForecast, showRadar, ping, countTags],
+        [catalogue, hello],
+        [getBook, greeting],
+        [summarise, ask],
+      ),
+    );
   });
 
   it("lists files in the order given", () => {

@@ -7,8 +7,10 @@ import { describe, expect, it } from "vitest";
 import { cli, ROOT } from "./helpers.ts";
 
 const dir = join(ROOT, "test/bundlers/fixtures/profile");
-const W1 = "src/server.ts:5:1 - OMCW0001: Tool name 'notes.search' contains '.': OpenAI, Anthropic and Bedrock refuse it, and clients prefix it with the server's name.";
-const W2 = "src/server.ts:6:1 - OMCW0002: Tool 'find' returns a T | null object-shaped result: the official client refuses the null answer (spec §6).";
+const W1 =
+  "src/server.ts:5:1 - OMCW0001: Tool name 'notes.search' contains '.': OpenAI, Anthropic and Bedrock refuse it, and clients prefix it with the server's name.";
+const W2 =
+  "src/server.ts:6:1 - OMCW0002: Tool 'find' returns a T | null object-shaped result: the official client refuses the null answer (spec §6).";
 
 describe("typed-mcp --profile / --lint / --strict", () => {
   it("list --profile openai-strict prints the rewritten listing", () => {
@@ -34,8 +36,12 @@ describe("typed-mcp --profile / --lint / --strict", () => {
   it("check --lint gemini names every node Gemini rejects in the default listing, and none after --profile gemini", () => {
     const r = cli(["check", "src/server.ts", "--lint", "gemini"], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("src/server.ts:5:1 - lint gemini: tool 'notes.search' additionalProperties at inputSchema: Gemini refuses additionalProperties.");
-    expect(r.stderr).toContain("src/server.ts:6:1 - lint gemini: tool 'find' additionalProperties at inputSchema: Gemini refuses additionalProperties.");
+    expect(r.stderr).toContain(
+      "src/server.ts:5:1 - lint gemini: tool 'notes.search' additionalProperties at inputSchema: Gemini refuses additionalProperties.",
+    );
+    expect(r.stderr).toContain(
+      "src/server.ts:6:1 - lint gemini: tool 'find' additionalProperties at inputSchema: Gemini refuses additionalProperties.",
+    );
     const after = cli(["check", "src/server.ts", "--lint", "gemini", "--profile", "gemini", "--strict"], dir);
     expect(after.stderr).toBe(`${W1}\n${W2}\ntyped-mcp check: 2 warnings (--strict).\n`);
     const lintOnly = cli(["check", "src/server.ts", "--lint", "openai-strict", "--profile", "openai-strict"], dir);
@@ -46,7 +52,9 @@ describe("typed-mcp --profile / --lint / --strict", () => {
   it("an unknown profile or lint family is bad usage (exit 2)", () => {
     const r = cli(["list", "src/server.ts", "--profile", "claude"], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("typed-mcp: --profile 'claude': expected one of default, gemini, openai-strict, cursor.");
+    expect(r.stderr).toContain(
+      "typed-mcp: --profile 'claude': expected one of default, gemini, openai-strict, cursor.",
+    );
     expect(cli(["check", "src/server.ts", "--lint", "default"], dir).code).toBe(2);
     expect(cli(["list", "src/server.ts", "--strict"], dir).code).toBe(2);
   });

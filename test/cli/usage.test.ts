@@ -13,7 +13,10 @@ describe("typed-mcp usage: exit 2 with a clear message", () => {
     [["list", "list/second.ts", "--project"], /^typed-mcp: Option '-p, --project <value>' argument missing/],
     [["check", "missing.ts"], /^typed-mcp: cannot read 'missing\.ts': no such file\./],
     [["check", "diag"], /^typed-mcp: 'diag' is not a file\./],
-    [["list", "list/second.ts", "--project", "nowhere/tsconfig.json"], /^typed-mcp: --project 'nowhere\/tsconfig\.json': no such file\./],
+    [
+      ["list", "list/second.ts", "--project", "nowhere/tsconfig.json"],
+      /^typed-mcp: --project 'nowhere\/tsconfig\.json': no such file\./,
+    ],
   ])("%j", (args, message) => {
     const r = cli(args as string[]);
     expect(r.code).toBe(2);

@@ -14,8 +14,22 @@ function oracle(value: unknown): Date | undefined {
   if (typeof value !== "string") return undefined;
   const m = DATE_TIME.exec(value);
   if (m === null) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => +m[i]!) as [number, number, number, number, number, number];
-  const dim = month === 2 ? ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => +m[i]!) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const dim =
+    month === 2
+      ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+        ? 29
+        : 28
+      : [4, 6, 9, 11].includes(month)
+        ? 30
+        : 31;
   if (month < 1 || month > 12 || day < 1 || day > dim) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const ms = m[7] === undefined ? 0 : +(m[7] + "00").slice(0, 3);
@@ -52,7 +66,15 @@ describe("readDateTime: the RFC 3339 date-time grammar of spec §4", () => {
   it("checks the calendar: Feb 29 only in leap years (4/100/400), 30-day months", () => {
     expect(iso("2000-02-29T00:00:00Z")).toBe("2000-02-29T00:00:00.000Z");
     expect(iso("2024-02-29T00:00:00Z")).toBe("2024-02-29T00:00:00.000Z");
-    for (const bad of ["1900-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2024-02-30T00:00:00Z", "2024-04-31T00:00:00Z", "2024-06-31T00:00:00Z", "2024-09-31T00:00:00Z", "2024-11-31T00:00:00Z"]) {
+    for (const bad of [
+      "1900-02-29T00:00:00Z",
+      "2023-02-29T00:00:00Z",
+      "2024-02-30T00:00:00Z",
+      "2024-04-31T00:00:00Z",
+      "2024-06-31T00:00:00Z",
+      "2024-09-31T00:00:00Z",
+      "2024-11-31T00:00:00Z",
+    ]) {
       expect(readDateTime(bad), bad).toBeUndefined();
     }
     expect(iso("2024-12-31T00:00:00Z")).toBe("2024-12-31T00:00:00.000Z");
@@ -90,24 +112,54 @@ describe("readDateTime: the RFC 3339 date-time grammar of spec §4", () => {
     ]) {
       expect(readDateTime(bad), bad).toBeUndefined();
     }
-    for (const notString of [0, null, undefined, true, {}, [], new Date(0)]) expect(readDateTime(notString)).toBeUndefined();
+    for (const notString of [0, null, undefined, true, {}, [], new Date(0)])
+      expect(readDateTime(notString)).toBeUndefined();
   });
 
   it("agrees with the previous regex implementation on generated well-formed and near-miss strings", () => {
     const two = (min: number, max: number) => fc.integer({ min, max }).map((n) => String(n).padStart(2, "0"));
     // Mostly in range, sometimes one past a limit (the grammar's edges), rarely malformed.
     const field = (min: number, max: number) =>
-      fc.oneof({ arbitrary: two(min, max), weight: 12 }, { arbitrary: fc.constantFrom(String(max + 1).padStart(2, "0"), "00", "99"), weight: 1 }, { arbitrary: fc.constantFrom("0a", "", "1", "123", "-1"), weight: 1 });
+      fc.oneof(
+        { arbitrary: two(min, max), weight: 12 },
+        { arbitrary: fc.constantFrom(String(max + 1).padStart(2, "0"), "00", "99"), weight: 1 },
+        { arbitrary: fc.constantFrom("0a", "", "1", "123", "-1"), weight: 1 },
+      );
     const frac = fc.oneof(fc.constant(""), fc.stringMatching(/^\.[0-9]{0,12}$/), fc.constantFrom(".", ".x", ",5"));
     const zone = fc.oneof(
       { arbitrary: fc.constantFrom("Z", "z"), weight: 3 },
-      { arbitrary: fc.tuple(fc.constantFrom("+", "-"), field(0, 23), fc.constant(":"), field(0, 59)).map((p) => p.join("")), weight: 3 },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom("+", "-"), field(0, 23), fc.constant(":"), field(0, 59))
+          .map((p) => p.join("")),
+        weight: 3,
+      },
       { arbitrary: fc.constantFrom("", "+", "Zz", "GMT", "+0100", "~01:00"), weight: 1 },
     );
-    const sep = fc.oneof({ arbitrary: fc.constantFrom("T", "t"), weight: 8 }, { arbitrary: fc.constantFrom(" ", "TT", ""), weight: 1 });
-    const year = fc.oneof({ arbitrary: fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, "0")), weight: 12 }, { arbitrary: fc.constantFrom("199", "20000", "-001"), weight: 1 });
+    const sep = fc.oneof(
+      { arbitrary: fc.constantFrom("T", "t"), weight: 8 },
+      { arbitrary: fc.constantFrom(" ", "TT", ""), weight: 1 },
+    );
+    const year = fc.oneof(
+      { arbitrary: fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, "0")), weight: 12 },
+      { arbitrary: fc.constantFrom("199", "20000", "-001"), weight: 1 },
+    );
     const candidate = fc
-      .tuple(year, fc.constant("-"), field(1, 12), fc.constantFrom("-", "-", "-", "/"), field(1, 31), sep, field(0, 23), fc.constant(":"), field(0, 59), fc.constantFrom(":", ":", ":", ""), field(0, 59), frac, zone)
+      .tuple(
+        year,
+        fc.constant("-"),
+        field(1, 12),
+        fc.constantFrom("-", "-", "-", "/"),
+        field(1, 31),
+        sep,
+        field(0, 23),
+        fc.constant(":"),
+        field(0, 59),
+        fc.constantFrom(":", ":", ":", ""),
+        field(0, 59),
+        frac,
+        zone,
+      )
       .map((p) => p.join(""));
     fc.assert(
       fc.property(fc.oneof({ arbitrary: candidate, weight: 9 }, { arbitrary: fc.string(), weight: 1 }), (s) => {
@@ -118,8 +170,16 @@ describe("readDateTime: the RFC 3339 date-time grammar of spec §4", () => {
   });
 
   it("agrees with the oracle on every valid instant it generates (valid-path property)", () => {
-    const instant = fc.date({ min: new Date("0000-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true });
-    const offset = fc.tuple(fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }));
+    const instant = fc.date({
+      min: new Date("0000-01-01T00:00:00Z"),
+      max: new Date("9999-12-31T23:59:59.999Z"),
+      noInvalidDate: true,
+    });
+    const offset = fc.tuple(
+      fc.constantFrom("+", "-"),
+      fc.integer({ min: 0, max: 23 }),
+      fc.integer({ min: 0, max: 59 }),
+    );
     fc.assert(
       fc.property(instant, offset, fc.stringMatching(/^[0-9]{0,6}$/), (d, [sign, oh, om], extra) => {
         const shifted = new Date(d.getTime() + (sign === "-" ? -1 : 1) * (oh * 60 + om) * 60000);

@@ -63,8 +63,10 @@ export function fakeCtx(): { signal: AbortSignal; requestId: number } {
 // ---- type builders --------------------------------------------------------------------------
 
 export const T = {
-  string: (constraints?: Constraints): TypeModel => (constraints ? { kind: "string", constraints } : { kind: "string" }),
-  number: (constraints?: Constraints): TypeModel => (constraints ? { kind: "number", constraints } : { kind: "number" }),
+  string: (constraints?: Constraints): TypeModel =>
+    constraints ? { kind: "string", constraints } : { kind: "string" },
+  number: (constraints?: Constraints): TypeModel =>
+    constraints ? { kind: "number", constraints } : { kind: "number" },
   int: (constraints?: Constraints): TypeModel => (constraints ? { kind: "integer", constraints } : { kind: "integer" }),
   bigint: (): TypeModel => ({ kind: "integer", bigint: true }),
   boolean: (): TypeModel => ({ kind: "boolean" }),
@@ -85,7 +87,11 @@ export const T = {
     constraints ? { kind: "array", items, set: true, constraints } : { kind: "array", items, set: true },
   record: (values: TypeModel): Extract<TypeModel, { kind: "record" }> => ({ kind: "record", values }),
   map: (values: TypeModel): Extract<TypeModel, { kind: "record" }> => ({ kind: "record", values, map: true }),
-  object: (properties: PropertyModel[], extra: Partial<ObjectModel> = {}): ObjectModel => ({ kind: "object", properties, ...extra }),
+  object: (properties: PropertyModel[], extra: Partial<ObjectModel> = {}): ObjectModel => ({
+    kind: "object",
+    properties,
+    ...extra,
+  }),
   nullable: (inner: TypeModel): TypeModel => ({ kind: "nullable", inner }),
   /** A §4a union told apart by JSON type (members in the order written). */
   union: (...members: TypeModel[]): TypeModel => ({ kind: "union", members }),
@@ -98,7 +104,12 @@ export const T = {
 };
 
 /** A property; `key` defaults to the wire name. */
-export function prop(name: string, type: TypeModel, required = true, extra: Partial<PropertyModel> = {}): PropertyModel {
+export function prop(
+  name: string,
+  type: TypeModel,
+  required = true,
+  extra: Partial<PropertyModel> = {},
+): PropertyModel {
   return { name, key: name, type, required, ...extra };
 }
 
@@ -108,7 +119,12 @@ export function param(name: string, type: TypeModel, required = true, extra: Par
 }
 
 /** A quick-path tool (`server.tool(name, fn)`) with the given parameters and result. */
-export function tool(name: string, params: ParamModel[], result: ResultModel = { kind: "void" }, extra: Partial<ToolModel> = {}): ToolModel {
+export function tool(
+  name: string,
+  params: ParamModel[],
+  result: ResultModel = { kind: "void" },
+  extra: Partial<ToolModel> = {},
+): ToolModel {
   return {
     name,
     params,
@@ -132,14 +148,21 @@ export async function roundTripper(
   t: TypeModel,
   options: Parameters<typeof generateTool>[1] = {},
 ): Promise<(value: unknown) => { read: unknown[] | string; wire: unknown; structured?: unknown }> {
-  const objectShaped = t.kind === "object" || t.kind === "record" || (t.kind === "union" && t.discriminator !== undefined);
-  const m = tool("rt", [param("v", t)], objectShaped ? { kind: "structured", nullable: false, type: t as ObjectModel } : { kind: "json", type: t });
+  const objectShaped =
+    t.kind === "object" || t.kind === "record" || (t.kind === "union" && t.discriminator !== undefined);
+  const m = tool(
+    "rt",
+    [param("v", t)],
+    objectShaped ? { kind: "structured", nullable: false, type: t as ObjectModel } : { kind: "json", type: t },
+  );
   const g = await load(m, options);
   const ctx = fakeCtx();
   return (value) => {
     const result = g.write(value) as { content: { text: string }[]; structuredContent?: unknown };
     const wire = JSON.parse(result.content[0]!.text);
     const read = g.read(JSON.parse(JSON.stringify({ v: wire })), ctx);
-    return objectShaped ? { read, wire, structured: JSON.parse(JSON.stringify(result.structuredContent)) } : { read, wire };
+    return objectShaped
+      ? { read, wire, structured: JSON.parse(JSON.stringify(result.structuredContent)) }
+      : { read, wire };
   };
 }

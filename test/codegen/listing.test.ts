@@ -15,11 +15,16 @@ describe("§1 listing", () => {
   it("writes keys in the order name, description, inputSchema, outputSchema, annotations, _meta", () => {
     // @tool({ title: "Note", readOnly: true, uiResource: "ui://notes/view" })
     // /** Gets a note. */ async getNoteAsync(id: string): Promise<Note>   — interface Note { text: string }
-    const m = tool("get_note", [param("id", T.string())], { kind: "structured", nullable: false, type: T.object([prop("text", T.string())]) }, {
-      ui: { resourceUri: "ui://notes/view" },
-      annotations: { readOnlyHint: true, title: "Note" },
-      description: "Gets a note.",
-    });
+    const m = tool(
+      "get_note",
+      [param("id", T.string())],
+      { kind: "structured", nullable: false, type: T.object([prop("text", T.string())]) },
+      {
+        ui: { resourceUri: "ui://notes/view" },
+        annotations: { readOnlyHint: true, title: "Note" },
+        description: "Gets a note.",
+      },
+    );
     expect(json(toolListing(m))).toBe(
       '{"name":"get_note","description":"Gets a note.",' +
         '"inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false},' +
@@ -31,37 +36,63 @@ describe("§1 listing", () => {
 
   it("leaves absent parts out; properties is {} and required is left out when empty", () => {
     // server.tool("ping", () => {})
-    expect(json(toolListing(tool("ping", [])))).toBe('{"name":"ping","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}');
+    expect(json(toolListing(tool("ping", [])))).toBe(
+      '{"name":"ping","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
+    );
   });
 
   it("writes annotations in the order title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint, only those assigned", () => {
     // @tool({ openWorld: false, idempotent: true, destructive: false, readOnly: false, title: "T" })
-    const all = tool("a", [], { kind: "void" }, {
-      annotations: { openWorldHint: false, idempotentHint: true, destructiveHint: false, readOnlyHint: false, title: "T" },
-    });
+    const all = tool(
+      "a",
+      [],
+      { kind: "void" },
+      {
+        annotations: {
+          openWorldHint: false,
+          idempotentHint: true,
+          destructiveHint: false,
+          readOnlyHint: false,
+          title: "T",
+        },
+      },
+    );
     expect(json(toolListing(all).annotations)).toBe(
       '{"title":"T","readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}',
     );
     // @tool({ destructive: true })
-    expect(json(toolListing(tool("a", [], { kind: "void" }, { annotations: { destructiveHint: true } })).annotations)).toBe('{"destructiveHint":true}');
+    expect(
+      json(toolListing(tool("a", [], { kind: "void" }, { annotations: { destructiveHint: true } })).annotations),
+    ).toBe('{"destructiveHint":true}');
     // no options assigned → no annotations
     expect("annotations" in toolListing(tool("a", [], { kind: "void" }, { annotations: {} }))).toBe(false);
   });
 
   it("writes _meta.ui with resourceUri and, when assigned, visibility (spec §9)", () => {
     // @tool({ uiResource: "ui://weather/view", uiVisibility: ["model", "app"] })
-    const m = tool("w", [], { kind: "void" }, { ui: { resourceUri: "ui://weather/view", visibility: ["model", "app"] } });
+    const m = tool(
+      "w",
+      [],
+      { kind: "void" },
+      { ui: { resourceUri: "ui://weather/view", visibility: ["model", "app"] } },
+    );
     expect(json(toolListing(m)._meta)).toBe('{"ui":{"resourceUri":"ui://weather/view","visibility":["model","app"]}}');
-    expect(json(toolListing(tool("w", [], { kind: "void" }, { ui: { resourceUri: "ui://x/y" } }))._meta)).toBe('{"ui":{"resourceUri":"ui://x/y"}}');
+    expect(json(toolListing(tool("w", [], { kind: "void" }, { ui: { resourceUri: "ui://x/y" } }))._meta)).toBe(
+      '{"ui":{"resourceUri":"ui://x/y"}}',
+    );
   });
 
   it("is deterministic, and the generated listing literal equals toolListing", async () => {
     const m = () =>
-      tool("t", [param("a", T.nullable(T.strEnum("x", "y"))), param("b", T.array(T.object([prop("c", T.date())])), false)], {
-        kind: "structured",
-        nullable: true,
-        type: T.object([prop("d", T.map(T.bytes()))]),
-      });
+      tool(
+        "t",
+        [param("a", T.nullable(T.strEnum("x", "y"))), param("b", T.array(T.object([prop("c", T.date())])), false)],
+        {
+          kind: "structured",
+          nullable: true,
+          type: T.object([prop("d", T.map(T.bytes()))]),
+        },
+      );
     expect(json(toolListing(m()))).toBe(json(toolListing(m())));
     expect(json((await load(m())).listing)).toBe(json(toolListing(m())));
   });
@@ -71,7 +102,9 @@ describe("§3 parameters", () => {
   it("does not list RequestContext or AbortSignal parameters", () => {
     // (ctx: RequestContext, q: string, signal: AbortSignal)
     const m = tool("t", [{ role: "context", name: "ctx" }, param("q", T.string()), { role: "signal", name: "signal" }]);
-    expect(json(toolListing(m).inputSchema)).toBe('{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}');
+    expect(json(toolListing(m).inputSchema)).toBe(
+      '{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}',
+    );
   });
 
   it("lists parameters in declaration order; required unless default/optional; nullable stays required", () => {
@@ -101,7 +134,15 @@ describe("§3 parameters", () => {
     const m = tool("t", [
       param("qty", T.int({ minimum: 1, maximum: 99 }), false, { description: "How many.", default: 5 }),
       param("at", T.date(), false, { description: "When." }),
-      param("level", T.numEnum([["Low", 0], ["High", 1]]), false, { description: "Level.", default: "High" }),
+      param(
+        "level",
+        T.numEnum([
+          ["Low", 0],
+          ["High", 1],
+        ]),
+        false,
+        { description: "Level.", default: "High" },
+      ),
     ]);
     expect(json(toolListing(m).inputSchema.properties)).toBe(
       '{"qty":{"type":"integer","description":"How many.","minimum":1,"maximum":99,"default":5},' +
@@ -136,7 +177,14 @@ describe("§4 types", () => {
     ["bigint", T.bigint(), '{"type":"integer"}'],
     ["boolean", T.boolean(), '{"type":"boolean"}'],
     ['"b" | "a" | "c" (written order)', T.strEnum("b", "a", "c"), '{"type":"string","enum":["b","a","c"]}'],
-    ["enum Color { Red = 1, Green = 2 } (names)", T.numEnum([["Red", 1], ["Green", 2]]), '{"type":"string","enum":["Red","Green"]}'],
+    [
+      "enum Color { Red = 1, Green = 2 } (names)",
+      T.numEnum([
+        ["Red", 1],
+        ["Green", 2],
+      ]),
+      '{"type":"string","enum":["Red","Green"]}',
+    ],
     ["1 | 2 | 3", T.numUnion("integer", 1, 2, 3), '{"type":"integer","enum":[1,2,3]}'],
     ["0.5 | 1", T.numUnion("number", 0.5, 1), '{"type":"number","enum":[0.5,1]}'],
     ["Date", T.date(), '{"type":"string","format":"date-time"}'],
@@ -148,11 +196,19 @@ describe("§4 types", () => {
     ["Map<string, boolean>", T.map(T.boolean()), '{"type":"object","additionalProperties":{"type":"boolean"}}'],
     ["string | null", T.nullable(T.string()), '{"type":["string","null"]}'],
     ['"a" | "b" | null', T.nullable(T.strEnum("a", "b")), '{"type":["string","null"],"enum":["a","b",null]}'],
-    ["Color | null (numeric enum)", T.nullable(T.numEnum([["Red", 1]])), '{"type":["string","null"],"enum":["Red",null]}'],
+    [
+      "Color | null (numeric enum)",
+      T.nullable(T.numEnum([["Red", 1]])),
+      '{"type":["string","null"],"enum":["Red",null]}',
+    ],
     ["Date | null", T.nullable(T.date()), '{"type":["string","null"],"format":"date-time"}'],
     ["string[] | null", T.nullable(T.array(T.string())), '{"type":["array","null"],"items":{"type":"string"}}'],
     ["(string | null)[]", T.array(T.nullable(T.string())), '{"type":"array","items":{"type":["string","null"]}}'],
-    ["Record<string, Date>", T.record(T.date()), '{"type":"object","additionalProperties":{"type":"string","format":"date-time"}}'],
+    [
+      "Record<string, Date>",
+      T.record(T.date()),
+      '{"type":"object","additionalProperties":{"type":"string","format":"date-time"}}',
+    ],
   ];
   for (const [ts, t, schema] of rows) {
     it(`(v: ${ts}) → ${schema}`, () => {
@@ -198,14 +254,24 @@ describe("§4 types", () => {
   it("renamed properties (@jsonName / @naming) are listed under their wire names", () => {
     // interface User { /** @jsonName first_name */ firstName: string; /** @ignore */ secret?: string }
     const u = T.object([prop("first_name", T.string(), true, { key: "firstName" })]);
-    expect(json(typeSchema(u, "input"))).toBe('{"type":"object","properties":{"first_name":{"type":"string"}},"required":["first_name"]}');
+    expect(json(typeSchema(u, "input"))).toBe(
+      '{"type":"object","properties":{"first_name":{"type":"string"}},"required":["first_name"]}',
+    );
   });
 
   it("a class: getter-only properties appear in output schemas only", () => {
     // class Point { label = "origin"; constructor(public x: Int, public y: Int = 0) {} get norm(): number }
-    const point = T.object([prop("label", T.string(), false), prop("x", T.int()), prop("y", T.int(), false), prop("norm", T.number(), true, { readOnly: true })], {
-      construct: { from: CLASSES, exportName: "Point", args: ["x", "y"] },
-    });
+    const point = T.object(
+      [
+        prop("label", T.string(), false),
+        prop("x", T.int()),
+        prop("y", T.int(), false),
+        prop("norm", T.number(), true, { readOnly: true }),
+      ],
+      {
+        construct: { from: CLASSES, exportName: "Point", args: ["x", "y"] },
+      },
+    );
     expect(json(typeSchema(point, "input"))).toBe(
       '{"type":"object","properties":{"label":{"type":"string"},"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x"]}',
     );
@@ -240,20 +306,28 @@ describe("§4 types", () => {
 
   it("a string with format, description and pattern follows §2 order", () => {
     // /** @param id The id. */ (id?: string & Format<"uri"> & Pattern<"^h"> = "http://x")
-    const m = tool("t", [param("id", T.string({ pattern: "^h", format: "uri" }), false, { description: "The id.", default: "http://x" })]);
-    expect(json(toolListing(m).inputSchema.properties)).toBe('{"id":{"type":"string","format":"uri","description":"The id.","pattern":"^h","default":"http://x"}}');
+    const m = tool("t", [
+      param("id", T.string({ pattern: "^h", format: "uri" }), false, { description: "The id.", default: "http://x" }),
+    ]);
+    expect(json(toolListing(m).inputSchema.properties)).toBe(
+      '{"id":{"type":"string","format":"uri","description":"The id.","pattern":"^h","default":"http://x"}}',
+    );
   });
 
   it("a property named __proto__ is listed as an own property", async () => {
     // (p: { "__proto__": string })
     const m = tool("t", [param("p", T.object([prop("__proto__", T.string())]))]);
-    const expected = wrap('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}').replace('"v"', '"p"').replace('["v"]', '["p"]');
+    const expected = wrap('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}')
+      .replace('"v"', '"p"')
+      .replace('["v"]', '["p"]');
     expect(json(toolListing(m).inputSchema)).toBe(expected);
     expect(json((await load(m)).listing.inputSchema)).toBe(expected);
   });
 
   it("refuses a constraint that does not fit its type", () => {
-    expect(() => typeSchema({ kind: "array", items: T.string(), constraints: { pattern: "x" } }, "input")).toThrow(/pattern/);
+    expect(() => typeSchema({ kind: "array", items: T.string(), constraints: { pattern: "x" } }, "input")).toThrow(
+      /pattern/,
+    );
     expect(() => typeSchema({ kind: "number", constraints: { minimum: 3, maximum: 1 } }, "input")).toThrow(/minimum/);
   });
 });
@@ -263,30 +337,46 @@ describe("§6 outputSchema", () => {
 
   it("object-shaped result: outputSchema is its schema, no additionalProperties at the root", () => {
     // (): Promise<{ id: string; tags?: Set<string> }>
-    expect(json(out({ kind: "structured", nullable: false, type: T.object([prop("id", T.string()), prop("tags", T.set(T.string()), false)]) }).outputSchema)).toBe(
+    expect(
+      json(
+        out({
+          kind: "structured",
+          nullable: false,
+          type: T.object([prop("id", T.string()), prop("tags", T.set(T.string()), false)]),
+        }).outputSchema,
+      ),
+    ).toBe(
       '{"type":"object","properties":{"id":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["id"]}',
     );
   });
 
   it("record and map results are object-shaped", () => {
     // (): Record<string, Int>      (): Map<string, Date>
-    expect(json(out({ kind: "structured", nullable: false, type: { kind: "record", values: T.int() } }).outputSchema)).toBe(
-      '{"type":"object","additionalProperties":{"type":"integer"}}',
-    );
-    expect(json(out({ kind: "structured", nullable: false, type: { kind: "record", values: T.date(), map: true } }).outputSchema)).toBe(
-      '{"type":"object","additionalProperties":{"type":"string","format":"date-time"}}',
-    );
+    expect(
+      json(out({ kind: "structured", nullable: false, type: { kind: "record", values: T.int() } }).outputSchema),
+    ).toBe('{"type":"object","additionalProperties":{"type":"integer"}}');
+    expect(
+      json(
+        out({ kind: "structured", nullable: false, type: { kind: "record", values: T.date(), map: true } })
+          .outputSchema,
+      ),
+    ).toBe('{"type":"object","additionalProperties":{"type":"string","format":"date-time"}}');
   });
 
-  it("T | null object-shaped keeps \"type\":\"object\"", () => {
+  it('T | null object-shaped keeps "type":"object"', () => {
     // (): Note | null
-    expect(json(out({ kind: "structured", nullable: true, type: T.object([prop("text", T.string())]) }).outputSchema)).toBe(
-      '{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}',
-    );
+    expect(
+      json(out({ kind: "structured", nullable: true, type: T.object([prop("text", T.string())]) }).outputSchema),
+    ).toBe('{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}');
   });
 
   it("void, text, json and passthrough results have no outputSchema", () => {
-    for (const r of [{ kind: "void" }, { kind: "text" }, { kind: "json", type: T.array(T.number()) }, { kind: "passthrough" }] as const) {
+    for (const r of [
+      { kind: "void" },
+      { kind: "text" },
+      { kind: "json", type: T.array(T.number()) },
+      { kind: "passthrough" },
+    ] as const) {
       expect("outputSchema" in out(r)).toBe(false);
     }
   });

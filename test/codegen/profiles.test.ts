@@ -61,7 +61,8 @@ describe("the fixture corpus through each profile", () => {
 
   it("is deterministic and does not modify its input", () => {
     tools.forEach((t, i) => {
-      for (const f of FAMILIES) expect(JSON.stringify(applyProfile(t, f).listing)).toBe(JSON.stringify(applyProfile(t, f).listing));
+      for (const f of FAMILIES)
+        expect(JSON.stringify(applyProfile(t, f).listing)).toBe(JSON.stringify(applyProfile(t, f).listing));
       expect(JSON.stringify(t)).toBe(pristine[i]);
     });
   });
@@ -84,7 +85,10 @@ describe("the §11 sentences", () => {
 });
 
 const schemaTool = (properties: Record<string, unknown>, required: string[] = []): ToolListing =>
-  ({ name: "t", inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false } }) as ToolListing;
+  ({
+    name: "t",
+    inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
+  }) as ToolListing;
 
 describe("gemini rules, to the byte", () => {
   it("splits a nullable type array into anyOf with null last, keywords in their member", () => {
@@ -103,19 +107,32 @@ describe("gemini rules, to the byte", () => {
         '"s":{"type":"array","description":"Items are unique.","items":{"type":"string","description":"Base64."}}}',
     );
   });
-  it("keeps date-time, lists a record as {\"type\":\"object\"} with OMCW0003, warns on empty properties", () => {
-    const t = schemaTool({ d: { type: "string", format: "date-time" }, r: { type: "object", additionalProperties: { type: "number" } } });
+  it('keeps date-time, lists a record as {"type":"object"} with OMCW0003, warns on empty properties', () => {
+    const t = schemaTool({
+      d: { type: "string", format: "date-time" },
+      r: { type: "object", additionalProperties: { type: "number" } },
+    });
     const out = applyProfile(t, "gemini");
-    expect(out.listing.inputSchema.properties).toEqual({ d: { type: "string", format: "date-time" }, r: { type: "object" } });
+    expect(out.listing.inputSchema.properties).toEqual({
+      d: { type: "string", format: "date-time" },
+      r: { type: "object" },
+    });
     expect(out.warnings.map((w) => [w.path, w.keyword])).toEqual([["/properties/r", "additionalProperties"]]);
-    expect(applyProfile(schemaTool({}), "gemini").warnings.map((w) => [w.path, w.keyword])).toEqual([["", "properties"]]);
+    expect(applyProfile(schemaTool({}), "gemini").warnings.map((w) => [w.path, w.keyword])).toEqual([
+      ["", "properties"],
+    ]);
   });
 });
 
 describe("openai-strict rules, to the byte", () => {
   it("requires every property, makes optional ones nullable, moves default, lengths and formats", () => {
     const t = schemaTool(
-      { q: { type: "string", minLength: 3, maxLength: 20, pattern: "^[a-z]+$" }, n: { type: "number", default: 3 }, u: { type: "string", format: "uri" }, e: { type: "string", format: "email" } },
+      {
+        q: { type: "string", minLength: 3, maxLength: 20, pattern: "^[a-z]+$" },
+        n: { type: "number", default: 3 },
+        u: { type: "string", format: "uri" },
+        e: { type: "string", format: "email" },
+      },
       ["q"],
     );
     const out = applyProfile(t, "openai-strict");
@@ -128,13 +145,22 @@ describe("openai-strict rules, to the byte", () => {
   });
   it("gives nested objects additionalProperties:false; an optional nullable and a record are OMCW0003", () => {
     const t = schemaTool({
-      o: { type: "object", properties: { x: { type: ["integer", "null"] }, l: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 5 } } },
+      o: {
+        type: "object",
+        properties: {
+          x: { type: ["integer", "null"] },
+          l: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 5 },
+        },
+      },
       r: { type: "object", additionalProperties: { type: "string" } },
     });
     const out = applyProfile(t, "openai-strict");
     expect((out.listing.inputSchema.properties as Record<string, unknown>).o).toEqual({
       type: ["object", "null"],
-      properties: { x: { type: ["integer", "null"] }, l: { type: ["array", "null"], description: "At least 1 item. At most 5 items.", items: { type: "string" } } },
+      properties: {
+        x: { type: ["integer", "null"] },
+        l: { type: ["array", "null"], description: "At least 1 item. At most 5 items.", items: { type: "string" } },
+      },
       required: ["x", "l"],
       additionalProperties: false,
     });
@@ -155,7 +181,10 @@ describe("no profile modifies its input", () => {
 
 describe("cursor", () => {
   it("splits only a top-level parameter's type array", () => {
-    const t = schemaTool({ a: { type: ["string", "null"] }, o: { type: "object", properties: { b: { type: ["string", "null"] } } } });
+    const t = schemaTool({
+      a: { type: ["string", "null"] },
+      o: { type: "object", properties: { b: { type: ["string", "null"] } } },
+    });
     expect(applyProfile(t, "cursor").listing.inputSchema.properties).toEqual({
       a: { anyOf: [{ type: "string" }, { type: "null" }] },
       o: { type: "object", properties: { b: { type: ["string", "null"] } } },
@@ -188,9 +217,15 @@ describe("the openai-strict reader takes null as absent (spec §11)", async () =
 
 describe("the reader enforces the full contract whatever the profile (spec §11)", async () => {
   const { load, fakeCtx, tool, param, T } = await import("./helpers.ts");
-  const model = tool("t", [param("mail", T.string({ format: "email", minLength: 3 })), param("tags", T.set(T.string(), { maxLength: 2 }), false)]);
+  const model = tool("t", [
+    param("mail", T.string({ format: "email", minLength: 3 })),
+    param("tags", T.set(T.string(), { maxLength: 2 }), false),
+  ]);
   // gemini moves `format: email` (only date-time stays); openai-strict keeps email (in OpenAI's list) and moves minLength.
-  for (const [profile, moved] of [["gemini", "Format: email."], ["openai-strict", "At least 3 characters."]] as const) {
+  for (const [profile, moved] of [
+    ["gemini", "Format: email."],
+    ["openai-strict", "At least 3 characters."],
+  ] as const) {
     it(`${profile}: a keyword moved into the description is still enforced`, async () => {
       const g = await load(model, { profile });
       expect(JSON.stringify(g.listing.inputSchema)).toContain(moved);

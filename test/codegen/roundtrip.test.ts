@@ -21,20 +21,32 @@ async function roundTrip(t: TypeModel, value: unknown): Promise<unknown> {
   return (read as unknown[])[0];
 }
 
-const line = T.object([prop("sku", T.string({ pattern: "^[a-z]+$" })), prop("qty", T.int({ minimum: 1 })), prop("at", T.date(), false)]);
+const line = T.object([
+  prop("sku", T.string({ pattern: "^[a-z]+$" })),
+  prop("qty", T.int({ minimum: 1 })),
+  prop("at", T.date(), false),
+]);
 const bytes = new Uint8Array(256).map((_, i) => i);
 // type Shape = { kind: "circle"; r: number } | { kind: "square"; /** @jsonName side */ sideLength: Int; at?: Date }
 const shape = T.tagged(
   "kind",
   T.object([prop("kind", T.strEnum("circle")), prop("r", T.number())]),
-  T.object([prop("kind", T.strEnum("square")), prop("side", T.int(), true, { key: "sideLength" }), prop("at", T.date(), false)]),
+  T.object([
+    prop("kind", T.strEnum("square")),
+    prop("side", T.int(), true, { key: "sideLength" }),
+    prop("at", T.date(), false),
+  ]),
 );
 const outcome = T.tagged(
   "ok",
   T.object([prop("ok", T.boolLit(true)), prop("value", T.date())]),
   T.object([prop("ok", T.boolLit(false)), prop("error", T.string())]),
 );
-const codes = T.tagged("code", T.object([prop("code", T.numUnion("integer", 1, 2)), prop("n", T.bigint())]), T.object([prop("code", T.numUnion("integer", 3))]));
+const codes = T.tagged(
+  "code",
+  T.object([prop("code", T.numUnion("integer", 1, 2)), prop("n", T.bigint())]),
+  T.object([prop("code", T.numUnion("integer", 3))]),
+);
 
 const cases: [string, TypeModel, unknown][] = [
   ["string", T.string({ maxLength: 8 }), "héllo 😀"],
@@ -43,16 +55,37 @@ const cases: [string, TypeModel, unknown][] = [
   ["bigint", T.bigint(), 9007199254740991n],
   ["boolean", T.boolean(), true],
   ['"a" | "b"', T.strEnum("a", "b"), "b"],
-  ["enum Level { Low = 1, High = 10 }", T.numEnum([["Low", 1], ["High", 10]]), 10],
+  [
+    "enum Level { Low = 1, High = 10 }",
+    T.numEnum([
+      ["Low", 1],
+      ["High", 10],
+    ]),
+    10,
+  ],
   ["1 | 2 | 3", T.numUnion("integer", 1, 2, 3), 2],
   ["Date", T.date(), new Date(Date.UTC(2024, 1, 29, 1, 2, 3, 456))],
   ["Uint8Array", T.bytes(), bytes],
   ["Uint8Array (1 byte)", T.bytes(), new Uint8Array([7])],
-  ["Line[]", T.array(line), [{ sku: "ab", qty: 2 }, { sku: "c", qty: 1, at: new Date(0) }]],
+  [
+    "Line[]",
+    T.array(line),
+    [
+      { sku: "ab", qty: 2 },
+      { sku: "c", qty: 1, at: new Date(0) },
+    ],
+  ],
   ["Set<Int>", T.set(T.int()), new Set([3, 1, 2])],
   ["Set<Date>", T.set(T.date()), new Set([new Date(0), new Date(86400000)])],
   ["Record<string, Date>", T.record(T.date()), { a: new Date(0), "b c": new Date(1) }],
-  ["Map<string, bigint>", T.map(T.bigint()), new Map([["x", 1n], ["y", -2n]])],
+  [
+    "Map<string, bigint>",
+    T.map(T.bigint()),
+    new Map([
+      ["x", 1n],
+      ["y", -2n],
+    ]),
+  ],
   ["Line", line, { sku: "ab", qty: 3 }],
   [
     "{ id: string; lv?: Level | null; tags: Set<string>; m: Map<string, Uint8Array>; when: Date | null }",
@@ -65,8 +98,16 @@ const cases: [string, TypeModel, unknown][] = [
     ]),
     { id: "x", lv: 1, tags: new Set(["a"]), m: new Map([["k", new Uint8Array([1, 2])]]), when: null },
   ],
-  ["{ name: string; [k: string]: Int }", T.object([prop("name", T.string())], { additionalProperties: T.int() }), { name: "n", a: 1, b: 2 }],
-  ["{ /** @jsonName first_name */ firstName: string }", T.object([prop("first_name", T.string(), true, { key: "firstName" })]), { firstName: "Ada" }],
+  [
+    "{ name: string; [k: string]: Int }",
+    T.object([prop("name", T.string())], { additionalProperties: T.int() }),
+    { name: "n", a: 1, b: 2 },
+  ],
+  [
+    "{ /** @jsonName first_name */ firstName: string }",
+    T.object([prop("first_name", T.string(), true, { key: "firstName" })]),
+    { firstName: "Ada" },
+  ],
   ["string | null (null)", T.nullable(T.string()), null],
   ["Date | null", T.nullable(T.date()), new Date(5)],
   ["Line[] | null", T.nullable(T.array(line)), [{ sku: "z", qty: 9 }]],
@@ -90,7 +131,14 @@ const cases: [string, TypeModel, unknown][] = [
   ["[bigint, bigint] | null", T.nullable(T.tuple(T.bigint(), 2)), [1n, 2n]],
   ["Shape (circle)", shape, { kind: "circle", r: 2 }],
   ["Shape (square, renamed key)", shape, { kind: "square", sideLength: 3, at: new Date(5) }],
-  ["Shape[]", T.array(shape), [{ kind: "square", sideLength: 1 }, { kind: "circle", r: 1 }]],
+  [
+    "Shape[]",
+    T.array(shape),
+    [
+      { kind: "square", sideLength: 1 },
+      { kind: "circle", r: 1 },
+    ],
+  ],
   ["Record<string, Shape>", T.record(shape), { a: { kind: "circle", r: 0 } }],
   ["Shape | null", T.nullable(shape), { kind: "circle", r: 9 }],
   ["{ inner: Shape }", T.object([prop("inner", shape)]), { inner: { kind: "square", sideLength: 2 } }],
@@ -116,10 +164,20 @@ describe("round trips", () => {
 
   it("a class instance", async () => {
     // class Point { label = "origin"; constructor(public x: Int, public y: Int = 0) {} get norm(): number }
-    const { Point } = (await import(/* @vite-ignore */ CLASSES)) as { Point: new (x: number, y?: number) => Record<string, unknown> };
-    const point = T.object([prop("label", T.string(), false), prop("x", T.int()), prop("y", T.int(), false), prop("norm", T.number(), true, { readOnly: true })], {
-      construct: { from: CLASSES, exportName: "Point", args: ["x", "y"] },
-    });
+    const { Point } = (await import(/* @vite-ignore */ CLASSES)) as {
+      Point: new (x: number, y?: number) => Record<string, unknown>;
+    };
+    const point = T.object(
+      [
+        prop("label", T.string(), false),
+        prop("x", T.int()),
+        prop("y", T.int(), false),
+        prop("norm", T.number(), true, { readOnly: true }),
+      ],
+      {
+        construct: { from: CLASSES, exportName: "Point", args: ["x", "y"] },
+      },
+    );
     const p = new Point(4, -1);
     p.label = "here";
     const back = (await roundTrip(point, p)) as Record<string, unknown>;
@@ -167,13 +225,26 @@ const w = t.write({ when: new Date(0), data: new Uint8Array([1]) });
 process.stdout.write(JSON.stringify({ evalBlocked, ok: Array.isArray(r), sig: r[6] === ac.signal, bad: t.read({ ...args, e: "nope" }, {}), w: w.structuredContent }));
 `,
     );
-    const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", script], { encoding: "utf8" });
-    expect(JSON.parse(out)).toEqual({ evalBlocked: true, ok: true, sig: true, bad: "Argument 'e' is not valid. Expected an email address.", w: { when: "1970-01-01T00:00:00.000Z", data: "AQ==" } });
+    const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out)).toEqual({
+      evalBlocked: true,
+      ok: true,
+      sig: true,
+      bad: "Argument 'e' is not valid. Expected an email address.",
+      w: { when: "1970-01-01T00:00:00.000Z", data: "AQ==" },
+    });
   });
 
   it("escapes U+2028/U+2029 so \\n is the only line terminator, and the listing is unchanged", async () => {
     // /** Line\u2028separated\u2029text */ (/** @param p a\u2028b */ p: "x\u2028y")
-    const m = tool("t", [param("p", T.strEnum("x\u2028y"), true, { description: "a\u2028b" })], { kind: "void" }, { description: "Line\u2028separated\u2029text" });
+    const m = tool(
+      "t",
+      [param("p", T.strEnum("x\u2028y"), true, { description: "a\u2028b" })],
+      { kind: "void" },
+      { description: "Line\u2028separated\u2029text" },
+    );
     const { code } = generateTool(m);
     expect(code).not.toMatch(/[\u2028\u2029]/);
     const g = await load(m);

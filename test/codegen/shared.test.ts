@@ -15,9 +15,16 @@ const ctx = fakeCtx();
 const bad = (path: string, second: string) => `Argument '${path}' is not valid. ${second}`;
 
 // interface Item { sku: string & Pattern<"^[A-Z]+$">; qty: Int & Minimum<1> }
-const item = T.object([prop("sku", T.string({ pattern: "^[A-Z]+$" })), prop("qty", T.int({ minimum: 1 }))]) as ObjectModel;
+const item = T.object([
+  prop("sku", T.string({ pattern: "^[A-Z]+$" })),
+  prop("qty", T.int({ minimum: 1 })),
+]) as ObjectModel;
 // interface Address { street: string; zip?: string; notes: Record<string, Item> }
-const address = T.object([prop("street", T.string()), prop("zip", T.string(), false), prop("notes", T.record(item))]) as ObjectModel;
+const address = T.object([
+  prop("street", T.string()),
+  prop("zip", T.string(), false),
+  prop("notes", T.record(item)),
+]) as ObjectModel;
 // place_order(items: Item[], shipTo: Address, /** Where the bill goes. */ billTo: Address | null, extra?: { "__proto__": string })
 const order = tool(
   "place_order",
@@ -45,7 +52,9 @@ describe("shared units", () => {
     expect(schemaUnits.filter((u) => u.code.includes('"street":{"type":"string"}'))).toHaveLength(1);
     expect(g.code).not.toContain('"street"');
     // The described use (§2: `description` after `type`) takes the constant's keywords by reference.
-    expect(g.code).toMatch(/"billTo":\{"type":\["object","null"\],"description":"Where the bill goes\.","properties":__tmcp_u_[0-9a-f]{16}\.properties/);
+    expect(g.code).toMatch(
+      /"billTo":\{"type":\["object","null"\],"description":"Where the bill goes\.","properties":__tmcp_u_[0-9a-f]{16}\.properties/,
+    );
   });
 
   it("read valid arguments to the inline reader's values", async () => {
@@ -60,18 +69,35 @@ describe("shared units", () => {
   it("keep the §5 texts and paths, the caller's path first", async () => {
     const t = await load(order, { share: true });
     const read = (over: object) => t.read(JSON.parse(JSON.stringify({ ...valid, ...over })), ctx);
-    expect(read({ items: [{ sku: "A", qty: 1 }, { sku: "B", qty: 1 }, { sku: "C", qty: 0 }] })).toBe(bad("items[2].qty", "Expected an integer of at least 1."));
-    expect(read({ items: [{ sku: "a", qty: 1 }] })).toBe(bad("items[0].sku", "Expected a string matching the pattern ^[A-Z]+$."));
+    expect(
+      read({
+        items: [
+          { sku: "A", qty: 1 },
+          { sku: "B", qty: 1 },
+          { sku: "C", qty: 0 },
+        ],
+      }),
+    ).toBe(bad("items[2].qty", "Expected an integer of at least 1."));
+    expect(read({ items: [{ sku: "a", qty: 1 }] })).toBe(
+      bad("items[0].sku", "Expected a string matching the pattern ^[A-Z]+$."),
+    );
     expect(read({ shipTo: { notes: {} } })).toBe(bad("shipTo.street", "It is required."));
     expect(read({ shipTo: [] })).toBe(bad("shipTo", "Expected an object, got an array."));
     // The nullable use: the wrong-type sentence names null too (§5).
     expect(read({ billTo: "x" })).toBe(bad("billTo", "Expected an object or null, got a string."));
-    expect(read({ billTo: { street: "s", notes: { "a b": { sku: "X", qty: "1" } } } })).toBe(bad('billTo.notes["a b"].qty', "Expected an integer, got a string."));
+    expect(read({ billTo: { street: "s", notes: { "a b": { sku: "X", qty: "1" } } } })).toBe(
+      bad('billTo.notes["a b"].qty', "Expected an integer, got a string."),
+    );
   });
 
   it("keep the §5 failure order: first failing parameter, unknown arguments last", async () => {
     const t = await load(order, { share: true });
-    const args = { items: [{ sku: "A", qty: 1 }], shipTo: { street: 1, notes: {} }, billTo: { street: 2, notes: {} }, zzz: 1 };
+    const args = {
+      items: [{ sku: "A", qty: 1 }],
+      shipTo: { street: 1, notes: {} },
+      billTo: { street: 2, notes: {} },
+      zzz: 1,
+    };
     expect(t.read(args, ctx)).toBe(bad("shipTo.street", "Expected a string, got a number."));
     expect(t.read({ ...valid, zzz: 1 }, ctx)).toBe(bad("zzz", "It is not a parameter of this tool."));
   });
@@ -89,7 +115,12 @@ describe("shared units", () => {
     const value = { to: { street: "s", zip: "1", notes: { k: { sku: "X", qty: 3 } } }, first: { sku: "Y", qty: 1 } };
     expect(shared.write(value)).toEqual(inline.write(value));
     expect(shared.write(value)).toEqual({
-      content: [{ type: "text", text: '{"to":{"street":"s","zip":"1","notes":{"k":{"sku":"X","qty":3}}},"first":{"sku":"Y","qty":1}}' }],
+      content: [
+        {
+          type: "text",
+          text: '{"to":{"street":"s","zip":"1","notes":{"k":{"sku":"X","qty":3}}},"first":{"sku":"Y","qty":1}}',
+        },
+      ],
       structuredContent: value,
     });
   });
@@ -102,9 +133,14 @@ describe("shared units", () => {
     const own = (us: typeof a) => us.filter((u) => !u.code.startsWith("function (a, ctx)")).map((u) => u.id);
     expect(own(b)).toEqual(own(a));
     expect(b.length).toBe(a.length);
-    const other = T.object([prop("sku", T.string({ pattern: "^[A-Z]+$" }), true, { description: "The SKU." }), prop("qty", T.int({ minimum: 1 }))]);
+    const other = T.object([
+      prop("sku", T.string({ pattern: "^[A-Z]+$" }), true, { description: "The SKU." }),
+      prop("qty", T.int({ minimum: 1 })),
+    ]);
     const c = generateTool(tool("c", [param("x", other)]), { share: true }).units;
-    expect(c.map((u) => u.id).filter((id) => a.some((u) => u.id === id))).toEqual(a.filter((u) => !u.code.startsWith("{")).map((u) => u.id));
+    expect(c.map((u) => u.id).filter((id) => a.some((u) => u.id === id))).toEqual(
+      a.filter((u) => !u.code.startsWith("{")).map((u) => u.id),
+    );
   });
 
   it("check enums, constrained scalars and their arrays through one check unit per distinct text (§5 texts as inline)", async () => {
@@ -114,7 +150,13 @@ describe("shared units", () => {
     const a = tool("a", [param("status", status), param("tags", tags)]);
     const b = tool("b", [param("s", status)]);
     const [ga, gb] = [generateTool(a, { share: true }), generateTool(b, { share: true })];
-    const checks = (g: typeof ga) => g.units.filter((u) => /^(\(\(\) => \{[^]*return )?function \(x\)/.test(u.code) && !u.code.includes("return {") && !/return r\d+;/.test(u.code));
+    const checks = (g: typeof ga) =>
+      g.units.filter(
+        (u) =>
+          /^(\(\(\) => \{[^]*return )?function \(x\)/.test(u.code) &&
+          !u.code.includes("return {") &&
+          !/return r\d+;/.test(u.code),
+      );
     const enumUnit = checks(ga).find((u) => u.code.includes('"closed"'))!;
     expect(enumUnit).toBeDefined();
     expect(checks(gb).map((u) => u.id)).toEqual([enumUnit.id]);
@@ -127,15 +169,25 @@ describe("shared units", () => {
     }
     const [sa, ia, sb] = [await load(a, { share: true }), await load(a), await load(b, { share: true })];
     expect(sb.read({ s: "shut" }, ctx)).toBe(bad("s", 'Expected one of "open", "closed".'));
-    expect(sa.read({ status: "open", tags: ["ok", "Bad"] }, ctx)).toBe(bad("tags[1]", "Expected a string matching the pattern ^[a-z]+$."));
-    for (const args of [{ status: 1, tags: [] }, { status: "open", tags: "x" }, { status: "open", tags: [1] }, { tags: [] }, { status: "closed", tags: ["z"], q: 1 }]) {
+    expect(sa.read({ status: "open", tags: ["ok", "Bad"] }, ctx)).toBe(
+      bad("tags[1]", "Expected a string matching the pattern ^[a-z]+$."),
+    );
+    for (const args of [
+      { status: 1, tags: [] },
+      { status: "open", tags: "x" },
+      { status: "open", tags: [1] },
+      { tags: [] },
+      { status: "closed", tags: ["z"], q: 1 },
+    ]) {
       expect(sa.read(args, ctx)).toBe(ia.read(args, ctx));
     }
     expect(sa.read({ status: "closed", tags: ["z"] }, ctx)).toEqual(["closed", ["z"]]);
   });
 
   it("leave a class read into an instance inline (its constructor is imported by the tool's module)", () => {
-    const point = T.object([prop("x", T.number())], { construct: { from: "./geo.js", exportName: "Point", args: ["x"] } });
+    const point = T.object([prop("x", T.number())], {
+      construct: { from: "./geo.js", exportName: "Point", args: ["x"] },
+    });
     const g = generateTool(tool("p", [param("p", point)]), { share: true });
     expect(g.code).toMatch(/new __tmcp_ctor_Point_[0-9a-f]+\(/);
     expect(g.units.some((u) => u.code.includes("new "))).toBe(false);
@@ -144,13 +196,17 @@ describe("shared units", () => {
 
 describe("a module's splice", () => {
   it("binds each unit once, after the units it refers to, for every tool of the module", () => {
-    const tools = [tool("a", [param("x", address)]), tool("b", [param("y", address)], { kind: "structured", nullable: false, type: address })];
+    const tools = [
+      tool("a", [param("x", address)]),
+      tool("b", [param("y", address)], { kind: "structured", nullable: false, type: address }),
+    ];
     for (const mode of ["hoist", "virtual"] as const) {
       const plan = planSplice(tools, { share: mode })!;
       const ids = plan.units.map((u) => u.id);
       expect(new Set(ids).size).toBe(ids.length);
       for (const [i, u] of plan.units.entries()) for (const d of u.deps) expect(ids.indexOf(d)).toBeLessThan(i);
-      for (const u of plan.units) expect(plan.header.split(u.name + " =").length - 1 + (plan.header.split(`as ${u.name} }`).length - 1)).toBe(1);
+      for (const u of plan.units)
+        expect(plan.header.split(u.name + " =").length - 1 + (plan.header.split(`as ${u.name} }`).length - 1)).toBe(1);
       expect(plan.header).not.toContain("\n");
     }
   });

@@ -28,7 +28,11 @@ describe("§6 result shapes", () => {
 
   it("object-shaped → text block with the JSON plus structuredContent", async () => {
     // (): { id: string; n: Int }
-    const w = await writer({ kind: "structured", nullable: false, type: T.object([prop("id", T.string()), prop("n", T.int())]) });
+    const w = await writer({
+      kind: "structured",
+      nullable: false,
+      type: T.object([prop("id", T.string()), prop("n", T.int())]),
+    });
     const r = w({ id: "a", n: 1 });
     expect(json(r)).toBe(structured('{"id":"a","n":1}'));
     expect(Object.keys(r)).toEqual(["content", "structuredContent"]);
@@ -43,16 +47,25 @@ describe("§6 result shapes", () => {
 
   it("record and Map results are structured", async () => {
     // (): Record<string, Int>       (): Map<string, Date>
-    expect(json((await writer({ kind: "structured", nullable: false, type: { kind: "record", values: T.int() } }))({ a: 1, b: 2 }))).toBe(
-      structured('{"a":1,"b":2}'),
-    );
+    expect(
+      json(
+        (await writer({ kind: "structured", nullable: false, type: { kind: "record", values: T.int() } }))({
+          a: 1,
+          b: 2,
+        }),
+      ),
+    ).toBe(structured('{"a":1,"b":2}'));
     const m = new Map([
       ["x", new Date(Date.UTC(2020, 0, 1))],
       ["__proto__", new Date(0)],
     ]);
-    expect(json((await writer({ kind: "structured", nullable: false, type: { kind: "record", values: T.date(), map: true } }))(m))).toBe(
-      structured('{"x":"2020-01-01T00:00:00.000Z","__proto__":"1970-01-01T00:00:00.000Z"}'),
-    );
+    expect(
+      json(
+        (await writer({ kind: "structured", nullable: false, type: { kind: "record", values: T.date(), map: true } }))(
+          m,
+        ),
+      ),
+    ).toBe(structured('{"x":"2020-01-01T00:00:00.000Z","__proto__":"1970-01-01T00:00:00.000Z"}'));
   });
 
   it("anything else → one text block with the JSON text", async () => {
@@ -92,7 +105,11 @@ describe("§6 written values", () => {
 
   it("honours renamed properties and ignored ones (not in the model)", async () => {
     // interface User { /** @jsonName first_name */ firstName: string; /** @ignore */ secret?: string }
-    const w = await writer({ kind: "structured", nullable: false, type: T.object([prop("first_name", T.string(), true, { key: "firstName" })]) });
+    const w = await writer({
+      kind: "structured",
+      nullable: false,
+      type: T.object([prop("first_name", T.string(), true, { key: "firstName" })]),
+    });
     expect(json(w({ firstName: "Ada", secret: "s" }))).toBe(structured('{"first_name":"Ada"}'));
   });
 
@@ -103,31 +120,53 @@ describe("§6 written values", () => {
       nullable: false,
       type: T.object([prop("lines", T.array(T.object([prop("sku", T.string()), prop("at", T.date(), false)])))]),
     });
-    expect(json(w({ lines: [{ sku: "a", junk: 1 }, { at: new Date(0), sku: "b" }] }))).toBe(
-      structured('{"lines":[{"sku":"a"},{"sku":"b","at":"1970-01-01T00:00:00.000Z"}]}'),
-    );
+    expect(
+      json(
+        w({
+          lines: [
+            { sku: "a", junk: 1 },
+            { at: new Date(0), sku: "b" },
+          ],
+        }),
+      ),
+    ).toBe(structured('{"lines":[{"sku":"a"},{"sku":"b","at":"1970-01-01T00:00:00.000Z"}]}'));
   });
 
   it("a class instance: fields and getter-only properties, in listed order", async () => {
     // class Point { label = "origin"; constructor(public x: Int, public y: Int = 0) {} get norm(): number }
-    const { Point } = (await import(/* @vite-ignore */ (await import("./helpers.ts")).CLASSES)) as { Point: new (x: number, y?: number) => object };
+    const { Point } = (await import(/* @vite-ignore */ (await import("./helpers.ts")).CLASSES)) as {
+      Point: new (x: number, y?: number) => object;
+    };
     const w = await writer({
       kind: "structured",
       nullable: false,
-      type: T.object([prop("label", T.string(), false), prop("x", T.int()), prop("y", T.int(), false), prop("norm", T.number(), true, { readOnly: true })]),
+      type: T.object([
+        prop("label", T.string(), false),
+        prop("x", T.int()),
+        prop("y", T.int(), false),
+        prop("norm", T.number(), true, { readOnly: true }),
+      ]),
     });
     expect(json(w(new Point(-2, 1)))).toBe(structured('{"label":"origin","x":-2,"y":1,"norm":3}'));
   });
 
   it("an object with an index signature writes listed properties, then the other own keys", async () => {
     // (): { name: string; [k: string]: Date }   — modelled with a Date index value
-    const w = await writer({ kind: "structured", nullable: false, type: T.object([prop("name", T.string())], { additionalProperties: T.date() }) });
+    const w = await writer({
+      kind: "structured",
+      nullable: false,
+      type: T.object([prop("name", T.string())], { additionalProperties: T.date() }),
+    });
     // the runtime value's "name" is a string; other keys are Dates
-    expect(json(w({ when: new Date(0), name: "n" }))).toBe(structured('{"name":"n","when":"1970-01-01T00:00:00.000Z"}'));
+    expect(json(w({ when: new Date(0), name: "n" }))).toBe(
+      structured('{"name":"n","when":"1970-01-01T00:00:00.000Z"}'),
+    );
   });
 
   it("Date → toISOString(), URL → href, Uint8Array → base64", async () => {
-    expect(json((await jsonOf(T.date()))(new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 5))))).toBe(textBlock('"2024-02-29T12:00:00.005Z"'));
+    expect(json((await jsonOf(T.date()))(new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 5))))).toBe(
+      textBlock('"2024-02-29T12:00:00.005Z"'),
+    );
     expect(json((await jsonOf(T.url()))(new URL("https://x.org/a b")))).toBe(textBlock('"https://x.org/a%20b"'));
     const b64 = await jsonOf(T.bytes());
     expect(json(b64(new Uint8Array([1, 2, 3])))).toBe(textBlock('"AQID"'));
@@ -138,16 +177,28 @@ describe("§6 written values", () => {
 
   it("Set → array, Map → object, bigint → number", async () => {
     expect(json((await jsonOf(T.set(T.string())))(new Set(["b", "a"])))).toBe(textBlock('["b","a"]'));
-    expect(json((await jsonOf(T.set(T.date())))(new Set([new Date(0)])))).toBe(textBlock('["1970-01-01T00:00:00.000Z"]'));
+    expect(json((await jsonOf(T.set(T.date())))(new Set([new Date(0)])))).toBe(
+      textBlock('["1970-01-01T00:00:00.000Z"]'),
+    );
     expect(json((await jsonOf(T.bigint()))(12n))).toBe(textBlock("12"));
     expect(json((await jsonOf(T.array(T.bigint())))([1n, 2n]))).toBe(textBlock("[1,2]"));
-    const m = await writer({ kind: "structured", nullable: false, type: { kind: "record", values: T.set(T.int()), map: true } });
+    const m = await writer({
+      kind: "structured",
+      nullable: false,
+      type: { kind: "record", values: T.set(T.int()), map: true },
+    });
     expect(json(m(new Map([["a", new Set([1, 2])]])))).toBe(structured('{"a":[1,2]}'));
   });
 
   it("numeric enum → member name; the first declared one for equal values", async () => {
     // enum Level { Low = 1, Min = 1, High = 10 }   (): Level
-    const w = await jsonOf(T.numEnum([["Low", 1], ["Min", 1], ["High", 10]]));
+    const w = await jsonOf(
+      T.numEnum([
+        ["Low", 1],
+        ["Min", 1],
+        ["High", 10],
+      ]),
+    );
     expect(json(w(1))).toBe(textBlock('"Low"'));
     expect(json(w(10))).toBe(textBlock('"High"'));
     expect(() => w(5)).toThrow(TypeError);
@@ -179,12 +230,18 @@ describe("§6 written values", () => {
     const w = await writer({
       kind: "structured",
       nullable: false,
-      type: T.object([prop("__proto__", T.int(), false), prop("constructor", T.string(), false), prop("toString", T.record(T.date()), false)]),
+      type: T.object([
+        prop("__proto__", T.int(), false),
+        prop("constructor", T.string(), false),
+        prop("toString", T.record(T.date()), false),
+      ]),
     });
     expect(json(w({}))).toBe(structured("{}"));
     const value = {};
     Object.defineProperty(value, "__proto__", { value: 1, enumerable: true });
     Object.assign(value, { constructor: "c", toString: { a: new Date(0) } });
-    expect(json(w(value))).toBe(structured('{"__proto__":1,"constructor":"c","toString":{"a":"1970-01-01T00:00:00.000Z"}}'));
+    expect(json(w(value))).toBe(
+      structured('{"__proto__":1,"constructor":"c","toString":{"a":"1970-01-01T00:00:00.000Z"}}'),
+    );
   });
 });

@@ -29,11 +29,15 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "typed-mcp-conformance-"));
   const entry = await buildFixture(join(work, "dist"));
   server = await startFixture(entry);
-  const results = await Promise.all(REVISIONS.map((rev) => runSuite(server!.url, rev, join(work, `results-${rev}`), SCENARIO_TIMEOUT_MS)));
+  const results = await Promise.all(
+    REVISIONS.map((rev) => runSuite(server!.url, rev, join(work, `results-${rev}`), SCENARIO_TIMEOUT_MS)),
+  );
   for (const run of results) {
     runs.set(run.revision, run);
     const line = (ok: boolean) =>
-      run.scenarios.filter((s) => s.passed === ok).map((s) => s.scenario + (run.notScored[s.scenario] ? ` (${run.notScored[s.scenario]})` : ""));
+      run.scenarios
+        .filter((s) => s.passed === ok)
+        .map((s) => s.scenario + (run.notScored[s.scenario] ? ` (${run.notScored[s.scenario]})` : ""));
     console.log(
       `conformance ${SUITE_VERSION} ${run.revision}: ${line(true).length} passed, ${line(false).length} failed\n` +
         `  passed: ${line(true).join(", ")}\n  failed: ${line(false).join(", ")}`,
@@ -59,7 +63,13 @@ describe.each(REVISIONS)("official MCP conformance suite, server scenarios, %s",
     expect(run().scenarios.length).toBe(run().announced);
     // The revision's required core is there (a suite that silently ran nothing would fail here).
     const names = run().scenarios.map((s) => s.scenario);
-    for (const core of ["tools-list", "tools-call-simple-text", "resources-read-text", "prompts-get-with-args", "dns-rebinding-protection"]) {
+    for (const core of [
+      "tools-list",
+      "tools-call-simple-text",
+      "resources-read-text",
+      "prompts-get-with-args",
+      "dns-rebinding-protection",
+    ]) {
       expect(names).toContain(core);
     }
     // 2026-07-28 runs the tasks extension's scenarios (SEP-2663), which the fixture's task tools serve.

@@ -74,7 +74,10 @@ export interface FixtureServer {
  * @throws (rejects) when the process exits or prints nothing within 15 s.
  */
 export function startFixture(entry: string): Promise<FixtureServer> {
-  const child = spawn(process.execPath, [entry], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PORT: "0" } });
+  const child = spawn(process.execPath, [entry], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PORT: "0" },
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
@@ -135,7 +138,18 @@ export interface SuiteRun {
  *   failing scenarios resolves: the suite's exit code is not used, the results are.
  */
 export async function runSuite(url: string, revision: string, outDir: string, timeoutMs: number): Promise<SuiteRun> {
-  const args = [SUITE, "server", "--url", url, "--requirements", revision, "-o", outDir, "--timeout", String(timeoutMs)];
+  const args = [
+    SUITE,
+    "server",
+    "--url",
+    url,
+    "--requirements",
+    revision,
+    "-o",
+    outDir,
+    "--timeout",
+    String(timeoutMs),
+  ];
   const stdout = await new Promise<string>((done, fail) => {
     const child = spawn(NODE22, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -146,7 +160,13 @@ export async function runSuite(url: string, revision: string, outDir: string, ti
   });
   const announced = /Running requirements \S+ \((\d+) scenarios?\)/.exec(stdout);
   if (announced === null) throw new Error(`conformance suite output not understood:\n${stdout}`);
-  return { revision, announced: Number(announced[1]), scenarios: readResults(outDir), notScored: parseNotScored(stdout), stdout };
+  return {
+    revision,
+    announced: Number(announced[1]),
+    scenarios: readResults(outDir),
+    notScored: parseNotScored(stdout),
+    stdout,
+  };
 }
 
 /**

@@ -24,10 +24,9 @@ const expected = JSON.parse(await readFile(join(here, "expected/playground-tools
   tools: unknown[];
 };
 /** Resources, templates and prompts (spec §8), derived by hand from the spec. */
-const expectedResources = JSON.parse(await readFile(join(here, "expected/playground-resources.json"), "utf8")) as Record<
-  "resources" | "resourceTemplates" | "prompts",
-  unknown[]
->;
+const expectedResources = JSON.parse(
+  await readFile(join(here, "expected/playground-resources.json"), "utf8"),
+) as Record<"resources" | "resourceTemplates" | "prompts", unknown[]>;
 
 /** The capabilities of a client that negotiates MCP Apps (the extension's `mimeTypes` setting). */
 const APPS = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
@@ -79,7 +78,10 @@ const alice = { name: "Alice", entityType: "person", observations: ["Likes tea"]
 const acme = { name: "Acme", entityType: "organization", observations: [] as string[] };
 const worksAt = { from: "Alice", to: "Acme", relationType: "works_at" };
 
-type Connect = (dataFile: string, options: ClientOptions) => Promise<{ client: Client; raw: Raw[]; close: () => Promise<void> }>;
+type Connect = (
+  dataFile: string,
+  options: ClientOptions,
+) => Promise<{ client: Client; raw: Raw[]; close: () => Promise<void> }>;
 
 /** The whole scenario, run once per transport. */
 function scenario(connect: Connect) {
@@ -164,16 +166,31 @@ function scenario(connect: Connect) {
       contents: [{ uri: "memory://graph", mimeType: "application/json", text: JSON.stringify(graph) }],
     });
     expect(await client.readResource({ uri: "memory://entities/Alice" })).toEqual({
-      contents: [{ uri: "memory://entities/Alice", mimeType: "application/json", text: JSON.stringify({ entity: alice, relations: [worksAt] }) }],
+      contents: [
+        {
+          uri: "memory://entities/Alice",
+          mimeType: "application/json",
+          text: JSON.stringify({ entity: alice, relations: [worksAt] }),
+        },
+      ],
     });
     const nobody = await client.readResource({ uri: "memory://entities/No%20One" });
-    expect(nobody.contents).toEqual([{ uri: "memory://entities/No%20One", mimeType: "application/json", text: '{"entity":null,"relations":[]}' }]);
-    await expect(client.readResource({ uri: "memory://nothing" })).rejects.toMatchObject({ data: { uri: "memory://nothing" } });
+    expect(nobody.contents).toEqual([
+      { uri: "memory://entities/No%20One", mimeType: "application/json", text: '{"entity":null,"relations":[]}' },
+    ]);
+    await expect(client.readResource({ uri: "memory://nothing" })).rejects.toMatchObject({
+      data: { uri: "memory://nothing" },
+    });
     // The client negotiated 2025-11-25: resource-not-found is -32002 on the wire (spec §8).
-    const notFound = raw.find((m) => (m.error as { data?: { uri?: string } } | undefined)?.data?.uri === "memory://nothing");
+    const notFound = raw.find(
+      (m) => (m.error as { data?: { uri?: string } } | undefined)?.data?.uri === "memory://nothing",
+    );
     expect((notFound?.error as { code: number }).code).toBe(-32002);
 
-    const summary = await client.getPrompt({ name: "summarise_entity", arguments: { name: "Acme", style: "detailed" } });
+    const summary = await client.getPrompt({
+      name: "summarise_entity",
+      arguments: { name: "Acme", style: "detailed" },
+    });
     expect(summary).toEqual({
       messages: [
         {
@@ -185,7 +202,9 @@ function scenario(connect: Connect) {
         },
       ],
     });
-    await expect(client.getPrompt({ name: "summarise_entity", arguments: { name: "Acme", style: "long" } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.getPrompt({ name: "summarise_entity", arguments: { name: "Acme", style: "long" } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("deletes observations, relations and entities, answering with plain text", async () => {
@@ -209,10 +228,30 @@ function scenario(connect: Connect) {
   it("answers invalid arguments with the exact error text naming the argument", async () => {
     // The §5 text: the seed's sentence, then the §5 table's second sentence.
     const cases: [string, Record<string, unknown> | undefined, string, string][] = [
-      ["create_entities", { entities: [alice, { name: "B", entityType: "x" }] }, "entities[1].observations", "It is required."],
-      ["create_entities", { entities: [{ ...alice, name: 7 }] }, "entities[0].name", "Expected a string, got a number."],
-      ["create_relations", { relations: [{ from: "a", to: null, relationType: "r" }] }, "relations[0].to", "Expected a string, got null."],
-      ["add_observations", { observations: [{ entityName: "Alice", contents: ["ok", 3] }] }, "observations[0].contents[1]", "Expected a string, got a number."],
+      [
+        "create_entities",
+        { entities: [alice, { name: "B", entityType: "x" }] },
+        "entities[1].observations",
+        "It is required.",
+      ],
+      [
+        "create_entities",
+        { entities: [{ ...alice, name: 7 }] },
+        "entities[0].name",
+        "Expected a string, got a number.",
+      ],
+      [
+        "create_relations",
+        { relations: [{ from: "a", to: null, relationType: "r" }] },
+        "relations[0].to",
+        "Expected a string, got null.",
+      ],
+      [
+        "add_observations",
+        { observations: [{ entityName: "Alice", contents: ["ok", 3] }] },
+        "observations[0].contents[1]",
+        "Expected a string, got a number.",
+      ],
       ["delete_entities", {}, "entityNames", "It is required."],
       ["delete_observations", { deletions: "Alice" }, "deletions", "Expected an array, got a string."],
       ["delete_relations", { relations: [worksAt], extra: true }, "extra", "It is not a parameter of this tool."],

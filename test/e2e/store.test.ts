@@ -20,7 +20,12 @@ let bundle: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-store-"));
-  await build({ root: playground, configFile: join(playground, "vite.config.ts"), logLevel: "silent", build: { outDir: join(work, "dist") } });
+  await build({
+    root: playground,
+    configFile: join(playground, "vite.config.ts"),
+    logLevel: "silent",
+    build: { outDir: join(work, "dist") },
+  });
   bundle = join(work, "dist", "server.js");
 });
 afterAll(async () => {
@@ -29,12 +34,20 @@ afterAll(async () => {
 
 async function connect(dataFile: string): Promise<Client> {
   const client = new Client({ name: "store-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle], env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile }, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bundle],
+      env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile },
+      stderr: "pipe",
+    }),
+  );
   return client;
 }
 
 const entity = (name: string) => ({ name, entityType: "test", observations: [] });
-const stored = async (file: string) => JSON.parse(await readFile(file, "utf8")) as { entities: Array<{ name: string }> };
+const stored = async (file: string) =>
+  JSON.parse(await readFile(file, "utf8")) as { entities: Array<{ name: string }> };
 
 describe("playground store", () => {
   it("two processes writing one file at once keep every acknowledged write", async () => {
@@ -46,7 +59,10 @@ describe("playground store", () => {
         (["a", "b"] as const).flatMap((who, k) =>
           Array.from({ length: 40 }, async (_, i) => {
             const name = `${who}${i}`;
-            const result = await (k === 0 ? a : b).callTool({ name: "create_entities", arguments: { entities: [entity(name)] } });
+            const result = await (k === 0 ? a : b).callTool({
+              name: "create_entities",
+              arguments: { entities: [entity(name)] },
+            });
             if (!result.isError) acknowledged.push(name);
           }),
         ),
@@ -62,7 +78,10 @@ describe("playground store", () => {
     const file = join(work, "unique.json");
     const client = await connect(file);
     try {
-      const result = await client.callTool({ name: "create_entities", arguments: { entities: [entity("x"), entity("x"), entity("y")] } });
+      const result = await client.callTool({
+        name: "create_entities",
+        arguments: { entities: [entity("x"), entity("x"), entity("y")] },
+      });
       expect(result.structuredContent).toEqual({ created: [entity("x"), entity("y")] });
       expect((await stored(file)).entities.map((e) => e.name)).toEqual(["x", "y"]);
     } finally {
@@ -75,21 +94,36 @@ describe("playground store", () => {
     const file = join(dir, "memory.json");
     const acknowledged: string[] = [];
     for (let round = 0; round < 6; round++) {
-      const child = spawn(process.execPath, [bundle], { env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: file }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [bundle], {
+        env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: file },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       child.stdout.setEncoding("utf8");
       let out = "";
       child.stdout.on("data", (d: string) => (out += d));
       const write = (m: unknown) => child.stdin.write(JSON.stringify(m) + "\n");
-      write({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "k", version: "1" } } });
+      write({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "k", version: "1" } },
+      });
       write({ jsonrpc: "2.0", method: "notifications/initialized" });
-      for (let i = 1; i <= 200; i++) write({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "create_entities", arguments: { entities: [entity(`r${round}e${i}`)] } } });
+      for (let i = 1; i <= 200; i++)
+        write({
+          jsonrpc: "2.0",
+          id: i,
+          method: "tools/call",
+          params: { name: "create_entities", arguments: { entities: [entity(`r${round}e${i}`)] } },
+        });
       await new Promise((r) => setTimeout(r, 300 + round * 60));
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
       for (const line of out.split("\n")) {
         if (line === "") continue;
         const m = JSON.parse(line);
-        if (typeof m.id === "number" && m.id > 0 && m.result && !m.result.isError) acknowledged.push(`r${round}e${m.id}`);
+        if (typeof m.id === "number" && m.id > 0 && m.result && !m.result.isError)
+          acknowledged.push(`r${round}e${m.id}`);
       }
       // Never corrupt: absent (no write finished yet) or a graph that parses.
       if ((await readdir(dir)).includes("memory.json")) expect(Array.isArray((await stored(file)).entities)).toBe(true);

@@ -12,8 +12,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 it("type-checks the playground with tsc (TypeScript 7)", async () => {
   const tsc = resolve(root, "node_modules/typescript/bin/tsc");
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsc, "-p", resolve(root, "playground")]).catch(
-    (e: { stdout: string; stderr: string }) => e,
-  );
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [
+    tsc,
+    "-p",
+    resolve(root, "playground"),
+  ]).catch((e: { stdout: string; stderr: string }) => e);
   expect(stdout + stderr).toBe("");
 });

@@ -26,7 +26,8 @@ export function normalise(value: unknown, key?: string): unknown {
   if ((key === "createdAt" || key === "lastUpdatedAt") && typeof value === "string") return "<timestamp>";
   if (typeof value === "string") return key === "blob" ? blob(value) : text(value);
   if (Array.isArray(value)) return value.map((v) => normalise(v));
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, k)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, k)]));
   return value;
 }
 
@@ -39,4 +40,3 @@ export async function answer(run: () => Promise<unknown>): Promise<Record<string
     return { error: normalise({ code, message, ...(data !== undefined && { data }) }) };
   }
 }
-

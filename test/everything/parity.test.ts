@@ -17,8 +17,39 @@ import { researchTaskParity } from "./tasks.ts";
 
 /** The differences each transport must show (all of differences.ts between them). */
 const EXPECTED: Record<Via, DifferenceId[]> = {
-  stdio: ["sdk-elicit-mode", "sdk-result-key-order", "sdk-empty-meta", "protocol-error-message", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-created-message", "task-cancel-message", "sdk-repeated-status", "task-cancel-notification", "task-error-message", "roots-on-initialize", "subscribe-log"],
-  http: ["protocol-error-message", "sdk-empty-meta", "tool-title", "schema-dialect", "session-template", "argument-error", "template-variable-error", "task-created-message", "task-cancel-message", "sdk-repeated-status", "task-error-message", "http-no-back-channel", "http-no-session"],
+  stdio: [
+    "sdk-elicit-mode",
+    "sdk-result-key-order",
+    "sdk-empty-meta",
+    "protocol-error-message",
+    "tool-title",
+    "schema-dialect",
+    "session-template",
+    "argument-error",
+    "template-variable-error",
+    "task-created-message",
+    "task-cancel-message",
+    "sdk-repeated-status",
+    "task-cancel-notification",
+    "task-error-message",
+    "roots-on-initialize",
+    "subscribe-log",
+  ],
+  http: [
+    "protocol-error-message",
+    "sdk-empty-meta",
+    "tool-title",
+    "schema-dialect",
+    "session-template",
+    "argument-error",
+    "template-variable-error",
+    "task-created-message",
+    "task-cancel-message",
+    "sdk-repeated-status",
+    "task-error-message",
+    "http-no-back-channel",
+    "http-no-session",
+  ],
 };
 
 type Json = Record<string, any>;
@@ -38,7 +69,8 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
   let port: Session;
   const seen = new Set<DifferenceId>();
   const mark = (id: DifferenceId): void => void seen.add(id);
-  const both = <T>(run: (s: Session, which: Which) => Promise<T>): Promise<[T, T]> => Promise.all([run(original, "original"), run(port, "port")]);
+  const both = <T>(run: (s: Session, which: Which) => Promise<T>): Promise<[T, T]> =>
+    Promise.all([run(original, "original"), run(port, "port")]);
 
   beforeAll(async () => {
     [original, port] = await Promise.all([connect("original", via), connect("port", via)]);
@@ -52,9 +84,12 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     const tools = (s: Session, which: Which): Json[] =>
       rawResult(s, "tools").flatMap((t) => {
         if (which === "original") {
-          if (t.title !== undefined) (t.annotations = { title: t.title, ...t.annotations }), delete t.title, mark("tool-title");
-          for (const schema of [t.inputSchema, t.outputSchema]) if (schema?.$schema) delete schema.$schema, mark("schema-dialect");
-          if (t.outputSchema?.additionalProperties === false) delete t.outputSchema.additionalProperties, mark("schema-dialect");
+          if (t.title !== undefined)
+            (t.annotations = { title: t.title, ...t.annotations }), delete t.title, mark("tool-title");
+          for (const schema of [t.inputSchema, t.outputSchema])
+            if (schema?.$schema) delete schema.$schema, mark("schema-dialect");
+          if (t.outputSchema?.additionalProperties === false)
+            delete t.outputSchema.additionalProperties, mark("schema-dialect");
         } else if (t.inputSchema.additionalProperties === false) {
           delete t.inputSchema.additionalProperties, mark("schema-dialect");
         }
@@ -62,14 +97,20 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       });
     const [origTools, portTools] = [tools(original, "original"), tools(port, "port")];
     expect(portTools.map((t) => t.name).sort()).toEqual(origTools.map((t) => t.name).sort());
-    for (const t of origTools) expect(portTools.find((p) => p.name === t.name), t.name).toEqual(t);
+    for (const t of origTools)
+      expect(
+        portTools.find((p) => p.name === t.name),
+        t.name,
+      ).toEqual(t);
 
     await both((s) => s.client.listResources());
     const byUri = (xs: Json[]) => [...xs].sort((a, b) => String(a.uri).localeCompare(String(b.uri)));
     expect(byUri(rawResult(port, "resources"))).toEqual(byUri(rawResult(original, "resources")));
 
     await both((s) => s.client.listResourceTemplates());
-    const portTemplates = rawResult(port, "resourceTemplates").filter((t) => (t.uriTemplate === "demo://resource/session/{name}" ? (mark("session-template"), false) : true));
+    const portTemplates = rawResult(port, "resourceTemplates").filter((t) =>
+      t.uriTemplate === "demo://resource/session/{name}" ? (mark("session-template"), false) : true,
+    );
     expect(portTemplates).toEqual(rawResult(original, "resourceTemplates"));
 
     await both((s) => s.client.listPrompts());
@@ -77,8 +118,14 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
 
     // MCP 2025-11-25 "Tasks": the same task-augmented tools/call, tasks/list and tasks/cancel.
     expect(port.client.getServerCapabilities()).toEqual(original.client.getServerCapabilities());
-    expect(port.client.getServerCapabilities()!.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
-    expect(portTools.filter((t) => t.execution.taskSupport !== "forbidden").map((t) => [t.name, t.execution])).toEqual([["simulate-research-query", { taskSupport: "required" }]]);
+    expect(port.client.getServerCapabilities()!.tasks).toEqual({
+      list: {},
+      cancel: {},
+      requests: { tools: { call: {} } },
+    });
+    expect(portTools.filter((t) => t.execution.taskSupport !== "forbidden").map((t) => [t.name, t.execution])).toEqual([
+      ["simulate-research-query", { taskSupport: "required" }],
+    ]);
     expect(port.client.getServerVersion()).toEqual(original.client.getServerVersion());
     expect(port.client.getInstructions()).toEqual(original.client.getInstructions());
   });
@@ -91,12 +138,15 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
   };
 
   it("answers every tool call that needs no client request alike", async () => {
-    expect((await same("echo", { message: "Hello, world" })).result.content).toEqual([{ type: "text", text: "Echo: Hello, world" }]);
+    expect((await same("echo", { message: "Hello, world" })).result.content).toEqual([
+      { type: "text", text: "Echo: Hello, world" },
+    ]);
     for (const messageType of ["error", "success", "debug"]) await same("get-annotated-message", { messageType });
     await same("get-annotated-message", { messageType: "success", includeImage: true });
     // The servers' environments are equal but for PORT over HTTP (a free port picked at random): normalised.
     const env = await both((s) => answer(() => s.client.callTool({ name: "get-env", arguments: {} })));
-    const unport = (a: Json) => JSON.parse(JSON.stringify(a).replace(/\\"PORT\\": \\"\d+\\"/, '\\"PORT\\": \\"<port>\\"'));
+    const unport = (a: Json) =>
+      JSON.parse(JSON.stringify(a).replace(/\\"PORT\\": \\"\d+\\"/, '\\"PORT\\": \\"<port>\\"'));
     expect(unport(env[1])).toEqual(unport(env[0]));
     expect(JSON.parse(env[1].result.content[0].text).EVERYTHING_TEST).toBe("1");
     await same("get-resource-links");
@@ -106,37 +156,66 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     // The original's own check of a number it lists as `number`: the same text from both.
     await same("get-resource-reference", { resourceId: 1.5 });
     for (const location of ["New York", "Chicago", "Los Angeles"]) await same("get-structured-content", { location });
-    expect((await same("get-sum", { a: 2, b: 3.5 })).result.content).toEqual([{ type: "text", text: "The sum of 2 and 3.5 is 5.5." }]);
+    expect((await same("get-sum", { a: 2, b: 3.5 })).result.content).toEqual([
+      { type: "text", text: "The sum of 2 and 3.5 is 5.5." },
+    ]);
     await same("get-tiny-image");
-    await same("gzip-file-as-resource", { name: "hello.txt.gz", data: "data:text/plain;base64,SGVsbG8sIHdvcmxkIQ==", outputType: "resource" });
+    await same("gzip-file-as-resource", {
+      name: "hello.txt.gz",
+      data: "data:text/plain;base64,SGVsbG8sIHdvcmxkIQ==",
+      outputType: "resource",
+    });
     await same("gzip-file-as-resource", { name: "hello.txt.gz", data: "data:text/plain;base64,SGVsbG8sIHdvcmxkIQ==" });
     await same("gzip-file-as-resource", { data: "ftp://example.com/file.txt" });
     // The session resource the call made reads alike.
-    const [a, b] = await both((s) => answer(() => s.client.readResource({ uri: "demo://resource/session/hello.txt.gz" })));
+    const [a, b] = await both((s) =>
+      answer(() => s.client.readResource({ uri: "demo://resource/session/hello.txt.gz" })),
+    );
     expect(b).toEqual(a);
     // The original lists it and announces resources/list_changed; the port serves it from its template (§8).
     await both((s) => s.client.listResources());
     expect(rawResult(original, "resources").some((r) => r.uri === "demo://resource/session/hello.txt.gz")).toBe(true);
-    if (!rawResult(port, "resources").some((r) => r.uri === "demo://resource/session/hello.txt.gz")) mark("session-template");
+    if (!rawResult(port, "resources").some((r) => r.uri === "demo://resource/session/hello.txt.gz"))
+      mark("session-template");
   });
 
   it("answers a bad argument as the contract says (§5), not as zod does", async () => {
     const [a, b] = await both((s) => answer(() => s.client.callTool({ name: "get-sum", arguments: { a: "2", b: 3 } })));
-    expect(b).toEqual({ result: { content: [{ type: "text", text: "Argument 'a' is not valid. Expected a number, got a string." }], isError: true } });
+    expect(b).toEqual({
+      result: {
+        content: [{ type: "text", text: "Argument 'a' is not valid. Expected a number, got a string." }],
+        isError: true,
+      },
+    });
     expect(a.result.isError).toBe(true);
     if (JSON.stringify(a) !== JSON.stringify(b)) mark("argument-error");
   });
 
   it("reads the same resources", async () => {
-    const uris = ["architecture.md", "extension.md", "features.md", "how-it-works.md", "instructions.md", "startup.md", "structure.md"].map((f) => `demo://resource/static/document/${f}`);
-    for (const uri of [...uris, "demo://resource/dynamic/text/2", "demo://resource/dynamic/blob/3", "demo://resource/dynamic/text/12345"]) {
+    const uris = [
+      "architecture.md",
+      "extension.md",
+      "features.md",
+      "how-it-works.md",
+      "instructions.md",
+      "startup.md",
+      "structure.md",
+    ].map((f) => `demo://resource/static/document/${f}`);
+    for (const uri of [
+      ...uris,
+      "demo://resource/dynamic/text/2",
+      "demo://resource/dynamic/blob/3",
+      "demo://resource/dynamic/text/12345",
+    ]) {
       const [a, b] = await both((s) => answer(() => s.client.readResource({ uri })));
       expect(b, uri).toEqual(a);
       expect(b.result.contents).toHaveLength(1);
     }
     // §8: a variable that does not parse is -32602 with the §5 text.
     const [a, b] = await both((s) => answer(() => s.client.readResource({ uri: "demo://resource/dynamic/text/0" })));
-    expect(b).toEqual({ error: { code: -32602, message: "Argument 'resourceId' is not valid. Expected an integer of at least 1." } });
+    expect(b).toEqual({
+      error: { code: -32602, message: "Argument 'resourceId' is not valid. Expected an integer of at least 1." },
+    });
     if (JSON.stringify(a) !== JSON.stringify(b)) mark("template-variable-error");
   });
 
@@ -168,20 +247,45 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       [{ type: "ref/resource", uri: "demo://resource/dynamic/blob/{resourceId}" }, "resourceId", "-1"],
     ];
     for (const [ref, name, value, given] of cases) {
-      const [a, b] = await both((s) => answer(() => s.client.complete({ ref: ref as never, argument: { name, value }, ...(given && { context: { arguments: given } }) })));
+      const [a, b] = await both((s) =>
+        answer(() =>
+          s.client.complete({
+            ref: ref as never,
+            argument: { name, value },
+            ...(given && { context: { arguments: given } }),
+          }),
+        ),
+      );
       expect(b, `${JSON.stringify(ref)} ${name}=${value}`).toEqual(a);
     }
-    const names = await port.client.complete({ ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "name", value: "" }, context: { arguments: { department: "Support" } } });
+    const names = await port.client.complete({
+      ref: { type: "ref/prompt", name: "completable-prompt" },
+      argument: { name: "name", value: "" },
+      context: { arguments: { department: "Support" } },
+    });
     expect(names.completion.values).toEqual(["John", "Kim", "Lee"]);
   });
 
   it("sends progress notifications for a long running operation", async () => {
     const from = { original: original.raw.length, port: port.raw.length };
-    const [a, b] = await both((s) => answer(() => s.client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 4 } }, { onprogress: () => {} })));
+    const [a, b] = await both((s) =>
+      answer(() =>
+        s.client.callTool(
+          { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 4 } },
+          { onprogress: () => {} },
+        ),
+      ),
+    );
     expect(b).toEqual(a);
     // On the wire (the official client drops a progress notification that arrives with its response, docs/runtime.md).
     const sent = (s: Session, which: Which) =>
-      s.raw.slice(from[which]).flatMap((m) => (m.method === "notifications/progress" ? [{ ...(m as { params: Json }).params, progressToken: "<token>" }] : []));
+      s.raw
+        .slice(from[which])
+        .flatMap((m) =>
+          m.method === "notifications/progress"
+            ? [{ ...(m as { params: Json }).params, progressToken: "<token>" }]
+            : [],
+        );
     expect(sent(port, "port")).toEqual([1, 2, 3, 4].map((n) => ({ progress: n, total: 4, progressToken: "<token>" })));
     expect(sent(port, "port")).toEqual(sent(original, "original"));
   });
@@ -200,15 +304,32 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       const [a, b] = await both((s) => answer(() => s.client.callTool({ name, arguments: args })));
       if (via === "http") {
         // Stateless 2025-era HTTP cannot carry the request: the port says so at once (docs/runtime.md).
-        const method = name === "get-roots-list" ? "roots/list" : name.startsWith("trigger-sampling-request") ? "sampling/createMessage" : "elicitation/create";
-        expect(b).toEqual({ result: { content: [{ type: "text", text: `This transport cannot carry the server's ${method} request to the client; connect over stdio (or a 2026-07-28 client) to use this tool.` }], isError: true } });
+        const method =
+          name === "get-roots-list"
+            ? "roots/list"
+            : name.startsWith("trigger-sampling-request")
+              ? "sampling/createMessage"
+              : "elicitation/create";
+        expect(b).toEqual({
+          result: {
+            content: [
+              {
+                type: "text",
+                text: `This transport cannot carry the server's ${method} request to the client; connect over stdio (or a 2026-07-28 client) to use this tool.`,
+              },
+            ],
+            isError: true,
+          },
+        });
         expect(a.result.isError).toBeUndefined();
         mark("http-no-back-channel");
         continue;
       }
       if (name === "trigger-sampling-request-async") {
         // The same CreateMessageResult, printed in the key order each SDK parsed it into.
-        const [orig, ported] = [a, b].map((x) => x.result.content[0].text.match(/^(\[SYNC\] Client executed synchronously:)\n(.*)$/s)!);
+        const [orig, ported] = [a, b].map(
+          (x) => x.result.content[0].text.match(/^(\[SYNC\] Client executed synchronously:)\n(.*)$/s)!,
+        );
         expect(ported![1]).toBe(orig![1]);
         expect(JSON.parse(ported![2]!)).toEqual(JSON.parse(orig![2]!));
         expect(JSON.parse(ported![2]!)).toEqual(SAMPLED);
@@ -226,7 +347,10 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       const [origForm, origUrl, origAsyncForm] = pick(original, "elicitation/create") as Json[];
       expect(url).toEqual(origUrl);
       expect(asyncForm!.params.task).toEqual({ ttl: 600_000 });
-      for (const [p, o] of [[form, origForm], [asyncForm, origAsyncForm]]) {
+      for (const [p, o] of [
+        [form, origForm],
+        [asyncForm, origAsyncForm],
+      ]) {
         expect(p!.params.mode).toBe("form");
         expect(o!.params.mode).toBeUndefined();
         delete p!.params.mode;
@@ -238,26 +362,39 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
 
   it("answers the URL elicitation error path with -32042, and the retry with the elicitation", async () => {
     const args = { url: "https://example.com/authorize", errorPath: true };
-    const [a, b] = await both((s) => answer(() => s.client.callTool({ name: "trigger-url-elicitation", arguments: args })));
+    const [a, b] = await both((s) =>
+      answer(() => s.client.callTool({ name: "trigger-url-elicitation", arguments: args })),
+    );
     // §7: the error as the SDK v2 sends it; the original's SDK v1 prefixes "MCP error -32042: " to the message.
     expect(b.error.message).toBe("This request requires browser-based authorization.");
     expect(a.error.message).toBe("MCP error -32042: This request requires browser-based authorization.");
     mark("protocol-error-message");
     expect({ ...b.error, message: undefined }).toEqual({ ...a.error, message: undefined });
-    expect(b.error).toMatchObject({ code: -32042, data: { elicitations: [{ mode: "url", url: "https://modelcontextprotocol.io", elicitationId: "<uuid>" }] } });
+    expect(b.error).toMatchObject({
+      code: -32042,
+      data: { elicitations: [{ mode: "url", url: "https://modelcontextprotocol.io", elicitationId: "<uuid>" }] },
+    });
     // The retry skips the error path and asks the elicitation (over stdio; stateless HTTP cannot carry it, above).
-    const [c, d] = await both((s) => answer(() => s.client.callTool({ name: "trigger-url-elicitation", arguments: args })));
-    expect(c.result.content[0].text).toBe("✅ User completed the URL elicitation flow.\nElicitation ID: <uuid>\nURL: https://example.com/authorize");
+    const [c, d] = await both((s) =>
+      answer(() => s.client.callTool({ name: "trigger-url-elicitation", arguments: args })),
+    );
+    expect(c.result.content[0].text).toBe(
+      "✅ User completed the URL elicitation flow.\nElicitation ID: <uuid>\nURL: https://example.com/authorize",
+    );
     if (via === "stdio") expect(d).toEqual(c);
     else expect(d.result.isError).toBe(true);
   });
 
   it("sends simulated log messages, at the client's level, and resource updates for subscribed URIs", async () => {
     const levels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-    const isSimulated = (n: Session["notifications"][number]) => n.method === "notifications/message" && /^(\w+)[- ]level[- ]message/i.test(String(n.params?.data));
+    const isSimulated = (n: Session["notifications"][number]) =>
+      n.method === "notifications/message" && /^(\w+)[- ]level[- ]message/i.test(String(n.params?.data));
     if (via === "stdio") {
       // The original asks for roots right after initialize and logs the answer; the port has no such hook.
-      await until(() => original.notifications.some((n) => n.params?.data === "Roots updated: 2 root(s) received from client"), "the original's roots log");
+      await until(
+        () => original.notifications.some((n) => n.params?.data === "Roots updated: 2 root(s) received from client"),
+        "the original's roots log",
+      );
       expect(port.notifications.filter((n) => n.method === "notifications/message")).toEqual([]);
       mark("roots-on-initialize");
     }
@@ -273,7 +410,10 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
       mark("http-no-session");
     } else {
       expect(on[1]).toEqual(on[0]);
-      await until(() => original.notifications.some(isSimulated) && port.notifications.some(isSimulated), "a log message from both");
+      await until(
+        () => original.notifications.some(isSimulated) && port.notifications.some(isSimulated),
+        "a log message from both",
+      );
       for (const s of [original, port]) {
         const [first] = s.notifications.filter(isSimulated);
         const level = String(first!.params.level);
@@ -290,20 +430,33 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     const sub = await both((s) => answer(() => s.client.subscribeResource({ uri })));
     expect(sub[1]).toEqual(sub[0]);
     if (via === "stdio") {
-      await until(() => original.notifications.some((n) => String(n.params?.data).startsWith(`Received Subscribe Resource request for URI: ${uri}`)), "the original's subscribe log");
+      await until(
+        () =>
+          original.notifications.some((n) =>
+            String(n.params?.data).startsWith(`Received Subscribe Resource request for URI: ${uri}`),
+          ),
+        "the original's subscribe log",
+      );
       expect(port.notifications).toEqual([]);
       mark("subscribe-log");
     }
-    const updates = await both((s) => answer(() => s.client.callTool({ name: "toggle-subscriber-updates", arguments: {} })));
+    const updates = await both((s) =>
+      answer(() => s.client.callTool({ name: "toggle-subscriber-updates", arguments: {} })),
+    );
     expect(updates[1]).toEqual(via === "http" ? uuidless(updates[0]) : updates[0]);
-    const updated = (s: Session) => s.notifications.some((n) => n.method === "notifications/resources/updated" && n.params?.uri === uri);
+    const updated = (s: Session) =>
+      s.notifications.some((n) => n.method === "notifications/resources/updated" && n.params?.uri === uri);
     if (via === "stdio") await until(() => updated(original) && updated(port), "resources/updated from both");
     else await until(() => updated(original), "the original's resources/updated");
     await both((s) => s.client.callTool({ name: "toggle-subscriber-updates", arguments: {} }));
     await both((s) => s.client.unsubscribeResource({ uri }));
   });
 
-  it("runs simulate-research-query as a task alike: CreateTaskResult, tasks/get, status notifications, the clarification, tasks/result, tasks/list, tasks/cancel", () => researchTaskParity({ original, port, via, both, mark }), 30_000);
+  it(
+    "runs simulate-research-query as a task alike: CreateTaskResult, tasks/get, status notifications, the clarification, tasks/result, tasks/list, tasks/cancel",
+    () => researchTaskParity({ original, port, via, both, mark }),
+    30_000,
+  );
 
   afterAll(() => {
     // Every listed difference of this transport showed, and no other.
@@ -334,7 +487,9 @@ describe("the port on 2026-07-28 over HTTP, against the contract alone", () => {
   });
 
   it("answers calls, prompts and completions as §5, §6 and §8 say", async () => {
-    expect(await port.client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } })).toMatchObject({
+    expect(
+      await port.client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } }),
+    ).toMatchObject({
       content: [{ type: "text", text: '{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}' }],
       structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 },
     });
@@ -342,8 +497,14 @@ describe("the port on 2026-07-28 over HTTP, against the contract alone", () => {
       content: [{ type: "text", text: "Argument 'count' is not valid. Expected a number of at most 10." }],
       isError: true,
     });
-    expect((await port.client.getPrompt({ name: "args-prompt", arguments: { city: "Oslo" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "What's weather in Oslo?" } }]);
-    const done = await port.client.complete({ ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "name", value: "" }, context: { arguments: { department: "Engineering" } } });
+    expect((await port.client.getPrompt({ name: "args-prompt", arguments: { city: "Oslo" } })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "What's weather in Oslo?" } },
+    ]);
+    const done = await port.client.complete({
+      ref: { type: "ref/prompt", name: "completable-prompt" },
+      argument: { name: "name", value: "" },
+      context: { arguments: { department: "Engineering" } },
+    });
     expect(done.completion).toEqual({ values: ["Alice", "Bob", "Charlie"], total: 3, hasMore: false });
     const [answer1] = (await port.client.readResource({ uri: "demo://resource/dynamic/text/4" })).contents;
     expect(answer1).toMatchObject({ uri: "demo://resource/dynamic/text/4", mimeType: "text/plain" });
@@ -359,23 +520,53 @@ describe("a 2025-11-25 client without client capabilities over stdio", () => {
   afterAll(() => port?.close());
 
   it("gets an isError naming the capability the tool needs (the original does not list the tool to it)", async () => {
-    for (const [name, capability] of [["get-roots-list", "roots"], ["trigger-sampling-request", "sampling"], ["trigger-elicitation-request", "elicitation"]] as const) {
-      expect(await port.client.callTool({ name, arguments: name === "trigger-sampling-request" ? { prompt: "x" } : {} })).toEqual({
-        content: [{ type: "text", text: `This tool needs the client capability '${capability}', which this client did not declare.` }],
+    for (const [name, capability] of [
+      ["get-roots-list", "roots"],
+      ["trigger-sampling-request", "sampling"],
+      ["trigger-elicitation-request", "elicitation"],
+    ] as const) {
+      expect(
+        await port.client.callTool({ name, arguments: name === "trigger-sampling-request" ? { prompt: "x" } : {} }),
+      ).toEqual({
+        content: [
+          {
+            type: "text",
+            text: `This tool needs the client capability '${capability}', which this client did not declare.`,
+          },
+        ],
         isError: true,
       });
     }
-    for (const [name, capability] of [["trigger-sampling-request-async", "sampling"], ["trigger-elicitation-request-async", "elicitation"]] as const) {
-      expect(await port.client.callTool({ name, arguments: name === "trigger-sampling-request-async" ? { prompt: "x" } : {} })).toEqual({
-        content: [{ type: "text", text: `This tool needs the client capability '${capability}', which this client did not declare.` }],
+    for (const [name, capability] of [
+      ["trigger-sampling-request-async", "sampling"],
+      ["trigger-elicitation-request-async", "elicitation"],
+    ] as const) {
+      expect(
+        await port.client.callTool({
+          name,
+          arguments: name === "trigger-sampling-request-async" ? { prompt: "x" } : {},
+        }),
+      ).toEqual({
+        content: [
+          {
+            type: "text",
+            text: `This tool needs the client capability '${capability}', which this client did not declare.`,
+          },
+        ],
         isError: true,
       });
     }
   });
 
-  it("refuses simulate-research-query called without params.task: -32601 (MCP 2025-11-25 tool-level negotiation, taskSupport \"required\")", async () => {
-    expect(await answer(() => port.client.callTool({ name: "simulate-research-query", arguments: { topic: "x" } }))).toEqual({
-      error: { code: -32601, message: 'Tool simulate-research-query must be called as a task (execution.taskSupport "required"): send params.task.' },
+  it('refuses simulate-research-query called without params.task: -32601 (MCP 2025-11-25 tool-level negotiation, taskSupport "required")', async () => {
+    expect(
+      await answer(() => port.client.callTool({ name: "simulate-research-query", arguments: { topic: "x" } })),
+    ).toEqual({
+      error: {
+        code: -32601,
+        message:
+          'Tool simulate-research-query must be called as a task (execution.taskSupport "required"): send params.task.',
+      },
     });
   });
 });

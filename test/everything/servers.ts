@@ -20,14 +20,22 @@ export const EXAMPLE = resolve(here, "../../examples/everything");
 /** The port's bundle (built by the test's `beforeAll`). */
 export const PORT_BUNDLE = join(EXAMPLE, "dist/server.js");
 /** The original's published bin (`bin.mcp-server-everything` of its package.json). */
-export const ORIGINAL_BIN = join(dirname(createRequire(join(EXAMPLE, "package.json")).resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+export const ORIGINAL_BIN = join(
+  dirname(createRequire(join(EXAMPLE, "package.json")).resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist/index.js",
+);
 
 export type Which = "original" | "port";
 export type Via = "stdio" | "http";
 
 /** The fixed answers the client gives to the server's requests. */
 export const ROOTS = [{ uri: "file:///srv/project", name: "project" }, { uri: "file:///srv/other" }];
-export const SAMPLED = { role: "assistant", content: { type: "text", text: "A sampled answer." }, model: "test-model", stopReason: "endTurn" } as const;
+export const SAMPLED = {
+  role: "assistant",
+  content: { type: "text", text: "A sampled answer." },
+  model: "test-model",
+  stopReason: "endTurn",
+} as const;
 /** The answer to simulate-research-query's clarification (its `interpretation` choice for "python"). */
 export const CLARIFIED = { interpretation: "snake" };
 export const ELICITED = { name: "Ada Lovelace", check: true, email: "ada@example.com", integer: 7, number: 2.5 };
@@ -78,19 +86,44 @@ export async function connect(which: Which, via: Via, options: ConnectOptions = 
   // `tasks.requests`: the client may be asked for sampling and elicitation as tasks (MCP 2025-11-25
   // "Tasks"); it answers them at once (CreateMessageResult / ElicitResult), which the spec allows.
   const tasks = { requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } };
-  const capabilities = options.bare ? {} : { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} }, tasks };
-  const revision = options.modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : { supportedProtocolVersions: ["2025-11-25"] };
-  const client = new Client({ name: "everything-parity", version: "1.0.0" }, { capabilities, ...revision } as ConstructorParameters<typeof Client>[1]);
+  const capabilities = options.bare
+    ? {}
+    : { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} }, tasks };
+  const revision = options.modern
+    ? { versionNegotiation: { mode: { pin: "2026-07-28" } } }
+    : { supportedProtocolVersions: ["2025-11-25"] };
+  const client = new Client({ name: "everything-parity", version: "1.0.0" }, {
+    capabilities,
+    ...revision,
+  } as ConstructorParameters<typeof Client>[1]);
   const notifications: Session["notifications"] = [];
   const requests: Session["requests"] = [];
-  for (const method of ["notifications/message", "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed"] as const) {
-    client.setNotificationHandler(method, (n) => void notifications.push({ method, params: (n.params ?? {}) as Record<string, unknown> }));
+  for (const method of [
+    "notifications/message",
+    "notifications/resources/updated",
+    "notifications/resources/list_changed",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+  ] as const) {
+    client.setNotificationHandler(
+      method,
+      (n) => void notifications.push({ method, params: (n.params ?? {}) as Record<string, unknown> }),
+    );
   }
-  client.fallbackNotificationHandler = async (n) => void notifications.push({ method: n.method, params: (n.params ?? {}) as Record<string, unknown> });
+  client.fallbackNotificationHandler = async (n) =>
+    void notifications.push({ method: n.method, params: (n.params ?? {}) as Record<string, unknown> });
   // The client refuses a handler for a capability it did not declare.
   if (!options.bare) {
-    client.setRequestHandler("roots/list", (r) => (requests.push({ method: "roots/list", params: r.params ?? {} }), { roots: ROOTS }));
-    client.setRequestHandler("sampling/createMessage", (r) => (requests.push({ method: "sampling/createMessage", params: r.params as Record<string, unknown> }), SAMPLED));
+    client.setRequestHandler(
+      "roots/list",
+      (r) => (requests.push({ method: "roots/list", params: r.params ?? {} }), { roots: ROOTS }),
+    );
+    client.setRequestHandler(
+      "sampling/createMessage",
+      (r) => (
+        requests.push({ method: "sampling/createMessage", params: r.params as Record<string, unknown> }), SAMPLED
+      ),
+    );
     client.setRequestHandler("elicitation/create", (r) => {
       const params = r.params as Record<string, unknown>;
       requests.push({ method: "elicitation/create", params });
@@ -107,7 +140,10 @@ export async function connect(which: Which, via: Via, options: ConnectOptions = 
   } else {
     const port = await freePort();
     const loopback = join(here, "fixtures/loopback.mjs");
-    const args = which === "original" ? ["--import", loopback, ORIGINAL_BIN, "streamableHttp"] : [PORT_BUNDLE, "--http", "--port", String(port)];
+    const args =
+      which === "original"
+        ? ["--import", loopback, ORIGINAL_BIN, "streamableHttp"]
+        : [PORT_BUNDLE, "--http", "--port", String(port)];
     child = spawn(process.execPath, args, { env: { ...ENV, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
     await waitFor(child, /listening on/i);
     transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));

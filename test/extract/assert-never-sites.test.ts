@@ -14,7 +14,13 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? (e.name === "node_modules" || e.name === "dist" ? [] : sources(join(dir, e.name))) : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? e.name === "node_modules" || e.name === "dist"
+        ? []
+        : sources(join(dir, e.name))
+      : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
@@ -47,10 +53,15 @@ function sitesOf(file: string): string[] {
       const name = nameOf(n, parent);
       if (name !== undefined) inner = [...names, name];
     }
-    if (n.type === "CallExpression" && (n["callee"] as Node).type === "Identifier" && (n["callee"] as Node)["name"] === "assertNever") {
+    if (
+      n.type === "CallExpression" &&
+      (n["callee"] as Node).type === "Identifier" &&
+      (n["callee"] as Node)["name"] === "assertNever"
+    ) {
       found.push(`${relative(root, file).replaceAll("\\", "/")} ${inner.at(-1) ?? "(top level)"}`);
     }
-    for (const [key, value] of Object.entries(n)) if (key !== "type" && value && typeof value === "object") walk(value, n, inner);
+    for (const [key, value] of Object.entries(n))
+      if (key !== "type" && value && typeof value === "object") walk(value, n, inner);
   };
   walk(program, undefined, []);
   return found;
@@ -67,7 +78,10 @@ it("docs/architecture.md lists every assertNever call site of packages/*/src, an
     })
     .flatMap(sitesOf);
   const page = readFileSync(join(root, "docs/architecture.md"), "utf8");
-  const section = page.slice(page.indexOf("## Adding a type kind"), page.indexOf("\n## ", page.indexOf("## Adding a type kind") + 1));
+  const section = page.slice(
+    page.indexOf("## Adding a type kind"),
+    page.indexOf("\n## ", page.indexOf("## Adding a type kind") + 1),
+  );
   // Rows of the "Every call site" table: | `file` | `function` | union | … |
   const listed = [...section.matchAll(/^\| `(packages\/[^`]+)` \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
   expect([...new Set(listed)].sort()).toEqual([...new Set(inCode)].sort());

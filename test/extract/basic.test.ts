@@ -20,11 +20,24 @@ afterAll(() => ex.close());
 describe("generator path (@tool on methods)", () => {
   it("extracts every decorated method and nothing else, without diagnostics", () => {
     expect(orders.diagnostics).toEqual([]);
-    expect(orders.tools.map((t) => t.name)).toEqual(["place_order", "paint", "find", "get_http_response", "count", "raw", "maybe", "flags"]);
+    expect(orders.tools.map((t) => t.name)).toEqual([
+      "place_order",
+      "paint",
+      "find",
+      "get_http_response",
+      "count",
+      "raw",
+      "maybe",
+      "flags",
+    ]);
   });
 
   it("names: member minus Async in snake_case; explicit names win (§1)", () => {
-    expect(tool(orders, "place_order").site).toMatchObject({ kind: "method", member: "placeOrderAsync", static: false });
+    expect(tool(orders, "place_order").site).toMatchObject({
+      kind: "method",
+      member: "placeOrderAsync",
+      static: false,
+    });
     expect(tool(orders, "paint").site).toMatchObject({ kind: "method", member: "paint", static: true });
     expect(tool(orders, "find").site).toMatchObject({ member: "search" });
     expect(tool(orders, "get_http_response").site).toMatchObject({ member: "getHTTPResponse" });
@@ -50,8 +63,20 @@ describe("generator path (@tool on methods)", () => {
   });
 
   it("annotations come from options only, in wire order (§1)", () => {
-    expect(tool(orders, "paint").annotations).toEqual({ title: "Paint", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(Object.keys(tool(orders, "paint").annotations!)).toEqual(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
+    expect(tool(orders, "paint").annotations).toEqual({
+      title: "Paint",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(Object.keys(tool(orders, "paint").annotations!)).toEqual([
+      "title",
+      "readOnlyHint",
+      "destructiveHint",
+      "idempotentHint",
+      "openWorldHint",
+    ]);
     expect(tool(orders, "place_order").annotations).toBeUndefined();
   });
 
@@ -75,7 +100,10 @@ describe("generator path (@tool on methods)", () => {
     expect(item.properties[1]!.description).toBe("The product's SKU, see the base.");
     expect(item.properties[5]!.type).toEqual({ kind: "array", items: { kind: "string" } });
     expect(item.properties[4]!.type).toEqual({ kind: "boolean" });
-    expect(item.properties[6]!.type).toEqual({ kind: "nullable", inner: { kind: "enum", valueType: "string", values: ["red", "green", "blue"] } });
+    expect(item.properties[6]!.type).toEqual({
+      kind: "nullable",
+      inner: { kind: "enum", valueType: "string", values: ["red", "green", "blue"] },
+    });
     expect(item.declaredAt).toEqual({ file: `${FIXTURES}/basic/types.ts`, line: 10, column: 18 });
   });
 
@@ -92,7 +120,10 @@ describe("generator path (@tool on methods)", () => {
   it("string-literal unions keep source order, also inside Array<…> (§4)", () => {
     const paint = tool(orders, "paint");
     expect(param(paint, "color").type).toEqual({ kind: "enum", valueType: "string", values: ["red", "green", "blue"] });
-    expect(param(paint, "shades").type).toEqual({ kind: "array", items: { kind: "enum", valueType: "string", values: ["dark", "light"] } });
+    expect(param(paint, "shades").type).toEqual({
+      kind: "array",
+      items: { kind: "enum", valueType: "string", values: ["dark", "light"] },
+    });
   });
 
   it("defaults: compile-time constants only (§3)", () => {
@@ -113,11 +144,18 @@ describe("generator path (@tool on methods)", () => {
     expect(view("shades")).toEqual({ required: false, default: undefined, type: "array" }); // [] is not a constant
     expect(view("note")).toEqual({ required: false, default: undefined, type: "string" }); // p?: T
     expect("default" in param(paint, "other")).toBe(false);
-    expect(param(tool(orders, "place_order"), "rush")).toMatchObject({ required: false, default: false, description: "Ship it today." });
+    expect(param(tool(orders, "place_order"), "rush")).toMatchObject({
+      required: false,
+      default: false,
+      description: "Ship it today.",
+    });
   });
 
   it("a nullable parameter without default stays required (§3)", () => {
-    expect(param(tool(orders, "paint"), "label")).toMatchObject({ required: true, type: { kind: "nullable", inner: { kind: "string" } } });
+    expect(param(tool(orders, "paint"), "label")).toMatchObject({
+      required: true,
+      type: { kind: "nullable", inner: { kind: "string" } },
+    });
   });
 
   it("Int is an integer (§4)", () => {
@@ -134,8 +172,23 @@ describe("generator path (@tool on methods)", () => {
       {
         role: "destructured",
         properties: [
-          { role: "value", name: "query", key: "query", type: { kind: "string" }, required: true, description: "What to look for." },
-          { role: "value", name: "limit", key: "limit", type: { kind: "number" }, required: false, description: "At most this many.", default: 10 },
+          {
+            role: "value",
+            name: "query",
+            key: "query",
+            type: { kind: "string" },
+            required: true,
+            description: "What to look for.",
+          },
+          {
+            role: "value",
+            name: "limit",
+            key: "limit",
+            type: { kind: "number" },
+            required: false,
+            description: "At most this many.",
+            default: 10,
+          },
         ],
       },
     ]);
@@ -144,14 +197,22 @@ describe("generator path (@tool on methods)", () => {
   it("result kinds (§6)", () => {
     const r = (n: string) => tool(orders, n).result;
     expect(r("place_order")).toMatchObject({ kind: "structured", nullable: false, type: { kind: "object" } });
-    expect((r("place_order") as { type: ObjectModel }).type.properties.map((p) => p.name)).toEqual(["orderId", "total", "lines"]);
+    expect((r("place_order") as { type: ObjectModel }).type.properties.map((p) => p.name)).toEqual([
+      "orderId",
+      "total",
+      "lines",
+    ]);
     expect(r("find")).toMatchObject({ kind: "structured", nullable: true, type: { kind: "object" } });
     expect(r("paint")).toEqual({ kind: "text" });
     expect(r("maybe")).toEqual({ kind: "text" });
     expect(r("get_http_response")).toEqual({ kind: "void" });
     expect(r("count")).toEqual({ kind: "json", type: { kind: "array", items: { kind: "number" } } });
     expect(r("raw")).toEqual({ kind: "passthrough" });
-    expect(r("flags")).toEqual({ kind: "structured", nullable: false, type: { kind: "record", values: { kind: "boolean" } } });
+    expect(r("flags")).toEqual({
+      kind: "structured",
+      nullable: false,
+      type: { kind: "record", values: { kind: "boolean" } },
+    });
   });
 
   it("the model is plain data (JSON round trip is identical)", () => {

@@ -68,7 +68,8 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       { ...at("Dtae {"), code: "OMCG0009" },
       { ...at("id: Dtae"), code: "OMCG0005" },
     ]);
-    const fix = 'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
+    const fix =
+      'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
     const msg = (subject: string, path: string, name: string, verb = "read") =>
       `${subject}: '${path}' has type '${name}', which typed-mcp cannot ${verb}: TypeScript cannot resolve the type (Cannot find name '${name}'). ${fix}`;
     expect(messages).toEqual([
@@ -158,7 +159,9 @@ describe.each(BACKENDS)("backend %s", (_label, typescript) => {
       { ...at("data: Buffer"), code: "OMCG0005" },
     ]);
     expect(messages[0]).toContain("TypeScript cannot resolve the type (Cannot find name 'URL').");
-    expect(messages[1]).toContain("TypeScript cannot resolve the type (Cannot find name 'Buffer'. Do you need to install type definitions for node?");
+    expect(messages[1]).toContain(
+      "TypeScript cannot resolve the type (Cannot find name 'Buffer'. Do you need to install type definitions for node?",
+    );
     for (const m of messages) expect(m).not.toMatch(/'any'/);
   });
 });

@@ -28,7 +28,9 @@ describe("diagnostics (§10): code, file, line and column", () => {
       { ...at("dynamicName, (a"), code: "OMCG0001" },
     ]);
     expect(messages[0]).toMatch(/'bad name!' is not valid/);
-    expect(messages[1]).toMatch(/must be a string constant \(spec §1\), so that it is known at build time; `dynamicName` is a `let` or `var`, not a `const`\./);
+    expect(messages[1]).toMatch(
+      /must be a string constant \(spec §1\), so that it is known at build time; `dynamicName` is a `let` or `var`, not a `const`\./,
+    );
   });
 
   it("OMCG0002: two tools with the same name in one class", () => {

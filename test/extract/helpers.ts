@@ -12,7 +12,10 @@ export function fixture(rel: string): { file: string; code: string } {
 
 export function tool(model: ModuleModel, name: string): ToolModel {
   const t = model.tools.find((x) => x.name === name);
-  if (!t) throw new Error(`no tool ${name}; have ${model.tools.map((x) => x.name).join(", ")}; diagnostics ${JSON.stringify(model.diagnostics)}`);
+  if (!t)
+    throw new Error(
+      `no tool ${name}; have ${model.tools.map((x) => x.name).join(", ")}; diagnostics ${JSON.stringify(model.diagnostics)}`,
+    );
   return t;
 }
 
@@ -39,6 +42,11 @@ export function runFixture(ex: { extract(file: string, code: string): ModuleMode
   const { file, code } = fixture(rel);
   const model = ex.extract(file, code);
   const at = (needle: string, after?: string) => ({ file, ...lineColOf(code, needle, after) });
-  const pick = (d: ModuleModel["diagnostics"][number]) => ({ file: d.file, line: d.line, column: d.column, code: d.code });
+  const pick = (d: ModuleModel["diagnostics"][number]) => ({
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    code: d.code,
+  });
   return { model, at, diags: model.diagnostics.map(pick), messages: model.diagnostics.map((d) => d.message) };
 }

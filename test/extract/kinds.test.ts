@@ -21,8 +21,16 @@ describe("§4 type kinds", () => {
   });
 
   it("numeric enum: member names + numbers; string enum values; defaults as wire values", () => {
-    expect(type("enums", "p")).toEqual({ kind: "enum", valueType: "string", values: ["Low", "High", "Urgent"], numeric: [1, 5, 9] });
-    expect(type("enums", "m")).toEqual({ kind: "nullable", inner: { kind: "enum", valueType: "string", values: ["fast", "safe"] } });
+    expect(type("enums", "p")).toEqual({
+      kind: "enum",
+      valueType: "string",
+      values: ["Low", "High", "Urgent"],
+      numeric: [1, 5, 9],
+    });
+    expect(type("enums", "m")).toEqual({
+      kind: "nullable",
+      inner: { kind: "enum", valueType: "string", values: ["fast", "safe"] },
+    });
     expect(param(tool(m, "enums"), "pick")).toMatchObject({ required: false, default: "High" });
   });
 
@@ -81,17 +89,28 @@ describe("§4 type kinds", () => {
 
   it("type tags, also on array items, and inline parameter JSDoc", () => {
     expect(type("type_tags", "qty")).toEqual({ kind: "integer", constraints: { minimum: 1, maximum: 99 } });
-    expect(type("type_tags", "tags")).toEqual({ kind: "array", items: { kind: "string", constraints: { maxLength: 20 } } });
+    expect(type("type_tags", "tags")).toEqual({
+      kind: "array",
+      items: { kind: "string", constraints: { maxLength: 20 } },
+    });
     expect(type("type_tags", "code")).toEqual({ kind: "string", constraints: { minLength: 2, pattern: "^[A-Z]+$" } });
     expect(type("type_tags", "mail")).toEqual({ kind: "string", constraints: { format: "email" } });
     expect(type("type_tags", "price")).toEqual({ kind: "number", constraints: { minimum: 0 } });
-    expect(type("type_tags", "list")).toEqual({ kind: "array", items: { kind: "string" }, constraints: { maxLength: 5 } });
+    expect(type("type_tags", "list")).toEqual({
+      kind: "array",
+      items: { kind: "string" },
+      constraints: { maxLength: 5 },
+    });
   });
 
   it("readonly arrays; Map result is structured (record, map)", () => {
     expect(type("readonly_arrays", "a")).toEqual({ kind: "array", items: { kind: "string" } });
     expect(type("readonly_arrays", "b")).toEqual({ kind: "array", items: { kind: "number" } });
-    expect(tool(m, "readonly_arrays").result).toEqual({ kind: "structured", nullable: false, type: { kind: "record", values: { kind: "number" }, map: true } });
+    expect(tool(m, "readonly_arrays").result).toEqual({
+      kind: "structured",
+      nullable: false,
+      type: { kind: "record", values: { kind: "number" }, map: true },
+    });
   });
 
   it("classes: public instance fields (not private/#/static/methods); initializer → optional; constructor fills", () => {

@@ -8,7 +8,6 @@ import type { ObjectModel } from "@typed-mcp/model";
 import { FIXTURES, fixture } from "./helpers.js";
 import { childPids as children } from "../helpers/processes.ts";
 
-
 const tmp = mkdtempSync(join(tmpdir(), "typed-mcp-extract-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -59,7 +58,19 @@ describe("module text overlay and watch invalidation", () => {
     writeFileSync(join(tmp, "typed-mcp", "src", "index.ts"), `export declare function tool(...a: unknown[]): any;\n`);
     writeFileSync(
       join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", noEmit: true, types: [], lib: ["es2023"], paths: { "typed-mcp": ["../typed-mcp/src/index.ts"] } }, include: ["."] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: "es2022",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          noEmit: true,
+          types: [],
+          lib: ["es2023"],
+          paths: { "typed-mcp": ["../typed-mcp/src/index.ts"] },
+        },
+        include: ["."],
+      }),
     );
     copyFileSync(join(FIXTURES, "watch/tools.ts"), join(dir, "tools.ts"));
     copyFileSync(join(FIXTURES, "watch/shape.ts"), join(dir, "shape.ts"));
@@ -81,7 +92,10 @@ describe("module text overlay and watch invalidation", () => {
       expect(second.tools.map((t) => t.name)).toEqual(["paint"]);
 
       // An imported file changes on disk: stale until invalidated, fresh after.
-      writeFileSync(join(dir, "shape.ts"), `export interface Shape {\n  sides: number;\n  /** The colour. */\n  color: string;\n}\n`);
+      writeFileSync(
+        join(dir, "shape.ts"),
+        `export interface Shape {\n  sides: number;\n  /** The colour. */\n  color: string;\n}\n`,
+      );
       ex.invalidate(join(dir, "shape.ts"));
       const third = ex.extract(file, edited);
       expect(props(third)).toEqual(["sides", "color"]);

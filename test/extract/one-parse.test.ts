@@ -44,7 +44,9 @@ describe("one oxc parse per module", () => {
     expect(counter.parses).toBe(0);
     expect(tools.sites.map((s) => (s.kind === "method" ? s.member : s.options.name))).toEqual(["add", "echo"]);
     expect(tools.sites[1]).toMatchObject({ kind: "quick", trailingComma: true });
-    expect(resources.map((s) => [s.what, s.kind, s.options.uri ?? s.options.name ?? (s.kind === "method" ? s.member : "")])).toEqual([
+    expect(
+      resources.map((s) => [s.what, s.kind, s.options.uri ?? s.options.name ?? (s.kind === "method" ? s.member : "")]),
+    ).toEqual([
       ["resource", "method", "note://{id}"],
       ["prompt", "method", "greet"],
       ["resource", "quick", "x://y"],

@@ -40,18 +40,28 @@ describe("task option", () => {
       JSON.stringify({
         name: "slow_compute",
         description: "Sleeps, then answers.",
-        inputSchema: { type: "object", properties: { seconds: { type: "number" } }, required: ["seconds"], additionalProperties: false },
+        inputSchema: {
+          type: "object",
+          properties: { seconds: { type: "number" } },
+          required: ["seconds"],
+          additionalProperties: false,
+        },
         annotations: { destructiveHint: false },
         execution: { taskSupport: "optional" },
       }),
     );
     const quick = await load(tool(model, "quick_job"));
-    expect(quick.listing).toEqual({ ...slow.listing, name: "quick_job", description: undefined, annotations: undefined });
+    expect(quick.listing).toEqual({
+      ...slow.listing,
+      name: "quick_job",
+      description: undefined,
+      annotations: undefined,
+    });
     expect(Object.keys(quick.listing)).toEqual(["name", "inputSchema", "execution"]);
     expect("execution" in (await load(tool(model, "plain"))).listing).toBe(false);
   });
 
-  it("refuses any other value (OMCG0001 at the value); taskStart without a task-capable task, or not \"call\" / \"after-input\", too", () => {
+  it('refuses any other value (OMCG0001 at the value); taskStart without a task-capable task, or not "call" / "after-input", too', () => {
     const at = (needle: string) => ({ file, ...lineColOf(code, needle), code: "OMCG0001" });
     expect(model.diagnostics.map((d) => ({ file: d.file, line: d.line, column: d.column, code: d.code }))).toEqual([
       at('"sometimes"'),
@@ -68,7 +78,7 @@ describe("task option", () => {
     ]);
   });
 
-  it("taskStart \"after-input\" is execution.start in the model and taskStart in the descriptor, never in the listing; \"call\" is the default", async () => {
+  it('taskStart "after-input" is execution.start in the model and taskStart in the descriptor, never in the listing; "call" is the default', async () => {
     expect(tool(model, "ask_first").execution).toEqual({ taskSupport: "required", start: "after-input" });
     expect(tool(model, "quick_ask").execution).toEqual({ taskSupport: "optional", start: "after-input" });
     expect(tool(model, "starts_at_call").execution).toEqual({ taskSupport: "optional" });

@@ -16,9 +16,11 @@ afterAll(() => ex.close());
 
 const DISCRIMINATOR =
   "a union of object types needs a discriminator: a property present and required in every member, typed in each by literals of one JSON type, disjoint across members";
-const ADD_ONE = 'Add such a property (e.g. `kind: "circle"` / `kind: "square"`), or use one object type with optional properties.';
+const ADD_ONE =
+  'Add such a property (e.g. `kind: "circle"` / `kind: "square"`), or use one object type with optional properties.';
 const TUPLE_FIX = "Use an array (`T[]`) or an object with named properties.";
-const read = (tool: string, type: string, why: string) => `Parameter 'v' of tool '${tool}': 'v' has type '${type}', which typed-mcp cannot read: ${why}`;
+const read = (tool: string, type: string, why: string) =>
+  `Parameter 'v' of tool '${tool}': 'v' has type '${type}', which typed-mcp cannot read: ${why}`;
 
 describe("§4a unsupported unions and tuples", () => {
   it("each is its code at the parameter's file:line:column, with the exact message", () => {
@@ -36,31 +38,55 @@ describe("§4a unsupported unions and tuples", () => {
           "two of its members (string and Date) are JSON strings, which the reader cannot tell apart. Keep one member per JSON type (string, number, boolean, array, object), or make the object members a discriminated union (one required property typed by different literals in each member).",
         ),
       },
-      { ...at("v: { a: string } | { b: number }"), code: "OMCG0005", message: read("no_discriminator", "{ a: string; } | { b: number; }", `${DISCRIMINATOR}. ${ADD_ONE}`) },
+      {
+        ...at("v: { a: string } | { b: number }"),
+        code: "OMCG0005",
+        message: read("no_discriminator", "{ a: string; } | { b: number; }", `${DISCRIMINATOR}. ${ADD_ONE}`),
+      },
       {
         ...at("v: Circle | Oval"),
         code: "OMCG0005",
-        message: read("optional_kind", "Circle | Oval", `${DISCRIMINATOR} ('kind' almost qualifies, but it is optional in member 2). ${ADD_ONE}`),
+        message: read(
+          "optional_kind",
+          "Circle | Oval",
+          `${DISCRIMINATOR} ('kind' almost qualifies, but it is optional in member 2). ${ADD_ONE}`,
+        ),
       },
       {
         ...at("v: Circle | Dot"),
         code: "OMCG0005",
-        message: read("overlapping", "Circle | Dot", `${DISCRIMINATOR} ('kind' almost qualifies, but the literal "circle" is in two members). ${ADD_ONE}`),
+        message: read(
+          "overlapping",
+          "Circle | Dot",
+          `${DISCRIMINATOR} ('kind' almost qualifies, but the literal "circle" is in two members). ${ADD_ONE}`,
+        ),
       },
       {
         ...at("v: [string, number]"),
         code: "OMCG0005",
-        message: read("mixed_tuple", "[string, number]", `tuples of different element types are not supported (only homogeneous tuples such as \`[number, number]\`). ${TUPLE_FIX}`),
+        message: read(
+          "mixed_tuple",
+          "[string, number]",
+          `tuples of different element types are not supported (only homogeneous tuples such as \`[number, number]\`). ${TUPLE_FIX}`,
+        ),
       },
       {
         ...at("v: [number, number?]"),
         code: "OMCG0005",
-        message: read("optional_tuple", "[number, (number | undefined)?]", `tuples with optional or rest elements are not supported. ${TUPLE_FIX}`),
+        message: read(
+          "optional_tuple",
+          "[number, (number | undefined)?]",
+          `tuples with optional or rest elements are not supported. ${TUPLE_FIX}`,
+        ),
       },
       {
         ...at("v: [number, ...number[]]"),
         code: "OMCG0005",
-        message: read("rest_tuple", "[number, ...number[]]", `tuples with optional or rest elements are not supported. ${TUPLE_FIX}`),
+        message: read(
+          "rest_tuple",
+          "[number, ...number[]]",
+          `tuples with optional or rest elements are not supported. ${TUPLE_FIX}`,
+        ),
       },
       {
         ...at("v: Level | string"),
@@ -71,8 +97,20 @@ describe("§4a unsupported unions and tuples", () => {
           "a numeric enum in a union is written as its member names but held as numbers, so the writer cannot tell it apart. Use a string enum, or the enum alone.",
         ),
       },
-      { ...at("v: true | string"), code: "OMCG0005", message: read("lone_true", "string | true", "a single boolean literal is supported only as a discriminator. Use `boolean`.") },
-      { ...at("v: Int | boolean"), code: "OMCG0007", message: "Parameter 'v' of tool 'unfit': 'v': @minLength fits no member of the union (JSDoc tag)." },
+      {
+        ...at("v: true | string"),
+        code: "OMCG0005",
+        message: read(
+          "lone_true",
+          "string | true",
+          "a single boolean literal is supported only as a discriminator. Use `boolean`.",
+        ),
+      },
+      {
+        ...at("v: Int | boolean"),
+        code: "OMCG0007",
+        message: "Parameter 'v' of tool 'unfit': 'v': @minLength fits no member of the union (JSDoc tag).",
+      },
       {
         ...at("{ a }: { a: string } | { a: number }"),
         code: "OMCG0004",

@@ -14,7 +14,9 @@ afterAll(() => closeExtractor());
 it(
   `the reader accepts exactly what the oracle accepts, and accepted values round-trip (FUZZ_SEED=${cfg.seed})`,
   async () => {
-    console.log(`fuzz: FUZZ_SEED=${cfg.seed} tools/batch=${cfg.tools} runs/tool=${cfg.runs} depth=${cfg.depth} seconds=${cfg.seconds}`);
+    console.log(
+      `fuzz: FUZZ_SEED=${cfg.seed} tools/batch=${cfg.tools} runs/tool=${cfg.runs} depth=${cfg.depth} seconds=${cfg.seconds}`,
+    );
     const started = Date.now();
     const failures: string[] = [];
     let cases = 0;
@@ -33,7 +35,9 @@ it(
       if (cfg.tool !== undefined || (Date.now() - started) / 1000 >= cfg.seconds) break;
     }
     const secs = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`fuzz: ${types} types, ${cases} cases (${stats.accepted} accepted, ${stats.refused} refused) in ${secs} s, ${failures.length} failing types`);
+    console.log(
+      `fuzz: ${types} types, ${cases} cases (${stats.accepted} accepted, ${stats.refused} refused) in ${secs} s, ${failures.length} failing types`,
+    );
     if (failures.length > 0) throw new Error(`${failures.length} disagreement(s):\n\n${failures.join("\n\n")}`);
   },
   (cfg.seconds + 300) * 1000,

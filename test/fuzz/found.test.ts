@@ -82,7 +82,10 @@ afterAll(() => closeExtractor());
 const t = (name: string) => tools.get(name)!;
 
 /** Reads `args`, then writes the value of `p` and reads it back. */
-async function roundTrip(name: string, args: string): Promise<{ first: unknown; wire: unknown; back: unknown[] | string }> {
+async function roundTrip(
+  name: string,
+  args: string,
+): Promise<{ first: unknown; wire: unknown; back: unknown[] | string }> {
   const c = t(name);
   const read = c.g.read(JSON.parse(args), ctx);
   expect(Array.isArray(read), typeof read === "string" ? `first read refused: ${read}` : undefined).toBe(true);
@@ -106,7 +109,10 @@ describe("found by the differential test", () => {
   });
 
   it("writer: present ones are written as own properties (§6)", async () => {
-    const { wire, back } = await roundTrip("hostile", `{"p":{"__proto__":6,"constructor":"c","toString":1,"valueOf":false}}`);
+    const { wire, back } = await roundTrip(
+      "hostile",
+      `{"p":{"__proto__":6,"constructor":"c","toString":1,"valueOf":false}}`,
+    );
     expect(Object.keys(wire as object)).toEqual(["__proto__", "constructor", "toString", "valueOf"]);
     expect(JSON.stringify(wire)).toBe(`{"__proto__":6,"constructor":"c","toString":1,"valueOf":false}`);
     expect(Array.isArray(back)).toBe(true);
@@ -200,7 +206,9 @@ describe("departures of the contract from the listed schema (oracle.ts)", () => 
   it("4. index signature + @jsonName: the property's TypeScript key is refused as an extra key (docs/codegen.md, object + index signature)", () => {
     const args = `{"p":{"first_name":"a","firstName":"b"}}`;
     expect(t("renamed").plain(args)).toBe(true);
-    expect(t("renamed").g.read(JSON.parse(args), ctx)).toBe("Argument 'p.firstName' is not valid. It is not allowed here."); // §5 record key rule
+    expect(t("renamed").g.read(JSON.parse(args), ctx)).toBe(
+      "Argument 'p.firstName' is not valid. It is not allowed here.",
+    ); // §5 record key rule
     expect(t("renamed").oracle(args)).toBe(false);
     expect(t("renamed").reads(`{"p":{"first_name":"a","other":"b"}}`)).toBe(true);
   });

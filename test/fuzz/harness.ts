@@ -43,7 +43,7 @@ export function config(env = process.env): FuzzConfig {
   const n = (k: string, d: number) => (env[k] !== undefined && env[k] !== "" ? Number(env[k]) : d);
   return {
     // The bounded suite is deterministic (a fixed seed); `pnpm fuzz` (FUZZ_LONG=1) draws a new one.
-    seed: n("FUZZ_SEED", long ? Date.now() % 2 ** 31 | 0 : 20261201),
+    seed: n("FUZZ_SEED", long ? (Date.now() % 2 ** 31) | 0 : 20261201),
     tools: n("FUZZ_TOOLS", 30),
     runs: n("FUZZ_RUNS", long ? 1000 : 200),
     depth: n("FUZZ_DEPTH", 2),
@@ -62,12 +62,24 @@ export function closeExtractor(): void {
 const FIXTURE = join(root, ".tmp", "fuzz", String(process.pid));
 
 /** Writes the fixture folder (strict tsconfig, as test/extract/fixtures) with one module, extracts it. */
-export function extractModule(name: string, code: string): { file: string; tools: ToolModel[]; diagnostics: unknown[] } {
+export function extractModule(
+  name: string,
+  code: string,
+): { file: string; tools: ToolModel[]; diagnostics: unknown[] } {
   mkdirSync(FIXTURE, { recursive: true });
   writeFileSync(
     join(FIXTURE, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "es2022", module: "nodenext", moduleResolution: "nodenext", skipLibCheck: true, noEmit: true, lib: ["es2023", "dom"], types: [], strict: true },
+      compilerOptions: {
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        skipLibCheck: true,
+        noEmit: true,
+        lib: ["es2023", "dom"],
+        types: [],
+        strict: true,
+      },
       include: ["."],
     }),
   );
@@ -91,18 +103,32 @@ export interface Built {
 }
 
 /** Samples `count` signatures from `seed`, builds them as one module and loads every tool. */
-export async function buildBatch(seed: number, count: number, depth: number): Promise<{ built: Built[]; code: string; file: string }> {
+export async function buildBatch(
+  seed: number,
+  count: number,
+  depth: number,
+): Promise<{ built: Built[]; code: string; file: string }> {
   const sigs: ToolNode[] = fc.sample(toolArb(depth), { seed, numRuns: count });
   const code = renderModule(sigs);
   const { file, tools, diagnostics } = extractModule("batch", code);
-  if (diagnostics.length > 0) throw new Error(`Extraction reported diagnostics for supported types (FUZZ_SEED=${seed}):\n${JSON.stringify(diagnostics, null, 2)}\n--- module ---\n${code}`);
+  if (diagnostics.length > 0)
+    throw new Error(
+      `Extraction reported diagnostics for supported types (FUZZ_SEED=${seed}):\n${JSON.stringify(diagnostics, null, 2)}\n--- module ---\n${code}`,
+    );
   const methods = code.split("  @tool() ").slice(1);
   const built: Built[] = [];
   for (const model of tools) {
     const index = Number(model.name.slice(1));
     const loaded = await load(model);
     const trips = await Promise.all(listed(model.params).map((p) => roundTripper(p.type)));
-    built.push({ index, source: methods[index] ?? "", model, loaded, oracle: compileOracle(model, loaded.listing.inputSchema as Record<string, unknown>), trips });
+    built.push({
+      index,
+      source: methods[index] ?? "",
+      model,
+      loaded,
+      oracle: compileOracle(model, loaded.listing.inputSchema as Record<string, unknown>),
+      trips,
+    });
   }
   return { built, code, file };
 }
@@ -134,7 +160,12 @@ export function judge(b: Built, text: string): string | undefined {
   // A destructured parameter is one object under the TypeScript keys (§3); otherwise one value per parameter.
   const d = b.model.params[0]?.role === "destructured" ? ((got as unknown[])[0] as Record<string, unknown>) : undefined;
   for (let i = 0; i < params.length; i++) {
-    const v = d !== undefined ? (Object.hasOwn(d, params[i]!.key ?? params[i]!.name) ? d[params[i]!.key ?? params[i]!.name] : undefined) : (got as unknown[])[i];
+    const v =
+      d !== undefined
+        ? Object.hasOwn(d, params[i]!.key ?? params[i]!.name)
+          ? d[params[i]!.key ?? params[i]!.name]
+          : undefined
+        : (got as unknown[])[i];
     if (v === undefined) continue;
     let back: ReturnType<Built["trips"][number]>;
     try {
@@ -145,9 +176,12 @@ export function judge(b: Built, text: string): string | undefined {
     // Departure 1 (oracle.ts): a Set read from a JSON array with duplicates may hold fewer items
     // than its listed minItems, so its written form can be refused. Not a round trip the contract promises.
     if (!Array.isArray(back.read) && hasSetWithMinItems(params[i]!.type)) continue;
-    if (!Array.isArray(back.read)) return `round trip of ${params[i]!.name}: the writer wrote ${JSON.stringify(back.wire)}, which the reader refuses: ${back.read}`;
-    if (back.structured !== undefined && !isDeepStrictEqual(back.structured, back.wire)) return `round trip of ${params[i]!.name}: structuredContent differs from the text`;
-    if (!isDeepStrictEqual(back.read[0], v)) return `round trip of ${params[i]!.name}: read back ${show(back.read[0])}, first read ${show(v)}`;
+    if (!Array.isArray(back.read))
+      return `round trip of ${params[i]!.name}: the writer wrote ${JSON.stringify(back.wire)}, which the reader refuses: ${back.read}`;
+    if (back.structured !== undefined && !isDeepStrictEqual(back.structured, back.wire))
+      return `round trip of ${params[i]!.name}: structuredContent differs from the text`;
+    if (!isDeepStrictEqual(back.read[0], v))
+      return `round trip of ${params[i]!.name}: read back ${show(back.read[0])}, first read ${show(v)}`;
   }
   return undefined;
 }
@@ -166,14 +200,19 @@ export function hasSetWithMinItems(t: TypeModel): boolean {
     case "union":
       return t.members.some(hasSetWithMinItems);
     case "object":
-      return t.properties.some((p) => hasSetWithMinItems(p.type)) || (t.additionalProperties !== undefined && hasSetWithMinItems(t.additionalProperties));
+      return (
+        t.properties.some((p) => hasSetWithMinItems(p.type)) ||
+        (t.additionalProperties !== undefined && hasSetWithMinItems(t.additionalProperties))
+      );
     default:
       return false;
   }
 }
 
 function show(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x instanceof Set ? { Set: [...x] } : x instanceof Map ? { Map: [...x] } : x));
+  return JSON.stringify(v, (_k, x) =>
+    typeof x === "bigint" ? `${x}n` : x instanceof Set ? { Set: [...x] } : x instanceof Map ? { Map: [...x] } : x,
+  );
 }
 
 export interface Failure {

@@ -70,13 +70,30 @@ function withTags(base: string, tags: Tag[], asDoc: boolean[], at: Position, wra
 const docFlags = (n: number) => fc.array(fc.boolean(), { minLength: n, maxLength: n });
 
 /** Patterns that fast-check's `stringMatching` can also generate (no `@`, no `*\/`: they go into JSDoc too). */
-export const PATTERNS = ["^[a-z]+$", "^[A-Z]", "\\d", "^(ab)*$", "^.{0,3}$", "é", "^\\S+$", "^[^x]*x$", "^(?:a|bc)+$", "😀|^$", "^a/b", "[/]$", "\\/x"];
+export const PATTERNS = [
+  "^[a-z]+$",
+  "^[A-Z]",
+  "\\d",
+  "^(ab)*$",
+  "^.{0,3}$",
+  "é",
+  "^\\S+$",
+  "^[^x]*x$",
+  "^(?:a|bc)+$",
+  "😀|^$",
+  "^a/b",
+  "[/]$",
+  "\\/x",
+];
 /** Patterns only a type tag can carry (a line break, or the end of a comment). */
 export const TYPE_TAG_PATTERNS = ["a\nb|^$", "[\u2028]|^x", "^/\\*.*\\*/$", "\r"];
 
 /** minLength/maxLength pair (either may be absent), min ≤ max. */
 const lengthTags = fc
-  .tuple(fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }), fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }))
+  .tuple(
+    fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+    fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+  )
   .map(([a, b]) => {
     const tags: Tag[] = [];
     if (a !== undefined && b !== undefined && a > b) [a, b] = [b, a];
@@ -85,19 +102,28 @@ const lengthTags = fc
     return tags;
   });
 
-const bound = (integer: boolean) => (integer ? fc.integer({ min: -50, max: 50 }) : fc.oneof(fc.integer({ min: -50, max: 50 }), fc.constantFrom(-2.5, 0.5, 1.25, 99.75)));
+const bound = (integer: boolean) =>
+  integer
+    ? fc.integer({ min: -50, max: 50 })
+    : fc.oneof(fc.integer({ min: -50, max: 50 }), fc.constantFrom(-2.5, 0.5, 1.25, 99.75));
 
 const rangeTags = (integer: boolean) =>
-  fc.tuple(fc.option(bound(integer), { nil: undefined }), fc.option(bound(integer), { nil: undefined })).map(([a, b]) => {
-    const tags: Tag[] = [];
-    if (a !== undefined && b !== undefined && a > b) [a, b] = [b, a];
-    if (a !== undefined) tags.push(["minimum", a]);
-    if (b !== undefined) tags.push(["maximum", b]);
-    return tags;
-  });
+  fc
+    .tuple(fc.option(bound(integer), { nil: undefined }), fc.option(bound(integer), { nil: undefined }))
+    .map(([a, b]) => {
+      const tags: Tag[] = [];
+      if (a !== undefined && b !== undefined && a > b) [a, b] = [b, a];
+      if (a !== undefined) tags.push(["minimum", a]);
+      if (b !== undefined) tags.push(["maximum", b]);
+      return tags;
+    });
 
 const stringTags = fc
-  .tuple(lengthTags, fc.option(fc.constantFrom(...PATTERNS, ...TYPE_TAG_PATTERNS), { nil: undefined }), fc.option(fc.constantFrom("email", "uri"), { nil: undefined }))
+  .tuple(
+    lengthTags,
+    fc.option(fc.constantFrom(...PATTERNS, ...TYPE_TAG_PATTERNS), { nil: undefined }),
+    fc.option(fc.constantFrom("email", "uri"), { nil: undefined }),
+  )
   .map(([len, pattern, format]) => {
     const tags: Tag[] = [...len];
     if (pattern !== undefined) tags.push(["pattern", pattern]);
@@ -108,13 +134,35 @@ const stringTags = fc
 // ---- names ----------------------------------------------------------------------------------
 
 /** Property / wire names, hostile ones included (quoted in the source when not identifiers). */
-export const HOSTILE_KEYS = ["__proto__", "constructor", "prototype", "toString", 'q"uote', "a.b", "x y", "line\nbreak", "", "1", "é"];
+export const HOSTILE_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  'q"uote',
+  "a.b",
+  "x y",
+  "line\nbreak",
+  "",
+  "1",
+  "é",
+];
 const PROP_NAMES = ["a", "b", "id", "name", "items", ...HOSTILE_KEYS];
 /** String enum values / string literals, hostile ones included. */
 const ENUM_STRINGS = ["a", "b", "low", "HIGH", "x y", "__proto__", "constructor", 'q"uote', "", "é", "😀"];
 
 /** Numeric enum member names (the wire values), hostile ones included. */
-const ENUM_MEMBER_NAMES = ["Low", "High", "M0", "__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "é"];
+const ENUM_MEMBER_NAMES = [
+  "Low",
+  "High",
+  "M0",
+  "__proto__",
+  "constructor",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "é",
+];
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const propKey = (name: string) => (IDENT.test(name) && name !== "__proto__" ? name : JSON.stringify(name));
@@ -132,7 +180,10 @@ function docComment(lines: string[], indent: string): string {
 
 export type KindArb = (sub: fc.Arbitrary<TypeNode>) => fc.Arbitrary<TypeNode>;
 
-const leaf = (label: string, type: string): KindArb => () => fc.constant<TypeNode>({ label, render: () => ({ type, doc: [] }) });
+const leaf =
+  (label: string, type: string): KindArb =>
+  () =>
+    fc.constant<TypeNode>({ label, render: () => ({ type, doc: [] }) });
 
 /**
  * One arbitrary per §4 kind. `sub` is an arbitrary for a type one level deeper (a leaf at the
@@ -166,7 +217,13 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
     arb: () =>
       fc.uniqueArray(fc.constantFrom(...ENUM_STRINGS), { minLength: 1, maxLength: 4 }).map((values) => ({
         label: `enum ${JSON.stringify(values)}`,
-        render: (r) => ({ type: r.declare("S", (n) => `export enum ${n} { ${values.map((v, i) => `M${i} = ${JSON.stringify(v)}`).join(", ")} }`), doc: [] }),
+        render: (r) => ({
+          type: r.declare(
+            "S",
+            (n) => `export enum ${n} { ${values.map((v, i) => `M${i} = ${JSON.stringify(v)}`).join(", ")} }`,
+          ),
+          doc: [],
+        }),
       })),
   },
   stringUnion: {
@@ -178,19 +235,31 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
   },
   numberUnion: {
     arb: () =>
-      fc.uniqueArray(fc.oneof(fc.integer({ min: -5, max: 20 }), fc.constantFrom(0.5, -1.5, 2.25)), { minLength: 1, maxLength: 10 }).map((values) => ({
-        label: values.join(" | "),
-        render: () => ({ type: values.join(" | "), doc: [] }),
-      })),
+      fc
+        .uniqueArray(fc.oneof(fc.integer({ min: -5, max: 20 }), fc.constantFrom(0.5, -1.5, 2.25)), {
+          minLength: 1,
+          maxLength: 10,
+        })
+        .map((values) => ({
+          label: values.join(" | "),
+          render: () => ({ type: values.join(" | "), doc: [] }),
+        })),
   },
   numericEnum: {
     arb: () =>
       fc
-        .uniqueArray(fc.tuple(fc.constantFrom(...ENUM_MEMBER_NAMES), fc.integer({ min: -3, max: 9 })), { minLength: 1, maxLength: 4, selector: (m) => m[0] })
+        .uniqueArray(fc.tuple(fc.constantFrom(...ENUM_MEMBER_NAMES), fc.integer({ min: -3, max: 9 })), {
+          minLength: 1,
+          maxLength: 4,
+          selector: (m) => m[0],
+        })
         .map((members) => ({
           label: `enum {${members.map(([k, v]) => `${k}=${v}`).join(",")}}`,
           avoid: "numericEnum" as const,
-          render: (r) => ({ type: r.declare("N", (n) => `export enum ${n} { ${members.map(([k, v]) => `${k} = ${v}`).join(", ")} }`), doc: [] }),
+          render: (r) => ({
+            type: r.declare("N", (n) => `export enum ${n} { ${members.map(([k, v]) => `${k} = ${v}`).join(", ")} }`),
+            doc: [],
+          }),
         })),
   },
   Date: { arb: leaf("Date", "Date") },
@@ -199,24 +268,28 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
   array: {
     container: true,
     arb: (sub) =>
-      fc.tuple(sub, fc.constantFrom("[]", "readonly []", "Array", "ReadonlyArray"), lengthTags, docFlags(2)).map(([item, form, tags, asDoc]) => ({
-        label: `${form}<${item.label}>${tags.map(([k, v]) => ` ${k}=${v}`).join("")}`,
-        avoid: "array" as const,
-        render: (r, at) => {
-          const t = item.render(r, "inner").type;
-          const base = form === "[]" ? `(${t})[]` : form === "readonly []" ? `readonly (${t})[]` : `${form}<${t}>`;
-          return withTags(base, tags, asDoc, at, true);
-        },
-      })),
+      fc
+        .tuple(sub, fc.constantFrom("[]", "readonly []", "Array", "ReadonlyArray"), lengthTags, docFlags(2))
+        .map(([item, form, tags, asDoc]) => ({
+          label: `${form}<${item.label}>${tags.map(([k, v]) => ` ${k}=${v}`).join("")}`,
+          avoid: "array" as const,
+          render: (r, at) => {
+            const t = item.render(r, "inner").type;
+            const base = form === "[]" ? `(${t})[]` : form === "readonly []" ? `readonly (${t})[]` : `${form}<${t}>`;
+            return withTags(base, tags, asDoc, at, true);
+          },
+        })),
   },
   set: {
     container: true,
     arb: (sub) =>
-      fc.tuple(sub, fc.constantFrom("Set", "ReadonlySet"), lengthTags, docFlags(2)).map(([item, form, tags, asDoc]) => ({
-        label: `${form}<${item.label}>${tags.map(([k, v]) => ` ${k}=${v}`).join("")}`,
-        avoid: "array" as const,
-        render: (r, at) => withTags(`${form}<${item.render(r, "inner").type}>`, tags, asDoc, at),
-      })),
+      fc
+        .tuple(sub, fc.constantFrom("Set", "ReadonlySet"), lengthTags, docFlags(2))
+        .map(([item, form, tags, asDoc]) => ({
+          label: `${form}<${item.label}>${tags.map(([k, v]) => ` ${k}=${v}`).join("")}`,
+          avoid: "array" as const,
+          render: (r, at) => withTags(`${form}<${item.render(r, "inner").type}>`, tags, asDoc, at),
+        })),
   },
   record: {
     container: true,
@@ -269,7 +342,8 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
                 })
                 .join("");
             if (form === "inline") return { type: `{\n${members("    ")}  }`, doc: [] };
-            if (form === "alias") return { type: r.declare("A", (n) => `export type ${n} = {\n${members("  ")}};`), doc: [] };
+            if (form === "alias")
+              return { type: r.declare("A", (n) => `export type ${n} = {\n${members("  ")}};`), doc: [] };
             return { type: r.declare("O", (n) => `export interface ${n} {\n${members("  ")}}`), doc: [] };
           },
         })),
@@ -282,7 +356,10 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
         label: `{ a: ${a.label}; b?: ${b?.label} } & { c: ${c.label} }`,
         render: (r) => {
           const left = `{ a: ${a.render(r, "inner").type}${b !== undefined ? `; b?: ${b.render(r, "inner").type}` : ""} }`;
-          const right = r.declare("I", (n) => `export interface ${n} {\n  c${optional ? "?" : ""}: ${c.render(r, "inner").type};\n}`);
+          const right = r.declare(
+            "I",
+            (n) => `export interface ${n} {\n  c${optional ? "?" : ""}: ${c.render(r, "inner").type};\n}`,
+          );
           return { type: `${left} & ${right}`, doc: [] };
         },
       })),
@@ -291,23 +368,39 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
   literalRecord: {
     container: true,
     arb: (sub) =>
-      fc.tuple(fc.uniqueArray(fc.constantFrom("a", "b", "x y", "constructor", "__proto__"), { minLength: 1, maxLength: 3 }), sub).map(([keys, v]) => ({
-        label: `Record<${keys.map((k) => JSON.stringify(k)).join(" | ")}, ${v.label}>`,
-        render: (r) => ({ type: `Record<${keys.map((k) => JSON.stringify(k)).join(" | ")}, ${v.render(r, "inner").type}>`, doc: [] }),
-      })),
+      fc
+        .tuple(
+          fc.uniqueArray(fc.constantFrom("a", "b", "x y", "constructor", "__proto__"), { minLength: 1, maxLength: 3 }),
+          sub,
+        )
+        .map(([keys, v]) => ({
+          label: `Record<${keys.map((k) => JSON.stringify(k)).join(" | ")}, ${v.label}>`,
+          render: (r) => ({
+            type: `Record<${keys.map((k) => JSON.stringify(k)).join(" | ")}, ${v.render(r, "inner").type}>`,
+            doc: [],
+          }),
+        })),
   },
   /** An object type with properties and a string index signature; the properties share the index's value type. */
   objectWithIndex: {
     container: true,
     arb: (sub) =>
       fc
-        .tuple(fc.uniqueArray(fc.constantFrom("id", "name", "x y", "constructor"), { minLength: 1, maxLength: 3 }), sub, fc.boolean())
+        .tuple(
+          fc.uniqueArray(fc.constantFrom("id", "name", "x y", "constructor"), { minLength: 1, maxLength: 3 }),
+          sub,
+          fc.boolean(),
+        )
         .map(([names, v, optional]) => ({
           label: `{ ${names.join("; ")}: ${v.label}; [k: string]: same }`,
           render: (r) => {
             const t = v.render(r, "inner").type;
             return {
-              type: r.declare("X", (n) => `export interface ${n} {\n${names.map((p, i) => `  ${propKey(p)}${optional && i > 0 ? "?" : ""}: ${t};\n`).join("")}  [k: string]: ${t};\n}`),
+              type: r.declare(
+                "X",
+                (n) =>
+                  `export interface ${n} {\n${names.map((p, i) => `  ${propKey(p)}${optional && i > 0 ? "?" : ""}: ${t};\n`).join("")}  [k: string]: ${t};\n}`,
+              ),
               doc: [],
             };
           },
@@ -338,10 +431,16 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
   /** `string | number`, `Int | boolean`, … (§4a scalars of different JSON types). */
   scalarUnion: {
     arb: () =>
-      fc.uniqueArray(fc.constantFrom("string", "number", "Int", "boolean"), { minLength: 2, maxLength: 3, selector: (t) => (t === "Int" ? "number" : t) }).map((ts) => ({
-        label: ts.join(" | "),
-        render: () => ({ type: ts.join(" | "), doc: [] }),
-      })),
+      fc
+        .uniqueArray(fc.constantFrom("string", "number", "Int", "boolean"), {
+          minLength: 2,
+          maxLength: 3,
+          selector: (t) => (t === "Int" ? "number" : t),
+        })
+        .map((ts) => ({
+          label: ts.join(" | "),
+          render: () => ({ type: ts.join(" | "), doc: [] }),
+        })),
   },
   /** `T | T[]` (§4a members of different JSON kinds). */
   itemOrArray: {
@@ -361,11 +460,13 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
   /** `(string & MaxLength<3>) | Int`: a member with a keyword makes the union `anyOf` (§4a). */
   taggedScalarUnion: {
     arb: () =>
-      fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -5, max: 5 }), fc.boolean()).map(([len, min, stringFirst]) => {
-        const members = [`(string & MaxLength<${len}>)`, `(Int & Minimum<${min}>)`];
-        if (!stringFirst) members.reverse();
-        return { label: members.join(" | "), render: () => ({ type: members.join(" | "), doc: [] }) };
-      }),
+      fc
+        .tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -5, max: 5 }), fc.boolean())
+        .map(([len, min, stringFirst]) => {
+          const members = [`(string & MaxLength<${len}>)`, `(Int & Minimum<${min}>)`];
+          if (!stringFirst) members.reverse();
+          return { label: members.join(" | "), render: () => ({ type: members.join(" | "), doc: [] }) };
+        }),
   },
   /**
    * A discriminated union of 2–3 object types (§4a): the discriminator typed by string, number or
@@ -376,7 +477,14 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
     container: true,
     arb: (sub) =>
       fc
-        .tuple(fc.constantFrom("string", "number", "boolean"), fc.integer({ min: 2, max: 3 }), fc.boolean(), fc.boolean(), fc.array(sub, { minLength: 3, maxLength: 3 }), fc.constantFrom("kind", "type", "ok"))
+        .tuple(
+          fc.constantFrom("string", "number", "boolean"),
+          fc.integer({ min: 2, max: 3 }),
+          fc.boolean(),
+          fc.boolean(),
+          fc.array(sub, { minLength: 3, maxLength: 3 }),
+          fc.constantFrom("kind", "type", "ok"),
+        )
         .map(([litType, count, first, pairs, subs, key]) => {
           const n = litType === "boolean" ? 2 : count;
           const literals = Array.from({ length: n }, (_, i): string[] => {
@@ -414,9 +522,14 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
 };
 
 /** A random supported type, containers nested at most `depth` levels. */
-export function typeArb(depth: number, kinds: typeof KINDS = process.env.FUZZ_4A === "0" ? KINDS : { ...KINDS, ...KINDS_4A }): fc.Arbitrary<TypeNode> {
+export function typeArb(
+  depth: number,
+  kinds: typeof KINDS = process.env.FUZZ_4A === "0" ? KINDS : { ...KINDS, ...KINDS_4A },
+): fc.Arbitrary<TypeNode> {
   const leaves = Object.values(kinds).filter((k) => !k.container);
-  const leafArb = fc.oneof(...leaves.map((k) => k.arb(fc.constant({ label: "never", render: () => ({ type: "never", doc: [] }) }))));
+  const leafArb = fc.oneof(
+    ...leaves.map((k) => k.arb(fc.constant({ label: "never", render: () => ({ type: "never", doc: [] }) }))),
+  );
   if (depth <= 0) return leafArb;
   const sub = typeArb(depth - 1, kinds);
   return fc.oneof(...Object.values(kinds).map((k) => k.arb(sub)));
@@ -430,7 +543,10 @@ export interface ParamNode {
 }
 
 export const paramArb = (depth: number): fc.Arbitrary<ParamNode> =>
-  fc.record({ type: typeArb(depth), optional: fc.constantFrom<ParamNode["optional"]>("", "", "?", "| undefined", "default") });
+  fc.record({
+    type: typeArb(depth),
+    optional: fc.constantFrom<ParamNode["optional"]>("", "", "?", "| undefined", "default"),
+  });
 
 /** A tool signature: 1–3 parameters, or (`destructured`) one object pattern `({ p0, p1 = … }: { … })`. */
 export interface ToolNode {
@@ -439,7 +555,10 @@ export interface ToolNode {
 }
 
 export const toolArb = (depth: number): fc.Arbitrary<ToolNode> =>
-  fc.record({ params: fc.array(paramArb(depth), { minLength: 1, maxLength: 3 }), destructured: fc.nat(3).map((n) => n === 0) });
+  fc.record({
+    params: fc.array(paramArb(depth), { minLength: 1, maxLength: 3 }),
+    destructured: fc.nat(3).map((n) => n === 0),
+  });
 
 /** Default expressions for the types that have an obvious one (others fall back to `?`). */
 function defaultFor(type: string): string | undefined {
@@ -461,7 +580,9 @@ export function renderTool(r: Render, name: string, tool: ToolNode): string {
       const t = p.type.render(r, "prop");
       const def = p.optional === "default" ? defaultFor(t.type) : undefined;
       const opt = p.optional === "" ? "" : p.optional === "| undefined" ? "| undefined" : "?";
-      fields.push(`${docComment(t.doc, "    ")}    p${i}${opt === "?" ? "?" : ""}: ${t.type}${opt === "| undefined" ? " | undefined" : ""};\n`);
+      fields.push(
+        `${docComment(t.doc, "    ")}    p${i}${opt === "?" ? "?" : ""}: ${t.type}${opt === "| undefined" ? " | undefined" : ""};\n`,
+      );
       pattern.push(def !== undefined ? `p${i} = ${def}` : `p${i}`);
     });
     return `  @tool() ${name}({ ${pattern.join(", ")} }: {\n${fields.join("")}  }): void {}\n`;
@@ -476,7 +597,8 @@ export function renderTool(r: Render, name: string, tool: ToolNode): string {
       if (def === undefined) opt = "?";
     }
     // A required parameter cannot follow an optional one: `p?: T` becomes `p: T | undefined` there.
-    if (opt === "?" && params.slice(i + 1).some((q) => q.optional === "" || q.optional === "| undefined")) opt = "| undefined";
+    if (opt === "?" && params.slice(i + 1).some((q) => q.optional === "" || q.optional === "| undefined"))
+      opt = "| undefined";
     if (opt === "?") return `${doc}p${i}?: ${t.type}`;
     if (opt === "| undefined") return `${doc}p${i}: ${t.type} | undefined`;
     if (opt === "default") return `${doc}p${i}: ${t.type} = ${def}`;

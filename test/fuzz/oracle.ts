@@ -66,7 +66,11 @@ function createAjv(): Ajv2020 {
     schemaType: "string",
     validate: (enc: string, data: string) => enc !== "base64" || internal.readBase64(data) !== undefined,
   });
-  ajv.addKeyword({ keyword: "x-safeInteger", type: "number", validate: (_: unknown, data: number) => Number.isSafeInteger(data) });
+  ajv.addKeyword({
+    keyword: "x-safeInteger",
+    type: "number",
+    validate: (_: unknown, data: number) => Number.isSafeInteger(data),
+  });
   return ajv;
 }
 
@@ -119,7 +123,8 @@ function unionDepartures(t: Extract<TypeModel, { kind: "union" }>, anyOf: Schema
   const out: Schema[] = [];
   let i = 0;
   for (const m of t.members) {
-    if (m.kind === "union" && t.discriminator === undefined) for (const o of m.members) out.push(departures(o, anyOf[i++]!));
+    if (m.kind === "union" && t.discriminator === undefined)
+      for (const o of m.members) out.push(departures(o, anyOf[i++]!));
     else out.push(departures(m, anyOf[i++]!));
   }
   return [...out, ...anyOf.slice(i)];
@@ -131,7 +136,9 @@ function objectDepartures(t: ObjectModel, s: Schema, out: Schema): void {
   out.properties = props;
   if (t.additionalProperties !== undefined) {
     out.additionalProperties = departures(t.additionalProperties, s.additionalProperties as Schema);
-    const clash = t.properties.filter((p) => p.key !== p.name && !t.properties.some((q) => q.name === p.key)).map((p) => p.key);
+    const clash = t.properties
+      .filter((p) => p.key !== p.name && !t.properties.some((q) => q.name === p.key))
+      .map((p) => p.key);
     if (clash.length > 0) out.propertyNames = { not: { enum: clash } }; // departure 4
   }
 }
@@ -162,7 +169,8 @@ export function renameKeys(x: unknown, inSchema = false): unknown {
     let v = (x as Record<string, unknown>)[k];
     // In a schema, `required` and `propertyNames.not.enum` hold key names.
     if (inSchema && k === "required") v = (v as string[]).map(rename);
-    else if (inSchema && k === "propertyNames") v = { not: { enum: (v as { not: { enum: string[] } }).not.enum.map(rename) } };
+    else if (inSchema && k === "propertyNames")
+      v = { not: { enum: (v as { not: { enum: string[] } }).not.enum.map(rename) } };
     else v = renameKeys(v, inSchema);
     Object.defineProperty(out, rename(k), { value: v, enumerable: true, writable: true, configurable: true });
   }
@@ -170,7 +178,10 @@ export function renameKeys(x: unknown, inSchema = false): unknown {
 }
 
 /** Compiles the oracle for a tool (one shared ajv instance): data → renameKeys → ajv. */
-export function compileOracle(tool: ToolModel, inputSchema: Schema): (data: unknown) => { ok: boolean; errors: unknown } {
+export function compileOracle(
+  tool: ToolModel,
+  inputSchema: Schema,
+): (data: unknown) => { ok: boolean; errors: unknown } {
   shared ??= createAjv();
   const v = shared.compile(renameKeys(oracleSchema(tool, inputSchema), true) as Schema);
   return (data) => ({ ok: v(renameKeys(data)) as boolean, errors: v.errors });

@@ -27,7 +27,8 @@ it(`shared units list, read and write exactly as the inline code (FUZZ_SEED=${cf
     for (const b of built) {
       const shared = await load(b.model, { share: true });
       const trips = await Promise.all(listed(b.model.params).map((p) => roundTripper(p.type, { share: true })));
-      if (JSON.stringify(shared.listing) !== JSON.stringify(b.loaded.listing)) failures.push(`t${b.index} (seed ${seed}): the listings differ`);
+      if (JSON.stringify(shared.listing) !== JSON.stringify(b.loaded.listing))
+        failures.push(`t${b.index} (seed ${seed}): the listings differ`);
       const out = fc.check(
         fc.property(argsArb(b.model.params), (text) => {
           const inline = b.loaded.read(JSON.parse(text), ctx);
@@ -36,11 +37,19 @@ it(`shared units list, read and write exactly as the inline code (FUZZ_SEED=${cf
           if (!Array.isArray(inline)) return true;
           // Writers: each accepted value through a tool whose result is that parameter's type (roundTripper's tool), shared and inline.
           const d = b.model.params[0]?.role === "destructured";
-          return d || listed(b.model.params).every((_p, i) => inline[i] === undefined || isDeepStrictEqual(trips[i]!(got[i]), b.trips[i]!(inline[i])));
+          return (
+            d ||
+            listed(b.model.params).every(
+              (_p, i) => inline[i] === undefined || isDeepStrictEqual(trips[i]!(got[i]), b.trips[i]!(inline[i])),
+            )
+          );
         }),
         { seed, numRuns: Math.min(cfg.runs, 100) },
       );
-      if (out.failed) failures.push(`t${b.index} (seed ${seed}): ${(out.counterexample as [string])[0]} → inline ${JSON.stringify(b.loaded.read(JSON.parse((out.counterexample as [string])[0]), ctx))}`);
+      if (out.failed)
+        failures.push(
+          `t${b.index} (seed ${seed}): ${(out.counterexample as [string])[0]} → inline ${JSON.stringify(b.loaded.read(JSON.parse((out.counterexample as [string])[0]), ctx))}`,
+        );
       // The shared `read` is itself a unit; it goes through object units when it names one.
       if (shared.read.toString().includes("__tmcp_u_")) withUnits++;
     }

@@ -15,7 +15,8 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 /** An object with the given own entries; `__proto__` becomes an own data property (as `JSON.parse` makes it). */
 export function own(entries: [string, Json][]): { [k: string]: Json } {
   const o: { [k: string]: Json } = {};
-  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   return o;
 }
 
@@ -25,10 +26,36 @@ export function own(entries: [string, Json][]): { [k: string]: Json } {
  * 10,000-character key (its path is cut to 200 code units, spec §5).
  */
 export const HOSTILE_VALUE_KEYS = [...HOSTILE_KEYS, "x' y", "\u2028", "k".repeat(10_000)];
-const keyArb = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_VALUE_KEYS) });
+const keyArb = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 4 }) },
+  { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_VALUE_KEYS) },
+);
 
-const EMAILS = ["a@b.io", "first.last@example.org", "x+y@sub.domain.co", "a..b@x.io", "a@b", "@x.io", "a@-x.io", "é@x.io", "a b@x.io"];
-const URIS = ["https://example.org/p?q=1#f", "urn:isbn:0451450523", "mailto:a@b.io", "a:", "http://", "http://[", "http://a:99999/", "/relative", "x y:z", "http://%zz", "file:///tmp/a", "HTTP://A.B/%41"];
+const EMAILS = [
+  "a@b.io",
+  "first.last@example.org",
+  "x+y@sub.domain.co",
+  "a..b@x.io",
+  "a@b",
+  "@x.io",
+  "a@-x.io",
+  "é@x.io",
+  "a b@x.io",
+];
+const URIS = [
+  "https://example.org/p?q=1#f",
+  "urn:isbn:0451450523",
+  "mailto:a@b.io",
+  "a:",
+  "http://",
+  "http://[",
+  "http://a:99999/",
+  "/relative",
+  "x y:z",
+  "http://%zz",
+  "file:///tmp/a",
+  "HTTP://A.B/%41",
+];
 const DATES = [
   "2024-02-29T01:02:03Z",
   "2023-02-29T00:00:00Z",
@@ -56,7 +83,8 @@ function stringArb(t: Extract<TypeModel, { kind: "string" }>): fc.Arbitrary<stri
   const pool: fc.Arbitrary<string>[] = [];
   if (k.format === "email") pool.push(fc.constantFrom(...EMAILS), fc.emailAddress());
   else if (k.format === "uri") pool.push(fc.constantFrom(...URIS), fc.webUrl());
-  else if (k.pattern !== undefined) pool.push(fc.stringMatching(new RegExp(k.pattern, "u")).filter((s) => s.length < 20));
+  else if (k.pattern !== undefined)
+    pool.push(fc.stringMatching(new RegExp(k.pattern, "u")).filter((s) => s.length < 20));
   pool.push(fc.string({ unit: "grapheme", minLength: k.minLength ?? 0, maxLength: k.maxLength ?? 6 }));
   return fc.oneof(...pool);
 }
@@ -85,7 +113,13 @@ export function validArb(t: TypeModel, depth = 0): fc.Arbitrary<Json> {
       return fc.constantFrom(...t.values);
     case "date":
       return fc.oneof(
-        fc.date({ min: new Date("0000-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString()),
+        fc
+          .date({
+            min: new Date("0000-01-01T00:00:00.000Z"),
+            max: new Date("9999-12-31T23:59:59.999Z"),
+            noInvalidDate: true,
+          })
+          .map((d) => d.toISOString()),
         fc.constantFrom(...DATES),
       );
     case "url":
@@ -95,18 +129,32 @@ export function validArb(t: TypeModel, depth = 0): fc.Arbitrary<Json> {
     case "array": {
       const k = t.constraints ?? {};
       const item = validArb(t.items, depth + 1);
-      const arr = fc.array(item, { minLength: k.minLength ?? 0, maxLength: Math.min(k.maxLength ?? 4, 4 + (k.minLength ?? 0)) });
+      const arr = fc.array(item, {
+        minLength: k.minLength ?? 0,
+        maxLength: Math.min(k.maxLength ?? 4, 4 + (k.minLength ?? 0)),
+      });
       // A Set's JSON may carry duplicates (dropped, not refused): make some.
-      return t.set ? fc.oneof(arr, arr.map((a) => (a.length > 0 ? [...a, a[0]!] : a))) : arr;
+      return t.set
+        ? fc.oneof(
+            arr,
+            arr.map((a) => (a.length > 0 ? [...a, a[0]!] : a)),
+          )
+        : arr;
     }
     case "record":
       return fc.array(fc.tuple(keyArb, validArb(t.values, depth + 1)), { maxLength: 3 }).map(own);
     case "object": {
       const props = t.properties.filter((p) => !p.readOnly);
-      const parts = props.map((p) => fc.tuple(fc.constant(p.name), validArb(p.type, depth + 1), p.required ? fc.constant(true) : fc.boolean()));
+      const parts = props.map((p) =>
+        fc.tuple(fc.constant(p.name), validArb(p.type, depth + 1), p.required ? fc.constant(true) : fc.boolean()),
+      );
       const extra =
-        t.additionalProperties !== undefined ? fc.array(fc.tuple(keyArb, validArb(t.additionalProperties, depth + 1)), { maxLength: 2 }) : fc.constant([] as [string, Json][]);
-      return fc.tuple(fc.tuple(...parts), extra).map(([ps, ex]) => own([...ps.filter((p) => p[2]).map((p): [string, Json] => [p[0], p[1]]), ...ex]));
+        t.additionalProperties !== undefined
+          ? fc.array(fc.tuple(keyArb, validArb(t.additionalProperties, depth + 1)), { maxLength: 2 })
+          : fc.constant([] as [string, Json][]);
+      return fc
+        .tuple(fc.tuple(...parts), extra)
+        .map(([ps, ex]) => own([...ps.filter((p) => p[2]).map((p): [string, Json] => [p[0], p[1]]), ...ex]));
     }
     case "nullable":
       return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: validArb(t.inner, depth) });
@@ -125,7 +173,9 @@ export function listed(params: ParamModel[]): ValueParam[] {
 
 /** Valid `arguments` for a tool: every required parameter, optional ones sometimes. */
 export function validArgs(params: ParamModel[]): fc.Arbitrary<Json> {
-  const parts = listed(params).map((p) => fc.tuple(fc.constant(p.name), validArb(p.type), p.required ? fc.constant(true) : fc.boolean()));
+  const parts = listed(params).map((p) =>
+    fc.tuple(fc.constant(p.name), validArb(p.type), p.required ? fc.constant(true) : fc.boolean()),
+  );
   return fc.tuple(...parts).map((ps) => own(ps.filter((p) => p[2]).map((p): [string, Json] => [p[0], p[1]])));
 }
 
@@ -133,7 +183,22 @@ export function validArgs(params: ParamModel[]): fc.Arbitrary<Json> {
 
 const hostileJson: fc.Arbitrary<Json> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
-  fc.constantFrom<Json>(null, "", 0, -1, 1.5, true, [], {}, "x".repeat(30), 2 ** 53 + 2, -(2 ** 60), "2020-01-01T00:00:00Z", "AAAA", "https://x.org"),
+  fc.constantFrom<Json>(
+    null,
+    "",
+    0,
+    -1,
+    1.5,
+    true,
+    [],
+    {},
+    "x".repeat(30),
+    2 ** 53 + 2,
+    -(2 ** 60),
+    "2020-01-01T00:00:00Z",
+    "AAAA",
+    "https://x.org",
+  ),
 );
 
 type Mutation =
@@ -164,7 +229,14 @@ function nodes(root: Json): { get: () => Json; set: (v: Json) => void; del: () =
   const out: { get: () => Json; set: (v: Json) => void; del: () => void }[] = [];
   const walk = (v: Json, set: (v: Json) => void, del: () => void) => {
     out.push({ get: () => v, set, del });
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, (n) => (v[i] = n), () => v.splice(i, 1)));
+    if (Array.isArray(v))
+      v.forEach((x, i) =>
+        walk(
+          x,
+          (n) => (v[i] = n),
+          () => v.splice(i, 1),
+        ),
+      );
     else if (v !== null && typeof v === "object")
       for (const k of Object.keys(v))
         walk(
@@ -173,7 +245,11 @@ function nodes(root: Json): { get: () => Json; set: (v: Json) => void; del: () =
           () => delete v[k],
         );
   };
-  walk(root, () => {}, () => {});
+  walk(
+    root,
+    () => {},
+    () => {},
+  );
   return out;
 }
 
@@ -200,7 +276,8 @@ export function mutate(value: Json, at: number, m: Mutation): Json {
         n.del();
         break;
       case "addKey":
-        if (v !== null && typeof v === "object" && !Array.isArray(v)) Object.defineProperty(v, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+        if (v !== null && typeof v === "object" && !Array.isArray(v))
+          Object.defineProperty(v, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
         else set(own([[m.key, m.value]]));
         break;
       case "grow":
@@ -243,7 +320,9 @@ export function argsArb(params: ParamModel[]): fc.Arbitrary<string> {
   const names = listed(params).map((p) => p.name);
   const nearValid = fc.tuple(valid, fc.nat(), mutationArb).map(([v, at, m]) => mutate(v, at, m));
   const twice = fc.tuple(nearValid, fc.nat(), mutationArb).map(([v, at, m]) => mutate(v, at, m));
-  const randomArgs = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...names, ...HOSTILE_VALUE_KEYS), keyArb), hostileJson), { maxLength: 4 }).map(own);
+  const randomArgs = fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...names, ...HOSTILE_VALUE_KEYS), keyArb), hostileJson), { maxLength: 4 })
+    .map(own);
   return fc
     .oneof(
       { weight: 4, arbitrary: valid },

@@ -28,28 +28,35 @@ describe("create-typed-mcp --no-install", () => {
     ["rollup", "rollup.config.js", "rollup -c", /sourcemap: true/],
     ["webpack", "webpack.config.js", "webpack", /devtool: "source-map"/],
     ["rspack", "rspack.config.mjs", "rspack build", /devtool: "source-map"/],
-  ])("--bundler %s writes the ES-module project, its config with source maps, and the scripts", (bundler, config, build, sourceMap) => {
-    const r = create(`p-${bundler}`, "--bundler", bundler, "--runtime", "node", "--no-install");
-    expect(r).toMatchObject({ status: 0, stderr: "" });
-    const pkg = JSON.parse(read(`p-${bundler}`, "package.json"));
-    expect(pkg.type).toBe("module");
-    expect(pkg.scripts).toEqual({
-      build,
-      start: "node --enable-source-maps dist/server.js",
-      dev: `typed-mcp dev src/server.ts --build "${build}" --start "node --enable-source-maps dist/server.js"`,
-      typecheck: "tsc --noEmit",
-    });
-    expect(pkg.dependencies).toEqual({ "typed-mcp": "0.1.0" });
-    expect(pkg.devDependencies).toMatchObject({ "@typed-mcp/unplugin": "0.1.0", "@typed-mcp/cli": "0.1.0", typescript: "7.0.2" });
-    expect(read(`p-${bundler}`, config)).toMatch(sourceMap);
-    const ts = JSON.parse(read(`p-${bundler}`, "tsconfig.json")).compilerOptions;
-    expect({ strict: ts.strict, types: ts.types }).toEqual({ strict: true, types: ["node"] });
-    const server = read(`p-${bundler}`, "src/server.ts");
-    expect([/@tool\(\)/g, /@resource\(/g, /@prompt\(\)/g].map((re) => server.match(re)?.length)).toEqual([1, 1, 1]);
-    expect(existsSync(join(tmp, `p-${bundler}`, "README.md"))).toBe(true);
-    expect(existsSync(join(tmp, `p-${bundler}`, ".gitignore"))).toBe(true);
-    expect(existsSync(join(tmp, `p-${bundler}`, "node_modules"))).toBe(false);
-  });
+  ])(
+    "--bundler %s writes the ES-module project, its config with source maps, and the scripts",
+    (bundler, config, build, sourceMap) => {
+      const r = create(`p-${bundler}`, "--bundler", bundler, "--runtime", "node", "--no-install");
+      expect(r).toMatchObject({ status: 0, stderr: "" });
+      const pkg = JSON.parse(read(`p-${bundler}`, "package.json"));
+      expect(pkg.type).toBe("module");
+      expect(pkg.scripts).toEqual({
+        build,
+        start: "node --enable-source-maps dist/server.js",
+        dev: `typed-mcp dev src/server.ts --build "${build}" --start "node --enable-source-maps dist/server.js"`,
+        typecheck: "tsc --noEmit",
+      });
+      expect(pkg.dependencies).toEqual({ "typed-mcp": "0.1.0" });
+      expect(pkg.devDependencies).toMatchObject({
+        "@typed-mcp/unplugin": "0.1.0",
+        "@typed-mcp/cli": "0.1.0",
+        typescript: "7.0.2",
+      });
+      expect(read(`p-${bundler}`, config)).toMatch(sourceMap);
+      const ts = JSON.parse(read(`p-${bundler}`, "tsconfig.json")).compilerOptions;
+      expect({ strict: ts.strict, types: ts.types }).toEqual({ strict: true, types: ["node"] });
+      const server = read(`p-${bundler}`, "src/server.ts");
+      expect([/@tool\(\)/g, /@resource\(/g, /@prompt\(\)/g].map((re) => server.match(re)?.length)).toEqual([1, 1, 1]);
+      expect(existsSync(join(tmp, `p-${bundler}`, "README.md"))).toBe(true);
+      expect(existsSync(join(tmp, `p-${bundler}`, ".gitignore"))).toBe(true);
+      expect(existsSync(join(tmp, `p-${bundler}`, "node_modules"))).toBe(false);
+    },
+  );
 
   it("--runtime workers writes the workerd config and a tsconfig without Node types", () => {
     expect(create("w", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
@@ -69,7 +76,16 @@ describe("create-typed-mcp --no-install", () => {
   it("--packages DIR installs every typed-mcp package from its tarball there", () => {
     const dir = join(tmp, "tarballs");
     mkdirSync(dir);
-    for (const n of ["typed-mcp", "typed-mcp-unplugin", "typed-mcp-cli", "typed-mcp-transform", "typed-mcp-extract", "typed-mcp-codegen", "typed-mcp-model"]) writeFileSync(join(dir, `${n}-0.1.0.tgz`), "");
+    for (const n of [
+      "typed-mcp",
+      "typed-mcp-unplugin",
+      "typed-mcp-cli",
+      "typed-mcp-transform",
+      "typed-mcp-extract",
+      "typed-mcp-codegen",
+      "typed-mcp-model",
+    ])
+      writeFileSync(join(dir, `${n}-0.1.0.tgz`), "");
     expect(create("t", "--packages", dir, "--no-install").status).toBe(0);
     const pkg = JSON.parse(read("t", "package.json"));
     expect(pkg.dependencies["typed-mcp"]).toBe("file:../tarballs/typed-mcp-0.1.0.tgz");
@@ -78,10 +94,26 @@ describe("create-typed-mcp --no-install", () => {
   });
 
   it.each([
-    [["x1", "--bundler", "parcel"], 1, "create-typed-mcp: --bundler 'parcel' is not one of: vite, esbuild, rollup, webpack, rspack.\n"],
-    [["x2", "--runtime", "lambda"], 1, "create-typed-mcp: --runtime 'lambda' is not one of: node, workers, deno, bun.\n"],
-    [["x3", "--bundler", "rollup", "--runtime", "workers"], 1, `create-typed-mcp: --runtime workers is scaffolded with --bundler vite or esbuild (the Workers build needs the SDK's "workerd" export condition), not rollup.\n`],
-    [["x4", "--packages", "/nonexistent-typed-mcp"], 1, "create-typed-mcp: --packages /nonexistent-typed-mcp: no typed-mcp-0.1.0.tgz there (run pnpm pack:all in the typed-mcp workspace).\n"],
+    [
+      ["x1", "--bundler", "parcel"],
+      1,
+      "create-typed-mcp: --bundler 'parcel' is not one of: vite, esbuild, rollup, webpack, rspack.\n",
+    ],
+    [
+      ["x2", "--runtime", "lambda"],
+      1,
+      "create-typed-mcp: --runtime 'lambda' is not one of: node, workers, deno, bun.\n",
+    ],
+    [
+      ["x3", "--bundler", "rollup", "--runtime", "workers"],
+      1,
+      `create-typed-mcp: --runtime workers is scaffolded with --bundler vite or esbuild (the Workers build needs the SDK's "workerd" export condition), not rollup.\n`,
+    ],
+    [
+      ["x4", "--packages", "/nonexistent-typed-mcp"],
+      1,
+      "create-typed-mcp: --packages /nonexistent-typed-mcp: no typed-mcp-0.1.0.tgz there (run pnpm pack:all in the typed-mcp workspace).\n",
+    ],
   ])("refuses %j with exit %i and a message naming the value", (args, status, stderr) => {
     expect(create(...args, "--no-install")).toMatchObject({ status, stderr });
     expect(existsSync(join(tmp, args[0]!))).toBe(false);
@@ -93,30 +125,43 @@ describe("create-typed-mcp --no-install", () => {
     expect(r.stderr).toMatch(/^create-typed-mcp: Unknown option '--frob'/);
     mkdirSync(join(tmp, "full"));
     writeFileSync(join(tmp, "full", "x"), "");
-    expect(create("full", "--no-install")).toMatchObject({ status: 1, stderr: "create-typed-mcp: 'full' exists and is not empty: choose a new folder.\n" });
+    expect(create("full", "--no-install")).toMatchObject({
+      status: 1,
+      stderr: "create-typed-mcp: 'full' exists and is not empty: choose a new folder.\n",
+    });
   });
 });
 
 describe("create-typed-mcp in a terminal", () => {
   // A real pseudo-terminal from util-linux `script` (given a size: a 0-column terminal wraps every
   // character); keys are sent when each prompt has appeared.
-  it.skipIf(!existsSync("/usr/bin/script"))("asks for the folder, bundler and runtime with @clack/prompts", async () => {
-    const child = spawn("/usr/bin/script", ["-qfec", `stty cols 120 rows 40; ${process.execPath} ${BIN} --no-install`, "/dev/null"], { cwd: tmp, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (t: string) => (out += t));
-    const when = async (text: string, keys: string) => {
-      for (let waited = 0; !out.includes(text); waited += 50) {
-        if (waited > 15_000) throw new Error(`no '${text}' prompt:\n${out}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      child.stdin.write(keys);
-    };
-    const exited = new Promise<number | null>((r) => child.once("exit", r));
-    await when("Project folder", "asked\r");
-    await when("Bundler", "\x1b[B\r"); // down once: esbuild
-    await when("Runtime", "\r"); // node
-    expect(await exited).toBe(0);
-    expect(out).toContain("Done. Next:");
-    expect(JSON.parse(read("asked", "package.json")).scripts).toMatchObject({ build: "node build.mjs", start: "node --enable-source-maps dist/server.js" });
-  });
+  it.skipIf(!existsSync("/usr/bin/script"))(
+    "asks for the folder, bundler and runtime with @clack/prompts",
+    async () => {
+      const child = spawn(
+        "/usr/bin/script",
+        ["-qfec", `stty cols 120 rows 40; ${process.execPath} ${BIN} --no-install`, "/dev/null"],
+        { cwd: tmp, stdio: ["pipe", "pipe", "pipe"] },
+      );
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (t: string) => (out += t));
+      const when = async (text: string, keys: string) => {
+        for (let waited = 0; !out.includes(text); waited += 50) {
+          if (waited > 15_000) throw new Error(`no '${text}' prompt:\n${out}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        child.stdin.write(keys);
+      };
+      const exited = new Promise<number | null>((r) => child.once("exit", r));
+      await when("Project folder", "asked\r");
+      await when("Bundler", "\x1b[B\r"); // down once: esbuild
+      await when("Runtime", "\r"); // node
+      expect(await exited).toBe(0);
+      expect(out).toContain("Done. Next:");
+      expect(JSON.parse(read("asked", "package.json")).scripts).toMatchObject({
+        build: "node build.mjs",
+        start: "node --enable-source-maps dist/server.js",
+      });
+    },
+  );
 });

@@ -20,21 +20,39 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const workspaceVersions = new Map<string, string>();
 for (const dir of readdirSync(join(root, "packages"))) {
-  const m = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as { name: string; version: string };
+  const m = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+  };
   workspaceVersions.set(m.name, m.version);
 }
-const PUBLISHABLE = ["typed-mcp", "@typed-mcp/model", "@typed-mcp/codegen", "@typed-mcp/extract", "@typed-mcp/transform", "@typed-mcp/unplugin", "@typed-mcp/babel", "@typed-mcp/cli", "create-typed-mcp"];
+const PUBLISHABLE = [
+  "typed-mcp",
+  "@typed-mcp/model",
+  "@typed-mcp/codegen",
+  "@typed-mcp/extract",
+  "@typed-mcp/transform",
+  "@typed-mcp/unplugin",
+  "@typed-mcp/babel",
+  "@typed-mcp/cli",
+  "create-typed-mcp",
+];
 
 let out: string;
 let tarballs: string[];
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), "typed-mcp-pack-"));
-  tarballs = execFileSync("node", [join(root, "scripts/pack-all.mjs"), out], { encoding: "utf8" }).trim().split("\n");
+  tarballs = execFileSync("node", [join(root, "scripts/pack-all.mjs"), out], { encoding: "utf8" })
+    .trim()
+    .split("\n");
 }, 120_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 function tarFiles(tgz: string): string[] {
-  return execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).trim().split("\n").map((f) => f.replace(/^package\//, ""));
+  return execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((f) => f.replace(/^package\//, ""));
 }
 function tarManifest(tgz: string): Record<string, any> {
   return JSON.parse(execFileSync("tar", ["-xzOf", tgz, "package/package.json"], { encoding: "utf8" }));
@@ -57,7 +75,8 @@ describe("pnpm pack:all", () => {
       for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
         for (const [name, range] of Object.entries((m[field] ?? {}) as Record<string, string>)) {
           expect(range, `${m.name} ${field}.${name}`).not.toMatch(/^workspace:/);
-          if (workspaceVersions.has(name)) expect(range, `${m.name} ${field}.${name}`).toBe(workspaceVersions.get(name));
+          if (workspaceVersions.has(name))
+            expect(range, `${m.name} ${field}.${name}`).toBe(workspaceVersions.get(name));
         }
       }
     }
@@ -73,7 +92,10 @@ describe("pnpm pack:all", () => {
       expect(wanted.length, `${m.name} has exports or bin`).toBeGreaterThan(0);
       for (const f of wanted) expect(files, `${m.name} → ${f}`).toContain(f);
       // No test, source-map-only or tsbuildinfo leftovers from the workspace.
-      expect(files.filter((f) => f.endsWith(".tsbuildinfo") || f.startsWith("src/") || f.startsWith("node_modules/")), m.name).toEqual([]);
+      expect(
+        files.filter((f) => f.endsWith(".tsbuildinfo") || f.startsWith("src/") || f.startsWith("node_modules/")),
+        m.name,
+      ).toEqual([]);
     }
   });
 
@@ -93,7 +115,9 @@ describe("pnpm pack:all", () => {
       tarballs.map(async (t) => {
         const name = tarManifest(t).name as string;
         try {
-          await run("node", [attw, t, "--profile", "esm-only", "--format", "table", "--no-color"], { encoding: "utf8" });
+          await run("node", [attw, t, "--profile", "esm-only", "--format", "table", "--no-color"], {
+            encoding: "utf8",
+          });
           return { name, problems: "" };
         } catch (e) {
           // A non-zero exit: a problem the profile does not ignore; the table says which.

@@ -32,7 +32,11 @@ describe("a hook on a resource-template variable", () => {
   it("receives the other variables already given and answers from them (both revisions)", async () => {
     for (const c of [client, modern]) {
       calls.length = 0;
-      const r = await c.complete({ ref: BOOK, argument: { name: "id", value: "d" }, context: { arguments: { genre: "fiction" } } });
+      const r = await c.complete({
+        ref: BOOK,
+        argument: { name: "id", value: "d" },
+        context: { arguments: { genre: "fiction" } },
+      });
       expect(r.completion).toEqual({ values: ["dune", "dracula"], total: 2, hasMore: false });
       expect(calls).toEqual([{ genre: "fiction" }]);
     }
@@ -60,7 +64,11 @@ describe("a hook on a resource-template variable", () => {
 describe("a hook on a prompt argument", () => {
   it("receives the other arguments already given", async () => {
     calls.length = 0;
-    const r = await modern.complete({ ref: REVIEW, argument: { name: "title", value: "o" }, context: { arguments: { genre: "poetry", chapter: "2" } } });
+    const r = await modern.complete({
+      ref: REVIEW,
+      argument: { name: "title", value: "o" },
+      context: { arguments: { genre: "poetry", chapter: "2" } },
+    });
     expect(r.completion).toEqual({ values: ["odes"], total: 1, hasMore: false });
     expect(calls).toEqual([{ genre: "poetry", chapter: "2" }]);
   });
@@ -72,7 +80,8 @@ describe("a hook on a prompt argument", () => {
 
   it("ToolError → -32603 with its message; ProtocolError as is; anything else -32603 'The completion failed.', reported", async () => {
     const server = app.modules["completion-hooks"]!.hookServer(calls);
-    const ask = (value: string, name = "title") => rawRequest(server, "completion/complete", { ref: REVIEW, argument: { name, value } });
+    const ask = (value: string, name = "title") =>
+      rawRequest(server, "completion/complete", { ref: REVIEW, argument: { name, value } });
     expect((await ask("!")).message.error).toEqual({ code: -32603, message: "Type a letter first." });
     expect((await ask("?")).message.error).toEqual({ code: -32602, message: "No titles start with ?." });
     calls.length = 0;
@@ -87,7 +96,13 @@ describe("a hook on a prompt argument", () => {
   });
 
   it("an unknown prompt is still -32602", async () => {
-    expect((await errorOf(client.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "title", value: "" } }))).code).toBe(-32602);
+    expect(
+      (
+        await errorOf(
+          client.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "title", value: "" } }),
+        )
+      ).code,
+    ).toBe(-32602);
   });
 });
 
@@ -108,7 +123,11 @@ describe("@complete methods (hooks declared on the prompt's class, names checked
   it("the method gets the value and the other arguments by its parameter names, with this = the registered instance (both revisions)", async () => {
     for (const c of [team, teamModern]) {
       calls().length = 0;
-      const r = await c.complete({ ref: PROMOTE, argument: { name: "name", value: "K" }, context: { arguments: { department: "Support", note: "well done", shelf: "x" } } });
+      const r = await c.complete({
+        ref: PROMOTE,
+        argument: { name: "name", value: "K" },
+        context: { arguments: { department: "Support", note: "well done", shelf: "x" } },
+      });
       expect(r.completion).toEqual({ values: ["Kim", "Kai"], total: 2, hasMore: false });
       expect(calls()).toEqual([{ value: "K", note: "well done", department: "Support", self: true }]);
     }
@@ -122,8 +141,15 @@ describe("@complete methods (hooks declared on the prompt's class, names checked
   });
 
   it("an argument without a hook keeps the built-in literal-union completion; a static prompt's static hook works", async () => {
-    expect((await team.complete({ ref: PROMOTE, argument: { name: "department", value: "S" } })).completion).toEqual({ values: ["Sales", "Support"], total: 2, hasMore: false });
-    expect((await team.complete({ ref: { type: "ref/prompt", name: "audit" }, argument: { name: "year", value: "202" } })).completion).toEqual({
+    expect((await team.complete({ ref: PROMOTE, argument: { name: "department", value: "S" } })).completion).toEqual({
+      values: ["Sales", "Support"],
+      total: 2,
+      hasMore: false,
+    });
+    expect(
+      (await team.complete({ ref: { type: "ref/prompt", name: "audit" }, argument: { name: "year", value: "202" } }))
+        .completion,
+    ).toEqual({
       values: ["2024", "2025", "2026"],
       total: 3,
       hasMore: false,
@@ -132,7 +158,9 @@ describe("@complete methods (hooks declared on the prompt's class, names checked
 
   it("the hook goes with its prompt: server.complete on the same argument is refused, removePrompt removes it", async () => {
     const server = app.modules["completion-hooks"]!.teamServer();
-    expect(() => server.complete(PROMOTE, "name", () => [])).toThrow('prompt "promote-someone" already has a completion hook for "name".');
+    expect(() => server.complete(PROMOTE, "name", () => [])).toThrow(
+      'prompt "promote-someone" already has a completion hook for "name".',
+    );
     expect(server.removePrompt("promote-someone")).toBe(true);
     const c = await connect(server);
     expect((await errorOf(c.complete({ ref: PROMOTE, argument: { name: "name", value: "" } }))).code).toBe(-32602);
@@ -146,14 +174,22 @@ describe("registration errors", () => {
     expect(() => server().complete({ type: "ref/prompt", name: "nope" }, "x", () => [])).toThrow(
       'typed-mcp: server.complete: no prompt "nope" is registered on this server; register it before its completion hooks.',
     );
-    expect(() => server().complete({ type: "ref/resource", uri: "books://{id}" }, "id", () => [])).toThrow(/no resource template "books:\/\/\{id\}" is registered/);
-    expect(() => server().complete(REVIEW, "page", () => [])).toThrow('typed-mcp: server.complete: prompt "review" has no argument "page"; its arguments are "genre", "title", "chapter".');
-    expect(() => server().complete(REVIEW, "title", () => [])).toThrow('prompt "review" already has a completion hook for "title".');
+    expect(() => server().complete({ type: "ref/resource", uri: "books://{id}" }, "id", () => [])).toThrow(
+      /no resource template "books:\/\/\{id\}" is registered/,
+    );
+    expect(() => server().complete(REVIEW, "page", () => [])).toThrow(
+      'typed-mcp: server.complete: prompt "review" has no argument "page"; its arguments are "genre", "title", "chapter".',
+    );
+    expect(() => server().complete(REVIEW, "title", () => [])).toThrow(
+      'prompt "review" already has a completion hook for "title".',
+    );
     expect(() => server().complete(REVIEW, "genre", "nope" as never)).toThrow(TypeError);
   });
 
   it("@complete evaluated at run time (no plugin) throws the add-the-plugin message", () => {
-    expect(() => complete("promote", "name")).toThrow(/^@complete\("promote", "name"\) ran without the typed-mcp build plugin\..*@typed-mcp\/unplugin\/vite/s);
+    expect(() => complete("promote", "name")).toThrow(
+      /^@complete\("promote", "name"\) ran without the typed-mcp build plugin\..*@typed-mcp\/unplugin\/vite/s,
+    );
   });
 });
 

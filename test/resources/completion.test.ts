@@ -27,9 +27,17 @@ const prompt = (name: string) => ({ type: "ref/prompt" as const, name });
 const template = (uri: string) => ({ type: "ref/resource" as const, uri });
 
 /** [label, ref, argument name, typed value, expected completion]. */
-const CASES: Array<[string, { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }, string, string, object]> = [
+const CASES: Array<
+  [string, { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }, string, string, object]
+> = [
   ["string-literal union, empty prefix: every value", prompt("order"), "flavor", "", finite(FLAVOR, "")],
-  ["string-literal union, prefix c: source order kept", prompt("order"), "flavor", "c", { values: ["chocolate", "cherry", "coffee"], total: 3, hasMore: false }],
+  [
+    "string-literal union, prefix c: source order kept",
+    prompt("order"),
+    "flavor",
+    "c",
+    { values: ["chocolate", "cherry", "coffee"], total: 3, hasMore: false },
+  ],
   ["prefix ch", prompt("order"), "flavor", "ch", { values: ["chocolate", "cherry"], total: 2, hasMore: false }],
   ["a prefix is case-sensitive", prompt("order"), "flavor", "C", { values: [], total: 0, hasMore: false }],
   ["a full value", prompt("order"), "flavor", "coffee", { values: ["coffee"], total: 1, hasMore: false }],
@@ -38,13 +46,43 @@ const CASES: Array<[string, { type: "ref/prompt"; name: string } | { type: "ref/
   ["optional string: no set", prompt("order"), "note", "", NONE],
   ["Int: no set", prompt("order"), "scoops", "1", NONE],
   ["an argument that is not a parameter", prompt("order"), "nope", "", NONE],
-  ["template variable (enum)", template("shop://scoops/{flavor}/{size}"), "size", "h", { values: ["huge"], total: 1, hasMore: false }],
-  ["template variable (union)", template("shop://scoops/{flavor}/{size}"), "flavor", "v", { values: ["vanilla"], total: 1, hasMore: false }],
-  ["120 values: the first 100, total 120, hasMore", template("shop://codes/{code}"), "code", "", { values: CODE.slice(0, 100), total: 120, hasMore: true }],
-  ["120 values, prefix n11", template("shop://codes/{code}"), "code", "n11", { values: CODE.slice(0, 10), total: 10, hasMore: false }],
+  [
+    "template variable (enum)",
+    template("shop://scoops/{flavor}/{size}"),
+    "size",
+    "h",
+    { values: ["huge"], total: 1, hasMore: false },
+  ],
+  [
+    "template variable (union)",
+    template("shop://scoops/{flavor}/{size}"),
+    "flavor",
+    "v",
+    { values: ["vanilla"], total: 1, hasMore: false },
+  ],
+  [
+    "120 values: the first 100, total 120, hasMore",
+    template("shop://codes/{code}"),
+    "code",
+    "",
+    { values: CODE.slice(0, 100), total: 120, hasMore: true },
+  ],
+  [
+    "120 values, prefix n11",
+    template("shop://codes/{code}"),
+    "code",
+    "n11",
+    { values: CODE.slice(0, 10), total: 10, hasMore: false },
+  ],
   ["quick-path prompt", prompt("greet"), "tone", "w", { values: ["warm", "whimsical"], total: 2, hasMore: false }],
   ["quick-path prompt, string argument", prompt("greet"), "name", "", NONE],
-  ["quick-path template, boolean", template("shop://flags/{on}"), "on", "", { values: ["true", "false"], total: 2, hasMore: false }],
+  [
+    "quick-path template, boolean",
+    template("shop://flags/{on}"),
+    "on",
+    "",
+    { values: ["true", "false"], total: 2, hasMore: false },
+  ],
   ["a fixed resource URI: nothing to complete", template("shop://menu"), "x", "", NONE],
 ];
 
@@ -56,15 +94,19 @@ afterAll(() => app?.cleanup());
 
 type Connect = () => Promise<{ client: Client; close(): Promise<void> }>;
 
-const http = (options: Record<string, unknown>): Connect => async () => {
-  const client = await connect(app.modules.completion!.shopServer(), options);
-  return { client, close: () => client.close() };
-};
+const http =
+  (options: Record<string, unknown>): Connect =>
+  async () => {
+    const client = await connect(app.modules.completion!.shopServer(), options);
+    return { client, close: () => client.close() };
+  };
 
-const stdio = (options: Record<string, unknown>): Connect => async () => {
-  const client = await connectStdio(app.outDir, "shop", options);
-  return { client, close: () => client.close() };
-};
+const stdio =
+  (options: Record<string, unknown>): Connect =>
+  async () => {
+    const client = await connectStdio(app.outDir, "shop", options);
+    return { client, close: () => client.close() };
+  };
 
 describe.each<[string, Connect]>([
   ["HTTP 2025-11-25", http({})],
@@ -89,7 +131,11 @@ describe.each<[string, Connect]>([
   });
 
   it("context.arguments does not change the values (the sets are static)", async () => {
-    const result = await client.complete({ ref: prompt("order"), argument: { name: "size", value: "l" }, context: { arguments: { flavor: "vanilla" } } });
+    const result = await client.complete({
+      ref: prompt("order"),
+      argument: { name: "size", value: "l" },
+      context: { arguments: { flavor: "vanilla" } },
+    });
     expect(result.completion).toEqual({ values: ["large"], total: 1, hasMore: false });
   });
 
@@ -108,15 +154,25 @@ describe("capability and descriptors", () => {
     const client = await connect(server);
     expect(client.getServerCapabilities()?.completions).toBeUndefined();
     await client.close();
-    const { message } = await rawRequest(server, "completion/complete", { ref: template("shop://menu"), argument: { name: "x", value: "" } });
+    const { message } = await rawRequest(server, "completion/complete", {
+      ref: template("shop://menu"),
+      argument: { name: "x", value: "" },
+    });
     expect(message.error?.code).toBe(-32601);
   });
 
   it("the generated descriptors carry the value sets of the finite types only", () => {
     const { Shop } = app.modules.completion!;
     const prompts = Shop[Symbol.for("typed-mcp.prompts")] as Array<{ listing: { name: string }; completions?: object }>;
-    expect(prompts.find((p) => p.listing.name === "order")?.completions).toEqual({ flavor: FLAVOR, size: SIZE, gift: ["true", "false"] });
-    const resources = Shop[Symbol.for("typed-mcp.resources")] as Array<{ listing: { uri?: string; uriTemplate?: string }; completions?: object }>;
+    expect(prompts.find((p) => p.listing.name === "order")?.completions).toEqual({
+      flavor: FLAVOR,
+      size: SIZE,
+      gift: ["true", "false"],
+    });
+    const resources = Shop[Symbol.for("typed-mcp.resources")] as Array<{
+      listing: { uri?: string; uriTemplate?: string };
+      completions?: object;
+    }>;
     expect(resources.find((r) => r.listing.uriTemplate === "shop://codes/{code}")?.completions).toEqual({ code: CODE });
     expect(resources.find((r) => r.listing.uri === "shop://menu")?.completions).toBeUndefined();
   });

@@ -71,7 +71,7 @@ describe("OMCG0012: prompts", () => {
   });
 });
 
-describe("OMCG0012: @complete hooks (docs/resources.md \"Completion hooks\")", () => {
+describe('OMCG0012: @complete hooks (docs/resources.md "Completion hooks")', () => {
   it("an unknown prompt method, an unknown argument, a parameter that names no other argument or the completed one, a second hook, a rest parameter", () => {
     const { diags, messages, at, model } = run("complete.ts");
     expect(diags).toEqual([
@@ -91,7 +91,15 @@ describe("OMCG0012: @complete hooks (docs/resources.md \"Completion hooks\")", (
       `@complete on 'patternGiven': a parameter after the first must be a plain name, one of the prompt's other arguments (it receives that argument's value as sent).`,
     ]);
     // The valid hook is kept, with the listed prompt name and its given parameters.
-    expect(model.completions?.map(({ prompt, argument, member, static: isStatic, given }) => ({ prompt, argument, member, static: isStatic, given }))).toEqual([
+    expect(
+      model.completions?.map(({ prompt, argument, member, static: isStatic, given }) => ({
+        prompt,
+        argument,
+        member,
+        static: isStatic,
+        given,
+      })),
+    ).toEqual([
       { prompt: "promote-someone", argument: "name", member: "members", static: false, given: ["department"] },
     ]);
   });
@@ -112,8 +120,16 @@ describe("§8 unions read from strings: `string` must come last", () => {
     const rule = (type: string) =>
       `in '${type}', \`string\` must come last: the members are tried in the order written and \`string\` takes every value; move it to the end.`;
     expect(model.diagnostics).toEqual([
-      { ...at("id: string | Int"), code: "OMCG0011", message: `Resource 'by_id', parameter 'id': ${rule("string | Int")}` },
-      { ...at("flag: string | boolean"), code: "OMCG0012", message: `Prompt 'ask', parameter 'flag': ${rule("string | boolean")}` },
+      {
+        ...at("id: string | Int"),
+        code: "OMCG0011",
+        message: `Resource 'by_id', parameter 'id': ${rule("string | Int")}`,
+      },
+      {
+        ...at("flag: string | boolean"),
+        code: "OMCG0012",
+        message: `Prompt 'ask', parameter 'flag': ${rule("string | boolean")}`,
+      },
     ]);
   });
 });

@@ -16,7 +16,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app?.cleanup());
 
-const LIST_CHANGED = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed"] as const;
+const LIST_CHANGED = [
+  "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/prompts/list_changed",
+] as const;
 
 /** Records the method of every list_changed notification the client receives. */
 function record(client: Client): string[] {
@@ -53,16 +57,22 @@ describe("dynamic: true over stdio (2025-11-25)", () => {
 
   it("registering while serving sends the three notifications and the lists show the new entries", async () => {
     seen.length = 0;
-    expect(await client.callTool({ name: "grow", arguments: {} })).toEqual({ content: [{ type: "text", text: "grown" }] });
+    expect(await client.callTool({ name: "grow", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "grown" }],
+    });
     await until(() => seen.length >= 3);
     expect([...seen].sort()).toEqual([...LIST_CHANGED].sort());
     expect(await lists(client)).toEqual([["grow", "shrink", "extra_tool"], ["dyn://extra"], ["extra_prompt"]]);
-    expect(await client.callTool({ name: "extra_tool", arguments: {} })).toEqual({ content: [{ type: "text", text: "extra" }] });
+    expect(await client.callTool({ name: "extra_tool", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "extra" }],
+    });
   });
 
   it("removing sends them again; removed entries are gone (unknown tool -32602, unknown prompt -32602)", async () => {
     seen.length = 0;
-    expect(await client.callTool({ name: "shrink", arguments: {} })).toEqual({ content: [{ type: "text", text: "shrunk true true true" }] });
+    expect(await client.callTool({ name: "shrink", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "shrunk true true true" }],
+    });
     await until(() => seen.length >= 3);
     expect([...seen].sort()).toEqual([...LIST_CHANGED].sort());
     expect(await lists(client)).toEqual([["grow", "shrink"], [], []]);
@@ -72,7 +82,9 @@ describe("dynamic: true over stdio (2025-11-25)", () => {
 
   it("removing what is not registered answers false and sends nothing", async () => {
     seen.length = 0;
-    expect(await client.callTool({ name: "shrink", arguments: {} })).toEqual({ content: [{ type: "text", text: "shrunk false false false" }] });
+    expect(await client.callTool({ name: "shrink", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "shrunk false false false" }],
+    });
     await client.ping();
     expect(seen).toEqual([]);
   });
@@ -107,8 +119,16 @@ describe.each([
     const client = await open();
     try {
       const seen = record(client);
-      const subscription = await client.listen({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true });
-      expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true });
+      const subscription = await client.listen({
+        toolsListChanged: true,
+        resourcesListChanged: true,
+        promptsListChanged: true,
+      });
+      expect(subscription.honoredFilter).toEqual({
+        toolsListChanged: true,
+        resourcesListChanged: true,
+        promptsListChanged: true,
+      });
       await client.callTool({ name: "grow", arguments: {} });
       await until(() => seen.length >= 3);
       expect([...seen].sort()).toEqual([...LIST_CHANGED].sort());

@@ -38,7 +38,10 @@ describe("ToolError in resources and prompts (spec §7, §8)", () => {
   });
 
   it("prompts/get: -32603 with the ToolError's message", async () => {
-    const { message } = await rawRequest(app.modules.errors!.errorServer(), "prompts/get", { name: "review", arguments: { id: "7" } });
+    const { message } = await rawRequest(app.modules.errors!.errorServer(), "prompts/get", {
+      name: "review",
+      arguments: { id: "7" },
+    });
     expect(message).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: "No order 7 to review." } });
     const e = await errorOf(modern.getPrompt({ name: "review", arguments: { id: "7" } }));
     expect(e.code).toBe(-32603);
@@ -47,7 +50,9 @@ describe("ToolError in resources and prompts (spec §7, §8)", () => {
 
   it("any other exception stays 'The prompt failed.', reported to onToolError, never sent", async () => {
     failures.length = 0;
-    const { body, message } = await rawRequest(app.modules.errors!.errorServer(failures), "prompts/get", { name: "crash" });
+    const { body, message } = await rawRequest(app.modules.errors!.errorServer(failures), "prompts/get", {
+      name: "crash",
+    });
     expect(message.error).toEqual({ code: -32603, message: "The prompt failed." });
     expect(body).not.toContain("secret");
     expect(failures.map((f) => (f as Error).message)).toEqual(["secret detail"]);
@@ -62,14 +67,21 @@ describe("ToolError in resources and prompts (spec §7, §8)", () => {
 
 describe("protocol errors thrown on purpose are sent as that JSON-RPC error (spec §7)", () => {
   it("UrlElicitationRequiredError → -32042 with data.elicitations (2025-11-25)", async () => {
-    const { message } = await rawRequest(app.modules.errors!.errorServer(), "tools/call", { name: "needs_url", arguments: {} });
+    const { message } = await rawRequest(app.modules.errors!.errorServer(), "tools/call", {
+      name: "needs_url",
+      arguments: {},
+    });
     expect(message).toEqual({
       jsonrpc: "2.0",
       id: 7,
       error: {
         code: -32042,
         message: "Sign-in required.",
-        data: { elicitations: [{ mode: "url", message: "Sign in to continue.", url: "https://example.com/sign-in", elicitationId: "e-1" }] },
+        data: {
+          elicitations: [
+            { mode: "url", message: "Sign in to continue.", url: "https://example.com/sign-in", elicitationId: "e-1" },
+          ],
+        },
       },
     });
     const e = await errorOf(client.callTool({ name: "needs_url", arguments: {} }));
@@ -83,18 +95,27 @@ describe("protocol errors thrown on purpose are sent as that JSON-RPC error (spe
   });
 
   it("a ProtocolError with any code keeps code, message and data, in tools, resources and prompts", async () => {
-    const tool = await rawRequest(app.modules.errors!.errorServer(), "tools/call", { name: "protocol_tool", arguments: {} });
+    const tool = await rawRequest(app.modules.errors!.errorServer(), "tools/call", {
+      name: "protocol_tool",
+      arguments: {},
+    });
     expect(tool.message.error).toEqual({ code: -32001, message: "Quota exceeded.", data: { retryAfter: 30 } });
     const read = await rawRequest(app.modules.errors!.errorServer(), "resources/read", { uri: "orders://protocol" });
     expect(read.message.error).toEqual({ code: -32602, message: "Order ids are numbers.", data: { id: "protocol" } });
-    const get = await rawRequest(app.modules.errors!.errorServer(), "prompts/get", { name: "review", arguments: { id: "protocol" } });
+    const get = await rawRequest(app.modules.errors!.errorServer(), "prompts/get", {
+      name: "review",
+      arguments: { id: "protocol" },
+    });
     expect(get.message.error).toEqual({ code: -32602, message: "Order ids are numbers." });
     const e = await errorOf(modern.callTool({ name: "protocol_tool", arguments: {} }));
     expect({ code: e.code, data: e.data }).toEqual({ code: -32001, data: { retryAfter: 30 } });
   });
 
   it("ToolError in a tool stays an isError result", async () => {
-    expect(await client.callTool({ name: "refuse_tool", arguments: {} })).toEqual({ content: [{ type: "text", text: "No such order." }], isError: true });
+    expect(await client.callTool({ name: "refuse_tool", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "No such order." }],
+      isError: true,
+    });
   });
 });
 
@@ -102,14 +123,22 @@ describe("server→client requests on stateless 2025-era HTTP (docs/runtime.md)"
   it("listRoots / sample / elicit reject at once with ServerRequestUnavailableError naming the method", async () => {
     // The client declares every capability and would answer: the transport is what cannot carry the request.
     client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp" }] }));
-    client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
+    client.setRequestHandler("sampling/createMessage", async () => ({
+      role: "assistant",
+      content: { type: "text", text: "ok" },
+      model: "m",
+    }));
     client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
     const texts: string[] = [];
     for (const what of ["roots", "sample", "elicit"]) {
       const result = await client.callTool({ name: "ask", arguments: { what } }, { timeout: 2000 });
       texts.push((result.content as Array<{ text: string }>)[0]!.text);
     }
-    expect(texts).toEqual(["unavailable: roots/list", "unavailable: sampling/createMessage", "unavailable: elicitation/create"]);
+    expect(texts).toEqual([
+      "unavailable: roots/list",
+      "unavailable: sampling/createMessage",
+      "unavailable: elicitation/create",
+    ]);
   });
 
   it("let escape it is an ordinary failure: 'The tool failed.', the typed error passed to onToolError", async () => {
@@ -124,7 +153,9 @@ describe("server→client requests on stateless 2025-era HTTP (docs/runtime.md)"
     const stdio = await connectStdio(app.outDir, "errors", { capabilities: { roots: {} } });
     try {
       stdio.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp" }] }));
-      expect(await stdio.callTool({ name: "ask", arguments: { what: "roots" } })).toEqual({ content: [{ type: "text", text: "roots: 1" }] });
+      expect(await stdio.callTool({ name: "ask", arguments: { what: "roots" } })).toEqual({
+        content: [{ type: "text", text: "roots: 1" }],
+      });
     } finally {
       await stdio.close();
     }

@@ -18,7 +18,10 @@ export interface FetchServer {
 }
 
 /** Builds `fixtures/<dir>/<entries>.ts` (default dir `app`) with the plugin into a fresh temp dir (`outDir`, one `<entry>.js` each) and imports them. */
-export async function buildApp(entries: string[], dir = "app"): Promise<{ modules: Record<string, Record<string, any>>; outDir: string; cleanup(): Promise<void> }> {
+export async function buildApp(
+  entries: string[],
+  dir = "app",
+): Promise<{ modules: Record<string, Record<string, any>>; outDir: string; cleanup(): Promise<void> }> {
   const root = join(FIXTURES, dir);
   const out = await mkdtemp(join(tmpdir(), "typed-mcp-resources-"));
   await build({
@@ -31,7 +34,10 @@ export async function buildApp(entries: string[], dir = "app"): Promise<{ module
       ssr: true,
       outDir: out,
       target: "node20",
-      rollupOptions: { input: Object.fromEntries(entries.map((e) => [e, join(root, `${e}.ts`)])), output: { entryFileNames: "[name].js" } },
+      rollupOptions: {
+        input: Object.fromEntries(entries.map((e) => [e, join(root, `${e}.ts`)])),
+        output: { entryFileNames: "[name].js" },
+      },
     },
   });
   const modules: Record<string, Record<string, any>> = {};
@@ -40,7 +46,11 @@ export async function buildApp(entries: string[], dir = "app"): Promise<{ module
 }
 
 /** The official client talking to `server.fetch` directly; `bodies` records every raw response body of a POST. */
-export async function connect(server: FetchServer, options: Record<string, unknown> = {}, bodies: string[] = []): Promise<Client> {
+export async function connect(
+  server: FetchServer,
+  options: Record<string, unknown> = {},
+  bodies: string[] = [],
+): Promise<Client> {
   const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
   const fetchImpl = async (input: string | URL | Request, init?: RequestInit) => {
     const response = await server.fetch(new Request(input, init));
@@ -67,17 +77,31 @@ export function messagesOf(body: string): Array<Record<string, any>> {
 export const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
 
 /** One raw stateless JSON-RPC request to `server.fetch` (a 2025-11-25 client); the parsed response message and the raw body. */
-export async function rawRequest(server: FetchServer, method: string, params?: unknown): Promise<{ body: string; message: Record<string, any> }> {
+export async function rawRequest(
+  server: FetchServer,
+  method: string,
+  params?: unknown,
+): Promise<{ body: string; message: Record<string, any> }> {
   const response = await server.fetch(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, ...(params !== undefined && { params }) }),
     }),
   );
   const body = await response.text();
   const trimmed = body.trim();
-  const json = trimmed.startsWith("{") ? trimmed : body.split("\n").find((l) => l.startsWith("data:"))!.slice(5).trim();
+  const json = trimmed.startsWith("{")
+    ? trimmed
+    : body
+        .split("\n")
+        .find((l) => l.startsWith("data:"))!
+        .slice(5)
+        .trim();
   return { body, message: JSON.parse(json) };
 }
 
@@ -108,10 +132,21 @@ export function rawArray(body: string, key: string): string {
  * process; `fixture` selects the server (`TMCP_STDIO`: "shop" or "watch"). `options` are the
  * client's (e.g. {@link MODERN}).
  */
-export async function connectStdio(outDir: string, fixture: string, options: Record<string, unknown> = {}): Promise<Client> {
+export async function connectStdio(
+  outDir: string,
+  fixture: string,
+  options: Record<string, unknown> = {},
+): Promise<Client> {
   const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
   const env = { ...process.env, TMCP_STDIO: fixture } as Record<string, string>;
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(outDir, "stdio-main.js")], env, stderr: "inherit" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(outDir, "stdio-main.js")],
+      env,
+      stderr: "inherit",
+    }),
+  );
   return client;
 }
 
@@ -126,7 +161,10 @@ export async function errorOf(p: Promise<unknown>): Promise<{ code: number; mess
 }
 
 /** The official client on `server.fetch` (no sockets), without reading response bodies ahead (a listen stream stays open). */
-export async function connectStreaming(server: { fetch(r: Request): Promise<Response> }, options: Record<string, unknown>): Promise<Client> {
+export async function connectStreaming(
+  server: { fetch(r: Request): Promise<Response> },
+  options: Record<string, unknown>,
+): Promise<Client> {
   const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
   const fetchImpl = (input: string | URL | Request, init?: RequestInit) => server.fetch(new Request(input, init));
   await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: fetchImpl }));

@@ -18,7 +18,8 @@ afterAll(() => app?.cleanup());
 const CATALOGUE =
   '{"uri":"library://catalogue","name":"catalogue","title":"Catalogue","description":"The whole catalogue as JSON.","mimeType":"application/json"}';
 const BOOK = '{"uriTemplate":"library://books/{id}","name":"get_book","description":"A book by its id."}';
-const COVER = '{"uriTemplate":"library://covers/{id}","name":"cover","description":"Raw cover bytes.","mimeType":"image/png"}';
+const COVER =
+  '{"uriTemplate":"library://covers/{id}","name":"cover","description":"Raw cover bytes.","mimeType":"image/png"}';
 const SUMMARISE =
   '{"name":"summarise_book","title":"Summarise","description":"Summarises a book.","arguments":[' +
   '{"name":"id","description":"The book.","required":true},' +
@@ -73,8 +74,12 @@ describe("quick path (server.resource / server.prompt) lists byte-identical entr
   it("resources, templates and prompts", async () => {
     const quick = app.modules.quick!.quickServer();
     const resources = rawArray((await rawRequest(quick, "resources/list")).body, "resources");
-    expect(resources).toBe(`[${CATALOGUE},{"uri":"inline://hello","name":"inline://hello","description":"Inline: named after its URI."}]`);
-    expect(rawArray((await rawRequest(quick, "resources/templates/list")).body, "resourceTemplates")).toBe(`[${BOOK},${COVER}]`);
+    expect(resources).toBe(
+      `[${CATALOGUE},{"uri":"inline://hello","name":"inline://hello","description":"Inline: named after its URI."}]`,
+    );
+    expect(rawArray((await rawRequest(quick, "resources/templates/list")).body, "resourceTemplates")).toBe(
+      `[${BOOK},${COVER}]`,
+    );
     expect(rawArray((await rawRequest(quick, "prompts/list")).body, "prompts")).toBe(`[${SUMMARISE}]`);
   });
 });

@@ -34,17 +34,75 @@ async function text(uri: string, c = client): Promise<string> {
 describe("template variables read from strings (spec §8)", () => {
   const cases: [string, string[], string[], string][] = [
     // [template prefix, valid value → expected text suffix pairs as "in=>out", invalid values, their §5 text]
-    ["typed://number/", ["1.5=>number:1.5", "-2.5e3=>number:-2500", "0=>number:0", "1E2=>number:100"], ["01", "%2B1", "0x10", "1.", ".5", "%201", "1%20", "abc", "1e999", "NaN", "Infinity"], "Argument 'n' is not valid. Expected a number."],
-    ["typed://int/", ["42=>number:42", "-7=>number:-7"], ["4.2", "1e2", "007", "%2B3", "-", "0x1f", "%205"], "Argument 'i' is not valid. Expected an integer."],
-    ["typed://bigint/", ["9007199254740993=>bigint:9007199254740993", "-12=>bigint:-12"], ["1.0", "1e3", "01", "0x10", "%201"], "Argument 'b' is not valid. Expected an integer."],
-    ["typed://boolean/", ["true=>boolean:true", "false=>boolean:false"], ["TRUE", "True", "1", "0", "yes", "%20true"], "Argument 'f' is not valid. Expected true or false."],
-    ["typed://date/", ["2026-01-02T03:04:05Z=>date:2026-01-02T03:04:05.000Z", "2026-01-02T03:04:05.5%2B01:00=>date:2026-01-02T02:04:05.500Z"], ["2026-01-02", "2026-02-30T00:00:00Z", "2026-01-02%2003:04:05Z", "1767322800000", "2026-01-02T03:04:05"], "Argument 'd' is not valid. Expected an RFC 3339 date-time."],
-    ["typed://enum/", ["red=>enum:red", "green=>enum:green"], ["Red", "blue", "%20red"], 'Argument \'c\' is not valid. Expected one of "red", "green".'],
-    ["typed://union/", ["a=>union:a", "b=>union:b"], ["c", "A", "a%20"], 'Argument \'u\' is not valid. Expected one of "a", "b".'],
-    ["typed://mixed/", ["42=>mixed:number:42", "-1=>mixed:number:-1", "latest=>mixed:string:latest"], ["4.2", "Latest", "latest%20", "0x1"], 'Argument \'m\' is not valid. Expected an integer or one of "latest".'],
+    [
+      "typed://number/",
+      ["1.5=>number:1.5", "-2.5e3=>number:-2500", "0=>number:0", "1E2=>number:100"],
+      ["01", "%2B1", "0x10", "1.", ".5", "%201", "1%20", "abc", "1e999", "NaN", "Infinity"],
+      "Argument 'n' is not valid. Expected a number.",
+    ],
+    [
+      "typed://int/",
+      ["42=>number:42", "-7=>number:-7"],
+      ["4.2", "1e2", "007", "%2B3", "-", "0x1f", "%205"],
+      "Argument 'i' is not valid. Expected an integer.",
+    ],
+    [
+      "typed://bigint/",
+      ["9007199254740993=>bigint:9007199254740993", "-12=>bigint:-12"],
+      ["1.0", "1e3", "01", "0x10", "%201"],
+      "Argument 'b' is not valid. Expected an integer.",
+    ],
+    [
+      "typed://boolean/",
+      ["true=>boolean:true", "false=>boolean:false"],
+      ["TRUE", "True", "1", "0", "yes", "%20true"],
+      "Argument 'f' is not valid. Expected true or false.",
+    ],
+    [
+      "typed://date/",
+      [
+        "2026-01-02T03:04:05Z=>date:2026-01-02T03:04:05.000Z",
+        "2026-01-02T03:04:05.5%2B01:00=>date:2026-01-02T02:04:05.500Z",
+      ],
+      ["2026-01-02", "2026-02-30T00:00:00Z", "2026-01-02%2003:04:05Z", "1767322800000", "2026-01-02T03:04:05"],
+      "Argument 'd' is not valid. Expected an RFC 3339 date-time.",
+    ],
+    [
+      "typed://enum/",
+      ["red=>enum:red", "green=>enum:green"],
+      ["Red", "blue", "%20red"],
+      'Argument \'c\' is not valid. Expected one of "red", "green".',
+    ],
+    [
+      "typed://union/",
+      ["a=>union:a", "b=>union:b"],
+      ["c", "A", "a%20"],
+      'Argument \'u\' is not valid. Expected one of "a", "b".',
+    ],
+    [
+      "typed://mixed/",
+      ["42=>mixed:number:42", "-1=>mixed:number:-1", "latest=>mixed:string:latest"],
+      ["4.2", "Latest", "latest%20", "0x1"],
+      "Argument 'm' is not valid. Expected an integer or one of \"latest\".",
+    ],
     // Date | "now" | boolean | string: string last takes what the others do not.
-    ["typed://when/", ["2026-01-02T03:04:05Z=>when:2026-01-02T03:04:05.000Z:", "now=>when:string:now", "true=>when:boolean:true", "soon=>when:string:soon"], ["%ZZ"], "Argument 'w' is not valid. Expected percent-encoded UTF-8."],
-    ["typed://string/", ["hello%20world=>string:hello world", "x%2Fy=>string:x/y", "caf%C3%A9=>string:café"], ["%E0%A4%A", "%ZZ"], "Argument 's' is not valid. Expected percent-encoded UTF-8."],
+    [
+      "typed://when/",
+      [
+        "2026-01-02T03:04:05Z=>when:2026-01-02T03:04:05.000Z:",
+        "now=>when:string:now",
+        "true=>when:boolean:true",
+        "soon=>when:string:soon",
+      ],
+      ["%ZZ"],
+      "Argument 'w' is not valid. Expected percent-encoded UTF-8.",
+    ],
+    [
+      "typed://string/",
+      ["hello%20world=>string:hello world", "x%2Fy=>string:x/y", "caf%C3%A9=>string:café"],
+      ["%E0%A4%A", "%ZZ"],
+      "Argument 's' is not valid. Expected percent-encoded UTF-8.",
+    ],
   ];
   for (const [prefix, valid, invalid, message] of cases) {
     it(`${prefix}{…}: valid values`, async () => {
@@ -105,8 +163,12 @@ describe("resource return forms (spec §8)", () => {
   });
 
   it("ReadResourceResult, one resource contents, an array of contents → passed through", async () => {
-    expect(await client.readResource({ uri: "forms://result" })).toEqual({ contents: [{ uri: "forms://result", mimeType: "text/csv", text: "a,b" }] });
-    expect(await client.readResource({ uri: "forms://one" })).toEqual({ contents: [{ uri: "forms://one", mimeType: "text/markdown", text: "# one" }] });
+    expect(await client.readResource({ uri: "forms://result" })).toEqual({
+      contents: [{ uri: "forms://result", mimeType: "text/csv", text: "a,b" }],
+    });
+    expect(await client.readResource({ uri: "forms://one" })).toEqual({
+      contents: [{ uri: "forms://one", mimeType: "text/markdown", text: "# one" }],
+    });
     expect(await client.readResource({ uri: "forms://many" })).toEqual({
       contents: [
         { uri: "forms://many#1", text: "first" },
@@ -133,8 +195,12 @@ describe("prompts (spec §8)", () => {
   const user = (t: string) => ({ role: "user", content: { type: "text", text: t } });
 
   it("string → one user text message; defaults and optional parameters apply", async () => {
-    expect(await client.getPrompt({ name: "summarise_book", arguments: { id: "9" } })).toEqual({ messages: [user("Summarise book 9 in a short style.")] });
-    expect(await client.getPrompt({ name: "summarise_book", arguments: { id: "9", style: "long", words: "50" } })).toEqual({
+    expect(await client.getPrompt({ name: "summarise_book", arguments: { id: "9" } })).toEqual({
+      messages: [user("Summarise book 9 in a short style.")],
+    });
+    expect(
+      await client.getPrompt({ name: "summarise_book", arguments: { id: "9", style: "long", words: "50" } }),
+    ).toEqual({
       messages: [user("Summarise book 9 in a long style in 50 words.")],
     });
   });
@@ -150,7 +216,11 @@ describe("prompts (spec §8)", () => {
       [{ id: "9", extra: "x" }, "extra", "It is not an argument of this prompt."],
       // Refused before the SDK's parse, which would answer -32603 with its own text or drop the key (docs/security.md).
       [{ id: 9 } as unknown as Record<string, string>, "id", "Expected a string, got a number."],
-      [JSON.parse('{"id":"9","__proto__":"x"}') as Record<string, string>, "__proto__", "It is not an argument of this prompt."],
+      [
+        JSON.parse('{"id":"9","__proto__":"x"}') as Record<string, string>,
+        "__proto__",
+        "It is not an argument of this prompt.",
+      ],
     ];
     for (const [args, name, second] of bad) {
       const e = await errorOf(client.getPrompt({ name: "summarise_book", arguments: args }));

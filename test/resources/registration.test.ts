@@ -78,12 +78,18 @@ describe("duplicates", () => {
   it("two prompts with one name throw, naming both registrations", () => {
     const server = new McpServer({ name: "s", version: "1" }).addPrompts(new Notes());
     // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
-    expect(() => server.prompt("ask", () => "x", generated(askPrompt() as never))).toThrow(/two prompts are named "ask" on this server: Notes\.ask and server\.prompt\("ask"\)/);
+    expect(() => server.prompt("ask", () => "x", generated(askPrompt() as never))).toThrow(
+      /two prompts are named "ask" on this server: Notes\.ask and server\.prompt\("ask"\)/,
+    );
   });
 
   it("server.add registers nothing when a part is a duplicate", async () => {
-    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
-    const server = new McpServer({ name: "s", version: "1" }).prompt("ask", () => "x", generated(askPrompt() as never) as never);
+    const server = new McpServer({ name: "s", version: "1" }).prompt(
+      "ask",
+      // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+      () => "x",
+      generated(askPrompt() as never) as never,
+    );
     expect(() => server.add(new Notes())).toThrow(/two prompts are named "ask"/);
     // The resource of Notes was not registered either: the same add() succeeds on a fresh prompt-free server only.
     expect(() => server.addResources(new Notes())).not.toThrow();

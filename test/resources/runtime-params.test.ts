@@ -21,15 +21,30 @@ afterAll(async () => {
 });
 
 const BOTH = "ctx:number signal:true";
-const textOf = (r: { content?: unknown }) => (r.content as { type: string; text: string }[]).map((c) => c.text).join("");
+const textOf = (r: { content?: unknown }) =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join("");
 
 describe("runtime parameters anywhere (spec §3)", () => {
   it("lists only the value parameters, in order", async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema]));
-    expect(byName.first).toEqual({ type: "object", properties: { text: { type: "string", description: "Some text." } }, required: ["text"], additionalProperties: false });
-    expect(byName.middle).toEqual({ type: "object", properties: { a: { type: "string" }, b: { type: "number", default: 2 } }, additionalProperties: false });
-    expect(byName.quick).toEqual({ type: "object", properties: { n: { type: "number" } }, required: ["n"], additionalProperties: false });
+    expect(byName.first).toEqual({
+      type: "object",
+      properties: { text: { type: "string", description: "Some text." } },
+      required: ["text"],
+      additionalProperties: false,
+    });
+    expect(byName.middle).toEqual({
+      type: "object",
+      properties: { a: { type: "string" }, b: { type: "number", default: 2 } },
+      additionalProperties: false,
+    });
+    expect(byName.quick).toEqual({
+      type: "object",
+      properties: { n: { type: "number" } },
+      required: ["n"],
+      additionalProperties: false,
+    });
     const { prompts } = await client.listPrompts();
     expect(prompts.find((p) => p.name === "ask")?.arguments).toEqual([{ name: "topic", required: false }]);
     expect(prompts.find((p) => p.name === "quick_prompt")?.arguments).toEqual([{ name: "topic", required: true }]);

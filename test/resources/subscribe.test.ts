@@ -72,9 +72,13 @@ describe("2025-11-25 over stdio: resources/subscribe, resources/unsubscribe, not
     await client.subscribeResource({ uri: "watch://items/7" });
     await client.subscribeResource({ uri: "watch://items/9" });
     // watch://counter was unsubscribed above; watch://items/7 subscribed twice is one subscription.
-    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({ content: [{ type: "text", text: '["watch://items/7","watch://items/9"]' }] });
+    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({
+      content: [{ type: "text", text: '["watch://items/7","watch://items/9"]' }],
+    });
     await client.unsubscribeResource({ uri: "watch://items/9" });
-    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({ content: [{ type: "text", text: '["watch://items/7"]' }] });
+    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({
+      content: [{ type: "text", text: '["watch://items/7"]' }],
+    });
   });
 
   it("server.log sends notifications/message outside a request, at or above the client's logging/setLevel", async () => {
@@ -132,7 +136,10 @@ describe.each([
 
 let shared: ReturnType<typeof makeServer> | undefined;
 function makeServer() {
-  return app.modules.subscribe!.watchServer() as { fetch(r: Request): Promise<Response>; resourceUpdated(uri: string): Promise<void> };
+  return app.modules.subscribe!.watchServer() as {
+    fetch(r: Request): Promise<Response>;
+    resourceUpdated(uri: string): Promise<void>;
+  };
 }
 /** One server for the HTTP describe (its handler's bus is what the listen stream and the touch tool share). */
 function httpServer() {
@@ -157,8 +164,12 @@ describe("2025-11-25 over stateless HTTP", () => {
     const logged: unknown[] = [];
     client.setNotificationHandler("notifications/message", (n) => void logged.push(n.params));
     await client.subscribeResource({ uri: "watch://counter" });
-    expect(await client.callTool({ name: "announce", arguments: { level: "emergency", data: "x" } })).toEqual({ content: [{ type: "text", text: "announced" }] });
-    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({ content: [{ type: "text", text: "[]" }] });
+    expect(await client.callTool({ name: "announce", arguments: { level: "emergency", data: "x" } })).toEqual({
+      content: [{ type: "text", text: "announced" }],
+    });
+    expect(await client.callTool({ name: "subscribed", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "[]" }],
+    });
     expect(logged).toEqual([]);
     await client.close();
   });

@@ -33,13 +33,16 @@ const PLACE_ORDER_INPUT =
   '"inputSchema":{"type":"object","properties":{' +
   '"items":{"type":"array","description":"The lines to order.","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer"}},"required":["sku","qty"]}},' +
   '"rush":{"type":"boolean","default":false}},"required":["items"],"additionalProperties":false}';
-const PLACE_ORDER_OUTPUT = '"outputSchema":{"type":"object","properties":{"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"]}';
+const PLACE_ORDER_OUTPUT =
+  '"outputSchema":{"type":"object","properties":{"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"]}';
 const PLACE_ORDER_ANNOTATIONS = '"annotations":{"title":"Place order","idempotentHint":true}';
 const STOCK_INPUT = '"inputSchema":{"type":"object","properties":{},"additionalProperties":false}';
 const STOCK_OUTPUT = '"outputSchema":{"type":"object","additionalProperties":{"type":"number"}}';
-const ADD_INPUT = '"inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}';
+const ADD_INPUT =
+  '"inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}';
 const ADD_ANNOTATIONS = '"annotations":{"readOnlyHint":true}';
-const ECHO = '{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}}';
+const ECHO =
+  '{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}}';
 
 /** The whole `tools` array a client on `revision` must receive. */
 function expectedTools(revision: string): string {
@@ -49,7 +52,13 @@ function expectedTools(revision: string): string {
   return (
     "[" +
     [
-      join('"name":"place_order"', '"description":"Places an order."', PLACE_ORDER_INPUT, output && PLACE_ORDER_OUTPUT, annotations && PLACE_ORDER_ANNOTATIONS),
+      join(
+        '"name":"place_order"',
+        '"description":"Places an order."',
+        PLACE_ORDER_INPUT,
+        output && PLACE_ORDER_OUTPUT,
+        annotations && PLACE_ORDER_ANNOTATIONS,
+      ),
       join('"name":"stock"', '"description":"Stock per SKU."', STOCK_INPUT, output && STOCK_OUTPUT),
       join('"name":"add"', '"description":"Adds two numbers."', ADD_INPUT, annotations && ADD_ANNOTATIONS),
       ECHO,
@@ -75,7 +84,9 @@ const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026
 
 /** Client options that pin `revision` (see the file comment). */
 function pinned(revision: string): Record<string, unknown> {
-  return revision >= "2026" ? { versionNegotiation: { mode: { pin: revision } } } : { supportedProtocolVersions: [revision] };
+  return revision >= "2026"
+    ? { versionNegotiation: { mode: { pin: revision } } }
+    : { supportedProtocolVersions: [revision] };
 }
 
 // ---- the build ------------------------------------------------------------------------------
@@ -95,7 +106,10 @@ beforeAll(async () => {
       ssr: true,
       outDir: out,
       target: "node20",
-      rollupOptions: { input: { stdio: join(FIXTURE, "stdio.ts"), http: join(FIXTURE, "http.ts") }, output: { entryFileNames: "[name].js" } },
+      rollupOptions: {
+        input: { stdio: join(FIXTURE, "stdio.ts"), http: join(FIXTURE, "http.ts") },
+        output: { entryFileNames: "[name].js" },
+      },
     },
   });
   const mod = await import(pathToFileURL(join(out, "http.js")).href);
@@ -116,12 +130,21 @@ function resultOf(raw: Raw[], predicate: (r: Record<string, unknown>) => boolean
 
 /** Only the parts of a call result the spec shapes: `content`, `structuredContent`, `isError`, in wire order. */
 function callPart(result: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(result).filter(([k]) => k === "content" || k === "structuredContent" || k === "isError")));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(result).filter(([k]) => k === "content" || k === "structuredContent" || k === "isError"),
+    ),
+  );
 }
 
 const transports = {
   stdio: () =>
-    new StdioClientTransport({ command: process.execPath, args: [join(out, "stdio.js")], env: process.env as Record<string, string>, stderr: "pipe" }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(out, "stdio.js")],
+      env: process.env as Record<string, string>,
+      stderr: "pipe",
+    }),
   http: () => new StreamableHTTPClientTransport(http.url),
 };
 
@@ -146,11 +169,17 @@ for (const [kind, makeTransport] of Object.entries(transports)) {
           const calls = expectedCalls(revision);
           const placed = await client.callTool({ name: "place_order", arguments: { items: [{ sku: "a", qty: 1 }] } });
           expect("structuredContent" in placed).toBe(revision >= "2025-06-18");
-          expect(callPart(resultOf(raw, (r) => JSON.stringify(r.content ?? "").includes("ord-1")))).toBe(calls.placeOrder);
+          expect(callPart(resultOf(raw, (r) => JSON.stringify(r.content ?? "").includes("ord-1")))).toBe(
+            calls.placeOrder,
+          );
           await client.callTool({ name: "stock", arguments: {} });
-          expect(callPart(resultOf(raw, (r) => JSON.stringify(r.content ?? "").includes('\\"a\\":3')))).toBe(calls.stock);
+          expect(callPart(resultOf(raw, (r) => JSON.stringify(r.content ?? "").includes('\\"a\\":3')))).toBe(
+            calls.stock,
+          );
           await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
-          expect(callPart(resultOf(raw, (r) => JSON.stringify(r.content ?? "") === '[{"type":"text","text":"3"}]'))).toBe(calls.add);
+          expect(
+            callPart(resultOf(raw, (r) => JSON.stringify(r.content ?? "") === '[{"type":"text","text":"3"}]')),
+          ).toBe(calls.add);
         } finally {
           await client.close();
         }

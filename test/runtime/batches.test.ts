@@ -10,17 +10,34 @@ import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { messagesOf } from "./helpers.js";
 
-const REFUSED = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2025-06-18 and later." } };
+const REFUSED = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2025-06-18 and later." },
+};
 
 /** server.tool("record", (note: string) => { calls.push(note); return "ok"; }) as the plugin generates it. */
 function recordingServer(calls: string[]): McpServer {
   const server = new McpServer({ name: "batches", version: "1.0.0" });
-  // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
-  server.tool("record", (note: string) => (calls.push(note), "ok"), __tmcp.generated({
-    listing: { name: "record", inputSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"], additionalProperties: false } },
-    read: (args: any) => (typeof args?.note === "string" ? [args.note] : __tmcp.invalid("note", "Expected a string.")),
-    write: (value: string) => ({ content: [{ type: "text", text: value }] }),
-  }) as never);
+  server.tool(
+    "record",
+    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+    (note: string) => (calls.push(note), "ok"),
+    __tmcp.generated({
+      listing: {
+        name: "record",
+        inputSchema: {
+          type: "object",
+          properties: { note: { type: "string" } },
+          required: ["note"],
+          additionalProperties: false,
+        },
+      },
+      read: (args: any) =>
+        typeof args?.note === "string" ? [args.note] : __tmcp.invalid("note", "Expected a string."),
+      write: (value: string) => ({ content: [{ type: "text", text: value }] }),
+    }) as never,
+  );
   return server;
 }
 
@@ -31,7 +48,11 @@ const batch = (note: string) =>
   ]);
 const init = (version: string | undefined, body: string): RequestInit => ({
   method: "POST",
-  headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(version !== undefined && { "mcp-protocol-version": version }) },
+  headers: {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(version !== undefined && { "mcp-protocol-version": version }),
+  },
   body,
 });
 
@@ -45,35 +66,48 @@ describe("JSON-RPC batches over serveHttp", () => {
     await http.close();
   });
 
-  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])("refuses a batch on %s: HTTP 400, -32600, id null; no request in it runs", async (version) => {
-    const response = await fetch(http.url, init(version, batch(version)));
-    expect(response.status).toBe(400);
-    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual(REFUSED);
-    expect(calls).not.toContain(version);
-  });
+  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])(
+    "refuses a batch on %s: HTTP 400, -32600, id null; no request in it runs",
+    async (version) => {
+      const response = await fetch(http.url, init(version, batch(version)));
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual(REFUSED);
+      expect(calls).not.toContain(version);
+    },
+  );
 
   it("refuses a batch on 2024-11-05 (no batches there either), naming that revision", async () => {
     const response = await fetch(http.url, init("2024-11-05", batch("2024-11-05")));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2024-11-05." } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2024-11-05." },
+    });
     expect(calls).not.toContain("2024-11-05");
   });
 
-  it.each([["2025-03-26"], [undefined]])("serves a batch on %s (no header: 2025-03-26 assumed), one answer per request", async (version) => {
-    const note = `served-${version ?? "no-header"}`;
-    const response = await fetch(http.url, init(version, batch(note)));
-    expect(response.status).toBe(200);
-    const answers = messagesOf(await response.text()).sort((a, b) => a.id - b.id);
-    expect(answers).toEqual([
-      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "ok" }] } },
-      { jsonrpc: "2.0", id: 2, result: {} },
-    ]);
-    expect(calls).toContain(note);
-  });
+  it.each([["2025-03-26"], [undefined]])(
+    "serves a batch on %s (no header: 2025-03-26 assumed), one answer per request",
+    async (version) => {
+      const note = `served-${version ?? "no-header"}`;
+      const response = await fetch(http.url, init(version, batch(note)));
+      expect(response.status).toBe(200);
+      const answers = messagesOf(await response.text()).sort((a, b) => a.id - b.id);
+      expect(answers).toEqual([
+        { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "ok" }] } },
+        { jsonrpc: "2.0", id: 2, result: {} },
+      ]);
+      expect(calls).toContain(note);
+    },
+  );
 
   it("a single message on 2025-11-25 is served as before", async () => {
-    const response = await fetch(http.url, init("2025-11-25", JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" })));
+    const response = await fetch(
+      http.url,
+      init("2025-11-25", JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" })),
+    );
     expect(response.status).toBe(200);
     expect(messagesOf(await response.text())).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
   });
@@ -91,11 +125,17 @@ describe("JSON-RPC batches through server.fetch (web-standard handler), body rea
     const server = recordingServer(calls);
     const read = await server.fetch(new Request("http://127.0.0.1/mcp", init("2025-11-25", batch("a"))));
     expect([read.status, await read.json()]).toEqual([400, REFUSED]);
-    const given = await server.fetch(new Request("http://127.0.0.1/mcp", init("2025-11-25", "")), { parsedBody: JSON.parse(batch("b")) });
+    const given = await server.fetch(new Request("http://127.0.0.1/mcp", init("2025-11-25", "")), {
+      parsedBody: JSON.parse(batch("b")),
+    });
     expect([given.status, await given.json()]).toEqual([400, REFUSED]);
     const served = await server.fetch(new Request("http://127.0.0.1/mcp", init("2025-03-26", batch("c"))));
     expect(served.status).toBe(200);
-    expect(messagesOf(await served.text()).map((m) => m.id).sort()).toEqual([1, 2]);
+    expect(
+      messagesOf(await served.text())
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual([1, 2]);
     expect(calls).toEqual(["c"]);
   });
 });

@@ -17,7 +17,10 @@ const INITIALIZE = JSON.stringify({
 });
 
 /** POSTs `initialize` to `handle` with the given Host (and Origin) headers; resolves status and body. */
-function post(handle: HttpServerHandle, headers: { host: string; origin?: string }): Promise<{ status: number; body: string }> {
+function post(
+  handle: HttpServerHandle,
+  headers: { host: string; origin?: string },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -94,7 +97,9 @@ describe("serveHttp DNS-rebinding protection (loopback default)", () => {
 
 describe("serveHttp allowedHosts option", () => {
   it("allows exactly the listed hostnames", async () => {
-    expect((await post(custom, { host: `mcp.example.test:${custom.port}`, origin: "https://mcp.example.test" })).status).toBe(200);
+    expect(
+      (await post(custom, { host: `mcp.example.test:${custom.port}`, origin: "https://mcp.example.test" })).status,
+    ).toBe(200);
     expect((await post(custom, { host: `localhost:${custom.port}` })).status).toBe(403);
   });
 
@@ -107,14 +112,22 @@ describe("server.fetch served by Bun, Deno or another adapter on a local address
   // Found by a fresh attack: Host: evil.example with Origin: http://evil.example passes server.fetch's
   // same-host Origin rule, so a local server.fetch needs the Host check serveHttp does itself.
   it("hostHeaderValidationResponse(req, localhostAllowedHostnames()) from typed-mcp refuses a rebound Host and serves 127.0.0.1", async () => {
-    const { hostHeaderValidationResponse, localhostAllowedHostnames } = await import("../../packages/typed-mcp/dist/index.js");
+    const { hostHeaderValidationResponse, localhostAllowedHostnames } = await import(
+      "../../packages/typed-mcp/dist/index.js"
+    );
     const server = createServer();
     const local = (req: Request) => hostHeaderValidationResponse(req, localhostAllowedHostnames()) ?? server.fetch(req);
     const ping = (host: string) =>
       local(
         new Request(`http://${host}/mcp`, {
           method: "POST",
-          headers: { host, origin: `http://${host}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+          headers: {
+            host,
+            origin: `http://${host}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
         }),
       );

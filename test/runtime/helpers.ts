@@ -50,7 +50,9 @@ export const FAILED = '{"content":[{"type":"text","text":"The tool failed."}],"i
 export const TIMED_OUT = '{"content":[{"type":"text","text":"The tool timed out."}],"isError":true}';
 
 /** The capabilities of a client that negotiates MCP Apps. */
-export const APPS_CAPABILITIES = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+export const APPS_CAPABILITIES = {
+  extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+};
 
 /** The JSON-RPC messages of an HTTP response body (JSON or SSE). */
 export function messagesOf(body: string): Array<Record<string, any>> {

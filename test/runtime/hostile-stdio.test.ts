@@ -18,13 +18,16 @@ async function nextLines(before: number, count: number): Promise<Array<Record<st
   return session.lines.slice(before, before + count).map((l) => JSON.parse(l));
 }
 
-const resultOf = (line: string) => JSON.stringify({ content: JSON.parse(line).result.content, isError: JSON.parse(line).result.isError });
+const resultOf = (line: string) =>
+  JSON.stringify({ content: JSON.parse(line).result.content, isError: JSON.parse(line).result.isError });
 
 describe("stdio: every line gets its JSON-RPC answer, and the connection keeps serving", () => {
   it("garbage is -32700 with id null", async () => {
     const before = session.lines.length;
     session.child.stdin.write("this is not json\n");
-    expect(await nextLines(before, 1)).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }]);
+    expect(await nextLines(before, 1)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
+    ]);
   });
 
   it('"jsonrpc":"1.0" with an id is -32600 with that id; a batch array and an id-less object -32600 with id null', async () => {
@@ -43,7 +46,11 @@ describe("stdio: every line gets its JSON-RPC answer, and the connection keeps s
     const before = session.lines.length;
     session.child.stdin.write(`${"x".repeat(11 * 1024 * 1024)}\n`);
     expect(await nextLines(before, 1)).toEqual([
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the message is longer than 4194304 bytes" } },
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: the message is longer than 4194304 bytes" },
+      },
     ]);
     const line = await session.request(41, "tools/call", { name: "add", arguments: { a: 1, b: 2 } });
     expect(JSON.parse(line).result.content).toEqual([{ type: "text", text: "3" }]);
@@ -54,12 +61,20 @@ describe("stdio: every line gets its JSON-RPC answer, and the connection keeps s
     const before = session.lines.length;
     let deep = "1";
     for (let i = 0; i < 3000; i++) deep = `{"a":${deep}}`;
-    session.child.stdin.write(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2,"__proto__":{}}}}\n`);
-    session.child.stdin.write(`{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"add","arguments":{"a":${deep},"b":2}}}\n`);
+    session.child.stdin.write(
+      `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2,"__proto__":{}}}}\n`,
+    );
+    session.child.stdin.write(
+      `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"add","arguments":{"a":${deep},"b":2}}}\n`,
+    );
     const lines = session.lines;
     await until(() => lines.length >= before + 2, 10_000);
-    expect(resultOf(lines.find((l) => JSON.parse(l).id === 42)!)).toBe(invalid("__proto__", "It is not a parameter of this tool."));
-    expect(resultOf(lines.find((l) => JSON.parse(l).id === 43)!)).toBe(invalid("a", "Expected at most 64 levels of nesting."));
+    expect(resultOf(lines.find((l) => JSON.parse(l).id === 42)!)).toBe(
+      invalid("__proto__", "It is not a parameter of this tool."),
+    );
+    expect(resultOf(lines.find((l) => JSON.parse(l).id === 43)!)).toBe(
+      invalid("a", "Expected at most 64 levels of nesting."),
+    );
   });
 
   it("a message nested 5,000 levels outside tools/call arguments is -32600 with its id, never a stack overflow; the next request is served", async () => {
@@ -80,6 +95,7 @@ describe("stdio: every line gets its JSON-RPC answer, and the connection keeps s
   it("every error answer is free of stacks, paths and internal messages", () => {
     const errors = session.lines.filter((l) => l.includes('"error"') || l.includes('"isError":true'));
     expect(errors.length).toBeGreaterThanOrEqual(7);
-    for (const line of errors) expect(line).not.toMatch(/\n\s+at |file:\/\/|\/work\/|node_modules|Maximum call stack|TypeError|ReadBuffer/);
+    for (const line of errors)
+      expect(line).not.toMatch(/\n\s+at |file:\/\/|\/work\/|node_modules|Maximum call stack|TypeError|ReadBuffer/);
   });
 });

@@ -25,7 +25,12 @@ async function post(server: McpServer, body: string, revision: string, headers: 
   const response = await server.fetch(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(revision !== "" && { "mcp-protocol-version": revision }), ...headers },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(revision !== "" && { "mcp-protocol-version": revision }),
+        ...headers,
+      },
       body,
     }),
   );
@@ -37,8 +42,14 @@ async function post(server: McpServer, body: string, revision: string, headers: 
 /** A `tools/call` of `add` whose `arguments` JSON text is `args`, for `revision`. */
 function callAdd(server: McpServer, args: string, revision: "2025-11-25" | "2026-07-28") {
   const meta = revision === "2026-07-28" ? `,"_meta":${JSON.stringify(ENVELOPE)}` : "";
-  const headers: Record<string, string> = revision === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": "add" } : {};
-  return post(server, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":${args}${meta}}}`, revision, headers);
+  const headers: Record<string, string> =
+    revision === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": "add" } : {};
+  return post(
+    server,
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":${args}${meta}}}`,
+    revision,
+    headers,
+  );
 }
 
 const nested = (depth: number, leaf = "1") => {
@@ -54,21 +65,33 @@ describe("messages nested deeper than 64 levels outside tools/call arguments (fo
     const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":${DEEP}},"clientInfo":{"name":"x","version":"1"}}}`;
     const { status, message } = await post(server, body, "2025-11-25");
     expect(status).toBe(400);
-    expect(message).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "Invalid Request: the message is nested deeper than 64 levels" } });
+    expect(message).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32600, message: "Invalid Request: the message is nested deeper than 64 levels" },
+    });
   });
 
   it("2026-07-28 with a 5,000-level _meta client capability: HTTP 400 -32600", async () => {
     const server = createServer();
     const meta = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { experimental: "DEEP" } };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }).replace('"DEEP"', DEEP);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }).replace(
+      '"DEEP"',
+      DEEP,
+    );
     const { status, message } = await post(server, body, "2026-07-28", { "mcp-method": "tools/list" });
     expect(status).toBe(400);
-    expect(message!.error).toEqual({ code: -32600, message: "Invalid Request: the message is nested deeper than 64 levels" });
+    expect(message!.error).toEqual({
+      code: -32600,
+      message: "Invalid Request: the message is nested deeper than 64 levels",
+    });
   });
 
   it("tools/call arguments keep their own bound: 100 levels are the §5 argument error, not -32600", async () => {
     const { message } = await callAdd(createServer(), `{"a":${nested(100)},"b":1}`, "2025-11-25");
-    expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("a", "Expected at most 64 levels of nesting."));
+    expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(
+      invalid("a", "Expected at most 64 levels of nesting."),
+    );
   });
 });
 
@@ -79,32 +102,44 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     it("item 1: 3,000 levels of nesting are the §5 argument error, not -32603 (depth bound 64)", async () => {
       const { message } = await callAdd(server, `{"a":${nested(3000)},"b":1}`, revision);
       expect(message?.error).toBeUndefined();
-      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("a", "Expected at most 64 levels of nesting."));
+      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(
+        invalid("a", "Expected at most 64 levels of nesting."),
+      );
     });
 
     it("item 9: arguments past maxArgumentValues (100,000 by default) are refused naming an argument; 330,000 keys", async () => {
       const keys = Array.from({ length: 330_000 }, (_, i) => `"k${i}":0`).join(",");
       const { message } = await callAdd(server, `{"a":1,"b":2,${keys}}`, revision);
       // The 100,001st value is key k99998 (a and b count 1 each): that is the argument being read when the bound was crossed.
-      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid("k99998", "Expected at most 100000 values in all arguments together."));
+      expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(
+        invalid("k99998", "Expected at most 100000 values in all arguments together."),
+      );
     });
 
     it("item 9: the bounds are McpServer options; within them the reader decides", async () => {
       const small = createServer({ maxArgumentDepth: 2, maxArgumentValues: 5 });
       const deep = await callAdd(small, `{"a":1,"b":{"x":{"y":1}}}`, revision);
-      expect(JSON.stringify({ content: deep.message!.result.content, isError: true })).toBe(invalid("b", "Expected at most 2 levels of nesting."));
+      expect(JSON.stringify({ content: deep.message!.result.content, isError: true })).toBe(
+        invalid("b", "Expected at most 2 levels of nesting."),
+      );
       const many = await callAdd(small, `{"a":1,"b":2,"c":[1,2,3]}`, revision);
-      expect(JSON.stringify({ content: many.message!.result.content, isError: true })).toBe(invalid("c", "Expected at most 5 values in all arguments together."));
+      expect(JSON.stringify({ content: many.message!.result.content, isError: true })).toBe(
+        invalid("c", "Expected at most 5 values in all arguments together."),
+      );
       const ok = await callAdd(small, `{"a":1,"b":2}`, revision);
       expect(ok.message!.result.content).toEqual([{ type: "text", text: "3" }]);
-      expect(() => createServer({ maxArgumentDepth: 0 })).toThrow(new RangeError("maxArgumentDepth must be a positive integer, got 0"));
+      expect(() => createServer({ maxArgumentDepth: 0 })).toThrow(
+        new RangeError("maxArgumentDepth must be a positive integer, got 0"),
+      );
     });
 
     it("item 3: a top-level __proto__ is an unknown argument exactly like constructor and prototype (spec §5)", async () => {
       for (const key of ["__proto__", "constructor", "prototype"]) {
         for (const value of ["{}", "5", "null"]) {
           const { message } = await callAdd(server, `{"a":1,"b":2,"${key}":${value}}`, revision);
-          expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(invalid(key, "It is not a parameter of this tool."));
+          expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError })).toBe(
+            invalid(key, "It is not a parameter of this tool."),
+          );
         }
       }
       // Still an unknown argument past a known one in another position; and no prototype is ever changed.
@@ -125,11 +160,15 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       for (const [key, path] of cases) {
         // Over the bound at this key: the path is written by the runtime's bound check.
         const { message } = await callAdd(small, `{"a":1,"b":2,${JSON.stringify(key)}:0}`, revision);
-        expect(message!.result.content[0].text).toBe(`Argument '${path}' is not valid. Expected at most 2 values in all arguments together.`);
+        expect(message!.result.content[0].text).toBe(
+          `Argument '${path}' is not valid. Expected at most 2 values in all arguments together.`,
+        );
       }
       const long = "k".repeat(10_000);
       const { message } = await callAdd(small, `{"a":1,"b":2,"${long}":0}`, revision);
-      expect(message!.result.content[0].text).toBe(`Argument '${"k".repeat(200)}…' is not valid. Expected at most 2 values in all arguments together.`);
+      expect(message!.result.content[0].text).toBe(
+        `Argument '${"k".repeat(200)}…' is not valid. Expected at most 2 values in all arguments together.`,
+      );
     });
   });
 }
@@ -143,7 +182,8 @@ describe("item 1: the input_required digest is lazy and iterative (no recursion 
       read: (args: Record<string, unknown> | undefined, ctx: unknown) => [args?.deep, ctx],
       write: (value: unknown) => ({ content: [{ type: "text", text: String(value) }] }),
     });
-    const ask = async (_deep: unknown, ctx: RequestContext) => (await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action;
+    const ask = async (_deep: unknown, ctx: RequestContext) =>
+      (await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action;
     (server.tool as (...a: unknown[]) => McpServer)("ask", ask, descriptor);
     const meta = JSON.stringify({ ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } });
     const { status, message } = await post(
@@ -165,7 +205,9 @@ describe("item 2: maxRequestBodySize is one option, honoured by server.fetch", (
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2,"pad":"${"x".repeat(5 * 1024 * 1024)}"}}}`;
     const big = await post(createServer({ maxRequestBodySize: 8 * 1024 * 1024 }), body, "2025-11-25");
     expect(big.status).toBe(200);
-    expect(JSON.stringify({ content: big.message!.result.content, isError: true })).toBe(invalid("pad", "It is not a parameter of this tool."));
+    expect(JSON.stringify({ content: big.message!.result.content, isError: true })).toBe(
+      invalid("pad", "It is not a parameter of this tool."),
+    );
     const small = await post(createServer(), body, "2025-11-25");
     expect(small.status).toBe(413);
     expect(() => createServer({ maxRequestBodySize: -1 })).toThrow(RangeError);
@@ -187,7 +229,12 @@ describe("item 4: the session id is bounded by what the gating needs", () => {
       const capabilities = { ...APPS_CAPABILITIES, experimental: { pad: { text: "p".repeat(5000) } } };
       const init = await post(
         server,
-        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities, clientInfo },
+        }),
         "",
       );
       const id = init.headers.get("mcp-session-id")!;
@@ -196,7 +243,12 @@ describe("item 4: the session id is bounded by what the gating needs", () => {
       const list = await server.fetch(
         new Request("http://127.0.0.1/mcp", {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "mcp-session-id": id },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+            "mcp-session-id": id,
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
         }),
       );
@@ -224,13 +276,21 @@ describe("item 8: resources/read with a 1 MB URI", () => {
   it("answers resource-not-found (-32002 on 2025-11-25, spec §8), never -32603", async () => {
     const server = new McpServer({ name: "r", version: "1" }).addResources(new Notes());
     for (const uri of [`notes://${"a".repeat(1_000_000)}`, `x://${"a".repeat(1_000_000)}`]) {
-      const { message } = await post(server, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }), "2025-11-25");
+      const { message } = await post(
+        server,
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }),
+        "2025-11-25",
+      );
       expect(message!.error.code).toBe(-32002);
       // The URI is echoed cut at 200 code units + "…" (docs/security.md "Echoed client text"), in the message and data.uri.
       expect(message!.error.message).toBe(`Resource not found: ${uri.slice(0, 200)}…`);
       expect(message!.error.data).toEqual({ uri: `${uri.slice(0, 200)}…` });
     }
-    const ok = await post(server, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "notes://7" } }), "2025-11-25");
+    const ok = await post(
+      server,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "notes://7" } }),
+      "2025-11-25",
+    );
     expect(ok.message!.result.contents).toEqual([{ uri: "notes://7", mimeType: "text/plain", text: "n7" }]);
   });
 });
@@ -288,7 +348,9 @@ describe("items 5 and 6: serveHttp and malformed requests (RFC 9112 §3.2)", () 
   });
 
   it("an absolute-form target is served (RFC 9112 §3.2.2) and its authority, not Host, is checked against DNS rebinding", async () => {
-    const good = await raw(`${POST(`http://127.0.0.1:${http.port}/mcp`, "127.0.0.1")}Content-Length: ${PING.length}\r\n\r\n${PING}`);
+    const good = await raw(
+      `${POST(`http://127.0.0.1:${http.port}/mcp`, "127.0.0.1")}Content-Length: ${PING.length}\r\n\r\n${PING}`,
+    );
     expect(good.status).toBe("HTTP/1.1 200 OK");
     const evil = await raw(`${POST("http://evil.com/mcp", "127.0.0.1")}Content-Length: ${PING.length}\r\n\r\n${PING}`);
     expect(evil.status).toBe("HTTP/1.1 403 Forbidden");
@@ -311,28 +373,50 @@ describe("params the SDK's request schemas refuse are JSON-RPC -32602 Invalid pa
   it("tools/call with a non-string name (2025-11-25 and 2026-07-28)", async () => {
     for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       const meta = revision === "2026-07-28" ? `,"_meta":${JSON.stringify(ENVELOPE)}` : "";
-      const headers: Record<string, string> = revision === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": "add" } : {};
-      const { message } = await post(server, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"arguments":{}${meta}}}`, revision, headers);
-      expect(message?.error, revision).toEqual({ code: -32602, message: "Invalid tools/call params: 'params.name' expected string, received number." });
+      const headers: Record<string, string> =
+        revision === "2026-07-28" ? { "mcp-method": "tools/call", "mcp-name": "add" } : {};
+      const { message } = await post(
+        server,
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"arguments":{}${meta}}}`,
+        revision,
+        headers,
+      );
+      expect(message?.error, revision).toEqual({
+        code: -32602,
+        message: "Invalid tools/call params: 'params.name' expected string, received number.",
+      });
     }
   });
   it("tools/call arguments that are not an object get the reader's §5 answer (2025-11-25 and 2026-07-28)", async () => {
     for (const revision of ["2025-11-25", "2026-07-28"] as const) {
-      for (const [args, got] of [["[1,2]", "an array"], ["null", "null"], ['"x"', "a string"]]) {
+      for (const [args, got] of [
+        ["[1,2]", "an array"],
+        ["null", "null"],
+        ['"x"', "a string"],
+      ]) {
         const { message } = await callAdd(server, args, revision);
-        expect(JSON.stringify({ content: message!.result.content, isError: message!.result.isError }), `${revision} ${args}`).toBe(invalid("arguments", `Expected an object, got ${got}.`));
+        expect(
+          JSON.stringify({ content: message!.result.content, isError: message!.result.isError }),
+          `${revision} ${args}`,
+        ).toBe(invalid("arguments", `Expected an object, got ${got}.`));
       }
     }
   });
   it("initialize with a non-object capability is -32602, not -32603", async () => {
     const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":5},"clientInfo":{"name":"x","version":"1"}}}`;
     const { message } = await post(server, body, "");
-    expect(message?.error).toEqual({ code: -32602, message: "Invalid initialize params: 'params.capabilities.experimental' expected record, received number." });
+    expect(message?.error).toEqual({
+      code: -32602,
+      message: "Invalid initialize params: 'params.capabilities.experimental' expected record, received number.",
+    });
   });
   it("a refused record key is written with the safe-path rule", async () => {
     const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x' y":5}},"clientInfo":{"name":"x","version":"1"}}}`;
     const { message } = await post(server, body, "");
-    expect(message?.error).toEqual({ code: -32602, message: `Invalid initialize params: 'params.capabilities.experimental["x\\u0027 y"]' expected record, received number.` });
+    expect(message?.error).toEqual({
+      code: -32602,
+      message: `Invalid initialize params: 'params.capabilities.experimental["x\\u0027 y"]' expected record, received number.`,
+    });
   });
 });
 
@@ -341,7 +425,9 @@ describe("every error answer above is free of stacks, paths and internal message
     expect(errorAnswers.length).toBeGreaterThan(40);
     for (const answer of errorAnswers) {
       const head = answer.slice(0, 2000);
-      expect(head).not.toMatch(/\n\s+at |file:\/\/|\/work\/|node_modules|Maximum call stack|TypeError|RangeError|ReadBuffer|exceeds maximum length|Internal server error|invalid_type|\"expected\"/);
+      expect(head).not.toMatch(
+        /\n\s+at |file:\/\/|\/work\/|node_modules|Maximum call stack|TypeError|RangeError|ReadBuffer|exceeds maximum length|Internal server error|invalid_type|\"expected\"/,
+      );
     }
   });
 });

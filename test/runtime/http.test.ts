@@ -35,7 +35,10 @@ const onPublish = (message: unknown) => published.push(message as { tool: string
 beforeAll(async () => {
   diagnostics_channel.subscribe("typed-mcp:tool-error", onPublish);
   http = await serveHttp(
-    createServer({ apps: true, onToolError: (error: unknown, info: { tool: string }) => toolErrors.push({ error, ...info }) }),
+    createServer({
+      apps: true,
+      onToolError: (error: unknown, info: { tool: string }) => toolErrors.push({ error, ...info }),
+    }),
     { port: 0, hostname: "127.0.0.1" },
   );
   slowHttp = await serveHttp(createServer({ requestTimeoutMs: 150 }), { port: 0 });
@@ -100,13 +103,24 @@ for (const era of ["2025-11-25 (legacy client)", "2026-07-28 (modern client)"] a
       expect(rawTool(listBody!, "add")).toBe(ADD_FULL);
       const names = tools.map((t) => t.name);
       expect(names.slice(0, ORDER_TOOL_NAMES.length)).toEqual(ORDER_TOOL_NAMES);
-      expect(JSON.parse(JSON.stringify(tools.find((t) => t.name === "place_order")))).toEqual(JSON.parse(PLACE_ORDER_FULL));
+      expect(JSON.parse(JSON.stringify(tools.find((t) => t.name === "place_order")))).toEqual(
+        JSON.parse(PLACE_ORDER_FULL),
+      );
       await client.close();
     });
 
     it("calls a tool: structuredContent plus the same JSON as text (spec §6), extra properties dropped", async () => {
       const { client, bodies } = await connect(http.url, options);
-      const result = await client.callTool({ name: "place_order", arguments: { items: [{ sku: "a", qty: 2 }, { sku: "b", qty: 1 }], rush: true } });
+      const result = await client.callTool({
+        name: "place_order",
+        arguments: {
+          items: [
+            { sku: "a", qty: 2 },
+            { sku: "b", qty: 1 },
+          ],
+          rush: true,
+        },
+      });
       expect(result.structuredContent).toEqual({ id: "ord-2", total: 17.5 });
       expect(result.content).toEqual([{ type: "text", text: '{"id":"ord-2","total":17.5}' }]);
       expect(result.isError).toBeFalsy();
@@ -118,7 +132,9 @@ for (const era of ["2025-11-25 (legacy client)", "2026-07-28 (modern client)"] a
     it("calls the static tool, the quick-path tool and passes the RequestContext", async () => {
       const { client } = await connect(http.url, options);
       expect((await client.callTool({ name: "version" })).content).toEqual([{ type: "text", text: "1.0" }]);
-      expect((await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).content).toEqual([{ type: "text", text: "3" }]);
+      expect((await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).content).toEqual([
+        { type: "text", text: "3" },
+      ]);
       const who = await client.callTool({ name: "whoami" });
       // Both eras know the client: a stateless 2025-era HTTP request through the Mcp-Session-Id its `initialize` got (docs/apps.md).
       expect(who.content).toEqual([{ type: "text", text: `${era.slice(0, 10)} vitest-client number` }]);
@@ -127,16 +143,32 @@ for (const era of ["2025-11-25 (legacy client)", "2026-07-28 (modern client)"] a
 
     it("answers an invalid argument with the exact text of spec §5", async () => {
       const { client, bodies } = await connect(http.url, options);
-      const result = await client.callTool({ name: "place_order", arguments: { items: [{ sku: "a", qty: 1 }, { sku: "b", qty: 0 }] } });
-      expect(JSON.stringify({ content: result.content, isError: result.isError })).toBe(invalid("items[1].qty", "Expected an integer of at least 1."));
+      const result = await client.callTool({
+        name: "place_order",
+        arguments: {
+          items: [
+            { sku: "a", qty: 1 },
+            { sku: "b", qty: 0 },
+          ],
+        },
+      });
+      expect(JSON.stringify({ content: result.content, isError: result.isError })).toBe(
+        invalid("items[1].qty", "Expected an integer of at least 1."),
+      );
       const raw = messagesOf(bodies.at(-1)!).find((m) => "result" in m)!.result;
-      expect(JSON.stringify({ content: raw.content, isError: raw.isError })).toBe(invalid("items[1].qty", "Expected an integer of at least 1."));
+      expect(JSON.stringify({ content: raw.content, isError: raw.isError })).toBe(
+        invalid("items[1].qty", "Expected an integer of at least 1."),
+      );
       expect(raw.structuredContent).toBeUndefined();
       // Absent arguments mean {}; unknown arguments only after all parameters pass.
       const missing = await client.callTool({ name: "place_order" });
-      expect(JSON.stringify({ content: missing.content, isError: missing.isError })).toBe(invalid("items", "It is required."));
+      expect(JSON.stringify({ content: missing.content, isError: missing.isError })).toBe(
+        invalid("items", "It is required."),
+      );
       const unknown = await client.callTool({ name: "add", arguments: { a: 1, b: 2, c: 3 } });
-      expect(JSON.stringify({ content: unknown.content, isError: unknown.isError })).toBe(invalid("c", "It is not a parameter of this tool."));
+      expect(JSON.stringify({ content: unknown.content, isError: unknown.isError })).toBe(
+        invalid("c", "It is not a parameter of this tool."),
+      );
       await client.close();
     });
 
@@ -232,30 +264,48 @@ describe("MCP Apps gating over HTTP (2026-07-28 clients carry their capabilities
 
 describe("older revisions over raw HTTP (stateless 2025-era requests)", () => {
   const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
-  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "place_order", arguments: { items: [{ sku: "x", qty: 4 }] } } };
+  const call = {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "place_order", arguments: { items: [{ sku: "x", qty: 4 }] } },
+  };
 
   it("2025-06-18 keeps outputSchema and structuredContent", async () => {
     expect(rawTool(await post(http.url, list, "2025-06-18"), "place_order")).toBe(PLACE_ORDER_FULL);
     const [response] = messagesOf(await post(http.url, call, "2025-06-18"));
-    expect(JSON.stringify(response.result)).toBe('{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":10}"}],"structuredContent":{"id":"ord-1","total":10}}');
+    expect(JSON.stringify(response.result)).toBe(
+      '{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":10}"}],"structuredContent":{"id":"ord-1","total":10}}',
+    );
   });
 
   it("2025-03-26 leaves out outputSchema and structuredContent", async () => {
     expect(rawTool(await post(http.url, list, "2025-03-26"), "place_order")).toBe(PLACE_ORDER_2025_03_26);
     const [response] = messagesOf(await post(http.url, call, "2025-03-26"));
-    expect(JSON.stringify(response.result)).toBe('{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":10}"}]}');
+    expect(JSON.stringify(response.result)).toBe(
+      '{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":10}"}]}',
+    );
   });
 
   it("2024-11-05 also leaves out annotations", async () => {
     const body = await post(http.url, list, "2024-11-05");
     expect(rawTool(body, "place_order")).toBe(PLACE_ORDER_2024_11_05);
-    expect(rawTool(body, "add")).toBe('{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}}');
+    expect(rawTool(body, "add")).toBe(
+      '{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}}',
+    );
     const [response] = messagesOf(await post(http.url, call, "2024-11-05"));
-    expect(JSON.stringify(response.result)).toBe('{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":10}"}]}');
+    expect(JSON.stringify(response.result)).toBe(
+      '{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":10}"}]}',
+    );
   });
 
   it("an invalid argument on the raw wire is exactly spec §5's result", async () => {
-    const bad = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "place_order", arguments: { items: [{ sku: "x", qty: 1.5 }] } } };
+    const bad = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "place_order", arguments: { items: [{ sku: "x", qty: 1.5 }] } },
+    };
     const [response] = messagesOf(await post(http.url, bad, "2025-11-25"));
     expect(JSON.stringify(response.result)).toBe(invalid("items[0].qty", "Expected an integer."));
   });
@@ -267,7 +317,9 @@ describe("older revisions over raw HTTP (stateless 2025-era requests)", () => {
   });
 
   it("an unknown tool on the raw wire is error -32602", async () => {
-    const [response] = messagesOf(await post(http.url, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "nope" } }, "2025-11-25"));
+    const [response] = messagesOf(
+      await post(http.url, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "nope" } }, "2025-11-25"),
+    );
     expect(response.error.code).toBe(-32602);
     expect(response.error.message).toBe("Tool nope not found");
   });

@@ -11,14 +11,33 @@ import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@model
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
 import { definePrompts, defineResources, generated } from "../../packages/typed-mcp/dist/internal.js";
-import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitResult, RequestContext } from "../../packages/typed-mcp/dist/index.js";
+import type {
+  CreateMessageRequestParams,
+  ElicitRequestFormParams,
+  ElicitResult,
+  RequestContext,
+} from "../../packages/typed-mcp/dist/index.js";
 import { messagesOf } from "./helpers.js";
 
-const NAME_SCHEMA: ElicitRequestFormParams["requestedSchema"] = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
-const COLOR_SCHEMA: ElicitRequestFormParams["requestedSchema"] = { type: "object", properties: { color: { type: "string" } }, required: ["color"] };
+const NAME_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
+  type: "object",
+  properties: { name: { type: "string" } },
+  required: ["name"],
+};
+const COLOR_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
+  type: "object",
+  properties: { color: { type: "string" } },
+  required: ["color"],
+};
 /** An embedded form-mode elicitation (MCP 2026-07-28 ElicitRequestFormParams; the SDK's builder writes `mode: "form"`). */
-const form = (message: string, requestedSchema: object) => ({ method: "elicitation/create", params: { mode: "form", message, requestedSchema } });
-const SAMPLE_PARAMS: CreateMessageRequestParams = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 20 };
+const form = (message: string, requestedSchema: object) => ({
+  method: "elicitation/create",
+  params: { mode: "form", message, requestedSchema },
+});
+const SAMPLE_PARAMS: CreateMessageRequestParams = {
+  messages: [{ role: "user", content: { type: "text", text: "Say hi" } }],
+  maxTokens: 20,
+};
 
 /** How many times each tool's function ran (the function re-runs from the start on every retry). */
 const runs: Record<string, number> = {};
@@ -38,7 +57,8 @@ function ctxTool(server: McpServer, name: string, body: (ctx: RequestContext) =>
   (server.tool as (...a: unknown[]) => McpServer)(name, fn, descriptor);
 }
 
-const text = (r: { content: unknown }): string => (r.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("");
+const text = (r: { content: unknown }): string =>
+  (r.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("");
 
 // class AskPrompts {
 //   /** Greets. */ @prompt() greeting(ctx: RequestContext): Promise<string>
@@ -50,7 +70,9 @@ class AskPrompts {
       {
         listing: { uri: "roots://first", name: "first_root" },
         read: (_vars: unknown, ctx: RequestContext) => [ctx],
-        write: (value: unknown, uri: string) => ({ contents: [{ uri, mimeType: "text/plain", text: value as string }] }),
+        write: (value: unknown, uri: string) => ({
+          contents: [{ uri, mimeType: "text/plain", text: value as string }],
+        }),
         member: "firstRoot",
       } as never,
     ]);
@@ -81,7 +103,10 @@ function createServer(options: { key?: string } = {}): McpServer {
     ...(options.key !== undefined && { requestState: { key: options.key } }),
   });
   ctxTool(server, "greet", async (ctx) => {
-    const answer = await ctx.elicit({ message: "What is your name?", requestedSchema: NAME_SCHEMA }, { key: "user_name" });
+    const answer = await ctx.elicit(
+      { message: "What is your name?", requestedSchema: NAME_SCHEMA },
+      { key: "user_name" },
+    );
     return answer.action === "accept" ? `Hello, ${String(answer.content?.name)}!` : `No name (${answer.action})`;
   });
   ctxTool(server, "survey", async (ctx) => {
@@ -126,7 +151,12 @@ const ENVELOPE = {
 };
 
 /** One raw 2026-07-28 POST to `server.fetch`: HTTP status and the JSON-RPC response. */
-async function post(server: McpServer, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+async function post(
+  server: McpServer,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   const response = await server.fetch(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
@@ -138,14 +168,20 @@ async function post(server: McpServer, method: string, params: Record<string, un
         ...(typeof (params.name ?? params.uri) === "string" && { "mcp-name": String(params.name ?? params.uri) }),
         ...headers,
       },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: { ...ENVELOPE, ...(params._meta as object) } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method,
+        params: { ...params, _meta: { ...ENVELOPE, ...(params._meta as object) } },
+      }),
     }),
   );
   const messages = messagesOf(await response.text());
   return { status: response.status, message: messages.find((m) => m.id === 1)!, messages };
 }
 
-const call = (server: McpServer, name: string, extra: Record<string, unknown> = {}) => post(server, "tools/call", { name, arguments: {}, ...extra });
+const call = (server: McpServer, name: string, extra: Record<string, unknown> = {}) =>
+  post(server, "tools/call", { name, arguments: {}, ...extra });
 
 describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
   it("an unanswered ctx.elicit answers input_required with the request under its key and a requestState", async () => {
@@ -155,7 +191,11 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
     expect(messages.filter((m) => m.method !== undefined && m.id !== undefined)).toEqual([]); // no server→client request
     const result = message.result;
     // InputRequiredResult: resultType, inputRequests, requestState (plus the SDK's _meta serverInfo).
-    expect(Object.keys(result).filter((k) => k !== "_meta").sort()).toEqual(["inputRequests", "requestState", "resultType"]);
+    expect(
+      Object.keys(result)
+        .filter((k) => k !== "_meta")
+        .sort(),
+    ).toEqual(["inputRequests", "requestState", "resultType"]);
     expect(result.resultType).toBe("input_required");
     expect(result.inputRequests).toEqual({ user_name: form("What is your name?", NAME_SCHEMA) });
     expect(typeof result.requestState).toBe("string");
@@ -183,7 +223,10 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
 
   it("an answer of the wrong kind or under another key is not used: the input is asked again", async () => {
     const server = createServer();
-    for (const inputResponses of [{ other: { action: "accept", content: { name: "A" } } }, { user_name: { roots: [] } }]) {
+    for (const inputResponses of [
+      { other: { action: "accept", content: { name: "A" } } },
+      { user_name: { roots: [] } },
+    ]) {
       const { message } = await call(server, "greet", { inputResponses });
       expect(message.result.resultType).toBe("input_required");
       expect(Object.keys(message.result.inputRequests)).toEqual(["user_name"]);
@@ -194,11 +237,21 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
     const server = createServer();
     const r1 = (await call(server, "survey")).message.result;
     expect(Object.keys(r1.inputRequests)).toEqual(["step1"]);
-    const r2 = (await call(server, "survey", { inputResponses: { step1: { action: "accept", content: { name: "Alice" } } }, requestState: r1.requestState })).message.result;
+    const r2 = (
+      await call(server, "survey", {
+        inputResponses: { step1: { action: "accept", content: { name: "Alice" } } },
+        requestState: r1.requestState,
+      })
+    ).message.result;
     expect(r2.resultType).toBe("input_required");
     expect(r2.inputRequests).toEqual({ step2: form("Step 2: color?", COLOR_SCHEMA) });
     expect(r2.requestState).not.toBe(r1.requestState);
-    const r3 = (await call(server, "survey", { inputResponses: { step2: { action: "accept", content: { color: "blue" } } }, requestState: r2.requestState })).message.result;
+    const r3 = (
+      await call(server, "survey", {
+        inputResponses: { step2: { action: "accept", content: { color: "blue" } } },
+        requestState: r2.requestState,
+      })
+    ).message.result;
     expect(r3.content).toEqual([{ type: "text", text: "Alice likes blue" }]);
   });
 
@@ -241,7 +294,12 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
   it("a requestState minted for one call is refused on another tool or other arguments", async () => {
     const server = createServer();
     const r1 = (await call(server, "survey")).message.result;
-    const r2 = (await call(server, "survey", { inputResponses: { step1: { action: "accept", content: { name: "A" } } }, requestState: r1.requestState })).message.result;
+    const r2 = (
+      await call(server, "survey", {
+        inputResponses: { step1: { action: "accept", content: { name: "A" } } },
+        requestState: r1.requestState,
+      })
+    ).message.result;
     const elsewhere = await call(server, "greet", { requestState: r2.requestState });
     expect(elsewhere.message.error?.code).toBe(-32602);
     const otherArgs = await call(server, "survey", { arguments: { x: 1 }, requestState: r2.requestState });
@@ -251,16 +309,23 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
   it("a requestState from another server key is refused; one from the same key is accepted", async () => {
     const key = "k".repeat(32);
     const r1 = (await call(createServer({ key }), "survey")).message.result;
-    const answer = { inputResponses: { step1: { action: "accept", content: { name: "A" } } }, requestState: r1.requestState };
+    const answer = {
+      inputResponses: { step1: { action: "accept", content: { name: "A" } } },
+      requestState: r1.requestState,
+    };
     expect((await call(createServer({ key }), "survey", answer)).message.result.inputRequests).toHaveProperty("step2");
     expect((await call(createServer(), "survey", answer)).message.error?.code).toBe(-32602);
   });
 
   it("requestState options are checked when the server is constructed (HMAC key ≥ 32 bytes, positive TTL)", () => {
     expect(() => new McpServer({ name: "x", version: "1", requestState: { key: "k".repeat(31) } })).toThrow(RangeError);
-    expect(() => new McpServer({ name: "x", version: "1", requestState: { key: new Uint8Array(16) } })).toThrow(RangeError);
+    expect(() => new McpServer({ name: "x", version: "1", requestState: { key: new Uint8Array(16) } })).toThrow(
+      RangeError,
+    );
     expect(() => new McpServer({ name: "x", version: "1", requestState: { ttlSeconds: 0 } })).toThrow(RangeError);
-    expect(() => new McpServer({ name: "x", version: "1", requestState: { key: "é".repeat(16), ttlSeconds: 1 } })).not.toThrow();
+    expect(
+      () => new McpServer({ name: "x", version: "1", requestState: { key: "é".repeat(16), ttlSeconds: 1 } }),
+    ).not.toThrow();
   });
 
   it("a tool that catches the input signal still answers input_required, never a tool failure", async () => {
@@ -274,21 +339,30 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
     const server = createServer();
     const r1 = (await call(server, "twice")).message.result;
     expect(r1.inputRequests).toEqual({ k: { method: "roots/list", params: {} } });
-    const r2 = (await call(server, "twice", { inputResponses: { k: { roots: [{ uri: "file:///x" }] } }, requestState: r1.requestState })).message.result;
+    const r2 = (
+      await call(server, "twice", {
+        inputResponses: { k: { roots: [{ uri: "file:///x" }] } },
+        requestState: r1.requestState,
+      })
+    ).message.result;
     expect(r2.content).toEqual([{ type: "text", text: "1+1" }]);
   });
 
   it("a key used for two kinds of input is a tool failure (TypeError) once the first is answered", async () => {
     const server = createServer();
     const before = toolErrors.length;
-    const { message } = await call(server, "mixed", { inputResponses: { k: { action: "accept", content: { name: "A" } } } });
+    const { message } = await call(server, "mixed", {
+      inputResponses: { k: { action: "accept", content: { name: "A" } } },
+    });
     expect(message.result.content).toEqual([{ type: "text", text: "The tool failed." }]);
     expect(message.result.isError).toBe(true);
     expect(toolErrors.slice(before).map((e) => (e as Error).name)).toEqual(["TypeError"]);
   });
 
   it("without the elicitation capability the request is refused with -32021 (SEP-2575), not asked", async () => {
-    const { status, message } = await call(createServer(), "greet", { _meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: {} } } });
+    const { status, message } = await call(createServer(), "greet", {
+      _meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: {} } },
+    });
     expect(status).toBe(400);
     expect(message.error.code).toBe(-32021);
     expect(message.error.data).toEqual({ requiredCapabilities: { elicitation: {} } });
@@ -299,7 +373,13 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
     const r1 = (await post(server, "prompts/get", { name: "greeting" })).message.result;
     expect(r1.resultType).toBe("input_required");
     expect(r1.inputRequests).toEqual({ who: form("Whom to greet?", NAME_SCHEMA) });
-    const r2 = (await post(server, "prompts/get", { name: "greeting", inputResponses: { who: { action: "accept", content: { name: "Zoe" } } }, requestState: r1.requestState })).message.result;
+    const r2 = (
+      await post(server, "prompts/get", {
+        name: "greeting",
+        inputResponses: { who: { action: "accept", content: { name: "Zoe" } } },
+        requestState: r1.requestState,
+      })
+    ).message.result;
     expect(r2.messages).toEqual([{ role: "user", content: { type: "text", text: "Greet Zoe" } }]);
   });
 
@@ -308,7 +388,13 @@ describe("2026-07-28 raw HTTP: input_required results (SEP-2322)", () => {
     const r1 = (await post(server, "resources/read", { uri: "roots://first" })).message.result;
     expect(r1.resultType).toBe("input_required");
     expect(r1.inputRequests).toEqual({ "roots-1": { method: "roots/list", params: {} } });
-    const r2 = (await post(server, "resources/read", { uri: "roots://first", inputResponses: { "roots-1": { roots: [{ uri: "file:///w" }] } }, requestState: r1.requestState })).message.result;
+    const r2 = (
+      await post(server, "resources/read", {
+        uri: "roots://first",
+        inputResponses: { "roots-1": { roots: [{ uri: "file:///w" }] } },
+        requestState: r1.requestState,
+      })
+    ).message.result;
     expect(r2.contents).toEqual([{ uri: "roots://first", mimeType: "text/plain", text: "file:///w" }]);
     const prompt = await post(server, "prompts/get", { name: "greeting", requestState: r1.requestState });
     expect(prompt.message.error?.code).toBe(-32602);
@@ -335,7 +421,10 @@ describe("2026-07-28 with the real client: its handlers answer the input request
     const asked: string[] = [];
     client.setRequestHandler("elicitation/create", async (request): Promise<ElicitResult> => {
       asked.push(request.params.message);
-      return { action: "accept", content: request.params.message.startsWith("Step 1") ? { name: "Ann" } : { color: "red" } };
+      return {
+        action: "accept",
+        content: request.params.message.startsWith("Step 1") ? { name: "Ann" } : { color: "red" },
+      };
     });
     const result = await client.callTool({ name: "survey", arguments: {} });
     expect(text(result)).toBe("Ann likes red");
@@ -349,9 +438,16 @@ describe("2026-07-28 with the real client: its handlers answer the input request
   });
 
   it("sampling and roots answered by the client's handlers (gather)", async () => {
-    const { client } = await connect(createServer(), { ...MODERN, capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+    const { client } = await connect(createServer(), {
+      ...MODERN,
+      capabilities: { elicitation: {}, sampling: {}, roots: {} },
+    });
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Cy" } }));
-    client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", content: { type: "text", text: "yo" }, model: "m" }));
+    client.setRequestHandler("sampling/createMessage", async () => ({
+      role: "assistant",
+      content: { type: "text", text: "yo" },
+      model: "m",
+    }));
     client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///a" }, { uri: "file:///b" }] }));
     const result = await client.callTool({ name: "gather", arguments: {} });
     expect(text(result)).toBe("Cy|yo|file:///a,file:///b");
@@ -363,7 +459,9 @@ describe("2025-11-25: ctx.elicit stays a real server→client request", () => {
   it("over a 2025-era connection the client's elicitation handler is called during the call, in one round", async () => {
     const server = createServer();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await (server as unknown as Record<symbol, () => { connect(t: unknown): Promise<void> }>)[SDK_FACTORY]().connect(serverSide);
+    await (server as unknown as Record<symbol, () => { connect(t: unknown): Promise<void> }>)
+      [SDK_FACTORY]()
+      .connect(serverSide);
     const client = new Client({ name: "legacy", version: "1" }, { capabilities: { elicitation: {} } });
     let asked = 0;
     client.setRequestHandler("elicitation/create", async () => {

@@ -11,7 +11,11 @@ import { RawSession } from "./stdio-session.js";
 
 const LOAD_SERVER = fileURLToPath(new URL("./fixtures/load-server.mjs", import.meta.url));
 const CONCURRENT = 1000;
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 
 /** One burst of 1,000 concurrent calls (call i adds i and 2i): how many were lost, duplicated, crossed. */
 async function burst(url: string, offset: number) {
@@ -22,9 +26,19 @@ async function burst(url: string, offset: number) {
     Array.from({ length: CONCURRENT }, async (_, k) => {
       const i = offset + k;
       try {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "add", arguments: { a: i, b: 2 * i } } });
+        const body = JSON.stringify({
+          jsonrpc: "2.0",
+          id: i,
+          method: "tools/call",
+          params: { name: "add", arguments: { a: i, b: 2 * i } },
+        });
         const text = await (await fetch(url, { method: "POST", headers: HEADERS, body })).text();
-        const data = JSON.parse(text.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+        const data = JSON.parse(
+          text
+            .split("\n")
+            .find((l) => l.startsWith("data:"))!
+            .slice(5),
+        );
         seen.set(data.id, (seen.get(data.id) ?? 0) + 1);
         if (data.id !== i || data.result.content[0].text !== String(3 * i)) crossed++;
       } catch {
@@ -70,7 +84,14 @@ describe("load", () => {
     await session.initialize("2025-11-25");
     const before = session.lines.length;
     let lines = "";
-    for (let i = 1; i <= 1000; i++) lines += JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "add", arguments: { a: i, b: 2 * i } } }) + "\n";
+    for (let i = 1; i <= 1000; i++)
+      lines +=
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: i,
+          method: "tools/call",
+          params: { name: "add", arguments: { a: i, b: 2 * i } },
+        }) + "\n";
     session.child.stdin.write(lines);
     await until(() => session!.lines.length >= before + 1000, 60_000);
     const answers = session.lines.slice(before).map((l) => JSON.parse(l));

@@ -15,13 +15,22 @@ type Use = "sample" | "elicit" | "listRoots";
 /** A tool that uses one client request of RequestContext; descriptor as the plugin writes it for `(ctx: RequestContext) => Promise<string>`. */
 function ctxTool(name: string, use: Use) {
   const fn = async (ctx: RequestContext): Promise<string> => {
-    if (use === "sample") await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
-    else if (use === "elicit") await ctx.elicit({ message: "name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } });
+    if (use === "sample")
+      await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
+    else if (use === "elicit")
+      await ctx.elicit({
+        message: "name?",
+        requestedSchema: { type: "object", properties: { n: { type: "string" } } },
+      });
     else await ctx.listRoots();
     return "done";
   };
   const descriptor = generated({
-    listing: { name, description: `Uses ctx.${use}.`, inputSchema: { type: "object", properties: {}, additionalProperties: false } },
+    listing: {
+      name,
+      description: `Uses ctx.${use}.`,
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    },
     read: (args, ctx) => (args !== undefined && Object.keys(args).length > 0 ? Object.keys(args)[0]! : [ctx]),
     write: (value) => ({ content: [{ type: "text", text: value as string }] }),
   });
@@ -30,7 +39,11 @@ function ctxTool(name: string, use: Use) {
 
 function createServer(): McpServer {
   const server = new McpServer({ name: "capabilities", version: "1.0.0" });
-  for (const [name, use] of [["needs_sampling", "sample"], ["needs_elicitation", "elicit"], ["needs_roots", "listRoots"]] as const) {
+  for (const [name, use] of [
+    ["needs_sampling", "sample"],
+    ["needs_elicitation", "elicit"],
+    ["needs_roots", "listRoots"],
+  ] as const) {
     const { fn, descriptor } = ctxTool(name, use);
     (server.tool as (...a: unknown[]) => McpServer)(name, fn, descriptor);
   }
@@ -74,7 +87,11 @@ describe("2026-07-28: a RequestContext client request without the client capabil
     const { client, statuses } = await connect(createServer(), { ...MODERN, capabilities: { sampling: {} } });
     // 2026-07-28 has no server-to-client push request: the call answers input_required, the
     // client's sampling handler answers it and the client retries (SEP-2322; input-required.test.ts).
-    client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
+    client.setRequestHandler("sampling/createMessage", async () => ({
+      role: "assistant",
+      content: { type: "text", text: "ok" },
+      model: "m",
+    }));
     const result = await client.callTool({ name: "needs_sampling", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result.content).toEqual([{ type: "text", text: "done" }]);

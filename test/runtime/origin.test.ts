@@ -18,14 +18,22 @@ const INITIALIZE = JSON.stringify({
 });
 
 /** The 403 body for a refused `origin` (the SDK guards' code -32000, no id). */
-const refused = (origin: string) => ({ jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: Origin ${origin} is not allowed (McpServerOptions.allowedOrigins)` }, id: null });
+const refused = (origin: string) => ({
+  jsonrpc: "2.0",
+  error: { code: -32000, message: `Forbidden: Origin ${origin} is not allowed (McpServerOptions.allowedOrigins)` },
+  id: null,
+});
 
 /** POSTs `initialize` to `server.fetch` at `url` with `origin` (none when undefined): status, content type and body. */
 async function post(server: McpServer, url: string, origin?: string) {
   const response = await server.fetch(
     new Request(url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(origin !== undefined && { origin }) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(origin !== undefined && { origin }),
+      },
       body: INITIALIZE,
     }),
   );
@@ -41,9 +49,12 @@ describe("server.fetch without allowedOrigins: same host only", () => {
     expect(res.body).toContain('"protocolVersion":"2025-11-25"');
   });
 
-  it.each(["https://mcp.example.com", "http://mcp.example.com:8080", "https://MCP.example.com"])("serves Origin %s on https://mcp.example.com/mcp (same hostname)", async (origin) => {
-    expect((await post(server, "https://mcp.example.com/mcp", origin)).status).toBe(200);
-  });
+  it.each(["https://mcp.example.com", "http://mcp.example.com:8080", "https://MCP.example.com"])(
+    "serves Origin %s on https://mcp.example.com/mcp (same hostname)",
+    async (origin) => {
+      expect((await post(server, "https://mcp.example.com/mcp", origin)).status).toBe(200);
+    },
+  );
 
   it("refuses another host with 403 and the JSON-RPC error without id; nothing is served", async () => {
     const res = await post(server, "https://mcp.example.com/mcp", "https://evil.example.com");
@@ -77,7 +88,12 @@ describe("server.fetch with allowedOrigins", () => {
   });
 
   it("compares scheme, host and port exactly; the list replaces the same-host default", async () => {
-    for (const origin of ["http://app.example.com", "https://app.example.com:8443", "http://localhost:5174", "https://mcp.example.com"]) {
+    for (const origin of [
+      "http://app.example.com",
+      "https://app.example.com:8443",
+      "http://localhost:5174",
+      "https://mcp.example.com",
+    ]) {
       expect((await post(server, "https://mcp.example.com/mcp", origin)).status, origin).toBe(403);
     }
   });
@@ -93,13 +109,25 @@ describe("server.fetch with allowedOrigins", () => {
   });
 
   it("the constructor refuses what is not an origin, naming it", () => {
-    const make = (allowedOrigins: unknown) => () => new McpServer({ name: "o", version: "1", allowedOrigins: allowedOrigins as string[] });
-    for (const entry of ["https://app.example.com/path", "https://app.example.com/?q", "app.example.com", "null", "*", "https://user@app.example.com"]) {
+    const make = (allowedOrigins: unknown) => () =>
+      new McpServer({ name: "o", version: "1", allowedOrigins: allowedOrigins as string[] });
+    for (const entry of [
+      "https://app.example.com/path",
+      "https://app.example.com/?q",
+      "app.example.com",
+      "null",
+      "*",
+      "https://user@app.example.com",
+    ]) {
       expect(make([entry]), entry).toThrow(
-        new RangeError(`allowedOrigins: ${JSON.stringify(entry)} is not an origin; write scheme://host[:port] with nothing after it, e.g. "https://app.example.com"`),
+        new RangeError(
+          `allowedOrigins: ${JSON.stringify(entry)} is not an origin; write scheme://host[:port] with nothing after it, e.g. "https://app.example.com"`,
+        ),
       );
     }
-    expect(make("https://app.example.com")).toThrow(new TypeError('allowedOrigins must be an array of origins such as "https://app.example.com", got string'));
+    expect(make("https://app.example.com")).toThrow(
+      new TypeError('allowedOrigins must be an array of origins such as "https://app.example.com", got string'),
+    );
     // A trailing slash and upper case are the same origin (RFC 6454 serialization).
     expect(make(["HTTPS://App.Example.com/"])).not.toThrow();
   });
@@ -117,7 +145,11 @@ describe("serveHttp: the same rule (server.fetch's), behind its Host check", () 
     await listed?.close();
   });
   const send = (handle: HttpServerHandle, origin: string) =>
-    fetch(handle.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin }, body: INITIALIZE });
+    fetch(handle.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin },
+      body: INITIALIZE,
+    });
 
   it("same host: served; another loopback name is another host: 403 with the same body as server.fetch", async () => {
     expect((await send(plain, `http://127.0.0.1:${plain.port}`)).status).toBe(200);

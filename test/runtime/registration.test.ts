@@ -26,15 +26,29 @@ async function rpc(server: McpServer, body: unknown): Promise<Record<string, any
   const response = await server.fetch(
     new Request("http://localhost/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: JSON.stringify(body),
     }),
   );
   return messagesOf(await response.text())[0]!;
 }
-const list = async (server: McpServer) => (await rpc(server, { jsonrpc: "2.0", id: 1, method: "tools/list" })).result.tools.map((t: { name: string }) => t.name);
+const list = async (server: McpServer) =>
+  (await rpc(server, { jsonrpc: "2.0", id: 1, method: "tools/list" })).result.tools.map(
+    (t: { name: string }) => t.name,
+  );
 const call = async (server: McpServer, name: string, args?: unknown) =>
-  (await rpc(server, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, ...(args !== undefined && { arguments: args }) } })).result;
+  (
+    await rpc(server, {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name, ...(args !== undefined && { arguments: args }) },
+    })
+  ).result;
 
 describe("without the build plugin", () => {
   it("tool() throws at once, saying to add the plugin", () => {
@@ -50,7 +64,9 @@ describe("without the build plugin", () => {
     expect(() => server.tool("add", (a: number, b: number) => a + b)).toThrow(PLUGIN_HINT);
     expect(() => server.tool("add", { readOnly: true }, (a: number) => a)).toThrow(PLUGIN_IMPORT);
     // A descriptor not made by generated() is not accepted either.
-    expect(() => (server.tool as Function).call(server, "add", (a: number) => a, emptyTool("add"))).toThrow(PLUGIN_HINT);
+    expect(() => (server.tool as Function).call(server, "add", (a: number) => a, emptyTool("add"))).toThrow(
+      PLUGIN_HINT,
+    );
   });
 
   it("addTools on something without compiled tools throws with the plugin hint", () => {
@@ -80,7 +96,7 @@ describe("registration", () => {
     expect(() => server.tool("explode", () => 1, internal.generated(emptyTool("explode")))).toThrow(
       'two tools are named "explode" on this server: Orders.explode and server.tool("explode")',
     );
-    expect(() => server.addTools(new Orders())).toThrow('Orders.placeOrderAsync and Orders.placeOrderAsync');
+    expect(() => server.addTools(new Orders())).toThrow("Orders.placeOrderAsync and Orders.placeOrderAsync");
     class Clash {
       static {
         internal.defineTools(this, [emptyTool("fresh", "a"), emptyTool("add", "b")]);
@@ -111,7 +127,10 @@ describe("registration", () => {
     server.addTools(new SpecialOrders());
     expect(await list(server)).toEqual(["ping", "place_order", "explode", "refuse", "wait_for_abort", "whoami"]);
     expect((await call(server, "ping")).content).toEqual([{ type: "text", text: "pong from special-" }]);
-    expect((await call(server, "place_order", { items: [{ sku: "a", qty: 1 }] })).structuredContent).toEqual({ id: "special-1", total: 2.5 });
+    expect((await call(server, "place_order", { items: [{ sku: "a", qty: 1 }] })).structuredContent).toEqual({
+      id: "special-1",
+      total: 2.5,
+    });
     expect(await call(server, "refuse")).toEqual({ content: [{ type: "text", text: "Overridden." }], isError: true });
     // Static tools of the base class are found through the subclass.
     const statics = new McpServer({ name: "s", version: "1" });
@@ -125,18 +144,41 @@ describe("registration", () => {
     // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
     server.tool("add", { readOnly: true }, (a: number, b: number) => a + b, addDescriptor());
     expect(await call(server, "add", { a: 2, b: 40 })).toEqual({ content: [{ type: "text", text: "42" }] });
-    expect(await call(server, "show_weather", { city: "Oslo" })).toEqual({ content: [{ type: "text", text: "Sunny in Oslo" }] });
+    expect(await call(server, "show_weather", { city: "Oslo" })).toEqual({
+      content: [{ type: "text", text: "Sunny in Oslo" }],
+    });
   });
 
   it("a reader or writer that throws is 'The tool failed.' too", async () => {
     const errors: unknown[] = [];
     const server = new McpServer({ name: "s", version: "1", onToolError: (e) => errors.push(e) });
-    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
-    server.tool("bad_read", () => 1, internal.generated({ ...emptyTool("bad_read"), read: () => { throw new Error("r"); } }));
-    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
-    server.tool("bad_write", () => 1, internal.generated({ ...emptyTool("bad_write"), write: () => { throw new Error("w"); } }));
+    server.tool(
+      "bad_read",
+      // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+      () => 1,
+      internal.generated({
+        ...emptyTool("bad_read"),
+        read: () => {
+          throw new Error("r");
+        },
+      }),
+    );
+    server.tool(
+      "bad_write",
+      // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+      () => 1,
+      internal.generated({
+        ...emptyTool("bad_write"),
+        write: () => {
+          throw new Error("w");
+        },
+      }),
+    );
     for (const name of ["bad_read", "bad_write"]) {
-      expect(await call(server, name)).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
+      expect(await call(server, name)).toEqual({
+        content: [{ type: "text", text: "The tool failed." }],
+        isError: true,
+      });
     }
     expect(errors.map((e) => (e as Error).message)).toEqual(["r", "w"]);
   });
@@ -149,11 +191,19 @@ describe("registration", () => {
     const response = await detached(
       new Request("http://localhost/", {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "version" } }),
       }),
     );
-    expect(messagesOf(await response.text())[0]).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "1.0" }] } });
+    expect(messagesOf(await response.text())[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { content: [{ type: "text", text: "1.0" }] },
+    });
   });
 
   it("rejects a requestTimeoutMs that is not a positive number", () => {

@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 import { createServer } from "./fixtures/tools.mjs";
 import { messagesOf } from "./helpers.js";
 
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 const encoder = new TextEncoder();
 
 /** A body stream yielding `parts` (strings as UTF-8, or raw bytes), then failing with `Error("reset")` when `fail` is set. */
@@ -27,7 +31,12 @@ function streamOf(parts: Array<string | Uint8Array>, fail = false): ReadableStre
 
 /** A POST to `/mcp` with `body` (a string, or a stream sent without Content-Length). */
 function post(body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
-  return new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...HEADERS, ...headers }, body, duplex: "half" } as RequestInit);
+  return new Request("http://127.0.0.1/mcp", {
+    method: "POST",
+    headers: { ...HEADERS, ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /** Status and parsed JSON answer of `server.fetch(request)`. */
@@ -37,19 +46,27 @@ async function answer(request: Request, options?: { parsedBody?: unknown }, maxR
   return { status: response.status, messages: text === "" ? [] : messagesOf(text) };
 }
 
-const call = (a: number, b: number, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a, b } } });
+const call = (a: number, b: number, id = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a, b } } });
 const result = (text: string, id = 1) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
 
 describe("server.fetch reads the JSON body once and hands it to the SDK", () => {
   it("a body streamed in pieces, one split inside a UTF-8 sequence, is the same JSON text", async () => {
     // "é" is C3 A9 in UTF-8; the split puts C3 and A9 in different chunks.
-    const text = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2, é: 0 } } });
+    const text = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "add", arguments: { a: 1, b: 2, é: 0 } },
+    });
     const bytes = encoder.encode(text);
     const at = bytes.indexOf(0xc3) + 1;
     const { status, messages } = await answer(post(streamOf([bytes.slice(0, 5), bytes.slice(5, at), bytes.slice(at)])));
     expect(status).toBe(200);
     // Spec §5: a name outside [A-Za-z_$][A-Za-z0-9_$-]* is a bracketed JSON string, non-ASCII as \uXXXX: é is U+00E9.
-    expect(messages[0]!.result.content[0].text).toBe(`Argument '["\\u00e9"]' is not valid. It is not a parameter of this tool.`);
+    expect(messages[0]!.result.content[0].text).toBe(
+      `Argument '["\\u00e9"]' is not valid. It is not a parameter of this tool.`,
+    );
   });
 
   it("a UTF-8 byte order mark is not part of the text (TextDecoder, as the SDK reads)", async () => {
@@ -67,7 +84,13 @@ describe("bodies the SDK refuses still get its answers", () => {
   it("past maxRequestBodySize without Content-Length: 413, -32000 Payload Too Large, id null", async () => {
     const { status, messages } = await answer(post(streamOf(Array.from({ length: 10 }, () => "x".repeat(200)))));
     expect(status).toBe(413);
-    expect(messages).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Payload Too Large: Request body must not exceed 1000 bytes" } }]);
+    expect(messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32000, message: "Payload Too Large: Request body must not exceed 1000 bytes" },
+      },
+    ]);
   });
 
   it("a declared Content-Length past the limit: the same 413, nothing read", async () => {
@@ -88,7 +111,13 @@ describe("bodies the SDK refuses still get its answers", () => {
     for (const parts of [['{"jsonrpc":'], []]) {
       const { status, messages } = await answer(post(streamOf(parts, true)));
       expect(status).toBe(400);
-      expect(messages).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the request body could not be read" } }]);
+      expect(messages).toEqual([
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: "Parse error: the request body could not be read" },
+        },
+      ]);
     }
   });
 

@@ -28,7 +28,12 @@ describe("typed-mcp re-exports the SDK's errors and types", () => {
   });
 
   it("UrlElicitationRequiredError is the JSON-RPC error -32042 (MCP 2025-11-25, URL mode elicitation)", () => {
-    const elicitation = { mode: "url" as const, message: "Sign in", url: "https://example.com/login", elicitationId: "e1" };
+    const elicitation = {
+      mode: "url" as const,
+      message: "Sign in",
+      url: "https://example.com/login",
+      elicitationId: "e1",
+    };
     const e = new typedMcp.UrlElicitationRequiredError([elicitation]);
     expect(e).toBeInstanceOf(typedMcp.ProtocolError);
     expect(e.code).toBe(-32042);

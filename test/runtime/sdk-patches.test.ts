@@ -29,7 +29,14 @@ function changed(what: string): string {
   );
 }
 
-type Message = { jsonrpc: "2.0"; id?: number | string; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string } };
+type Message = {
+  jsonrpc: "2.0";
+  id?: number | string;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string };
+};
 
 /** A transport that records what the SDK sends and lets the test deliver messages. */
 function fakeTransport() {
@@ -60,7 +67,11 @@ async function answered(sent: Message[], id: number): Promise<Message> {
     if (m !== undefined) return m;
     await new Promise((r) => setTimeout(r, 5));
   }
-  throw new Error(changed(`no response to request ${id} through transport.send (Server#connect no longer sends responses through the transport it was given)`));
+  throw new Error(
+    changed(
+      `no response to request ${id} through transport.send (Server#connect no longer sends responses through the transport it was given)`,
+    ),
+  );
 }
 
 async function connected(server: InstanceType<typeof sdk.Server>) {
@@ -84,20 +95,37 @@ describe("sdk-patches.ts assumptions", () => {
       return { content: [] };
     });
     const { deliver, sent } = await connected(server);
-    deliver(JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1,"__proto__":{"p":1}}}}'));
-    deliver({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x", arguments: { a: 1, b: 2, c: 3, d: 4 } } });
+    deliver(
+      JSON.parse(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1,"__proto__":{"p":1}}}}',
+      ),
+    );
+    deliver({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "x", arguments: { a: 1, b: 2, c: 3, d: 4 } },
+    });
     await answered(sent, 1);
     await answered(sent, 2);
-    expect(Object.keys(seen[0]!), changed("the SDK's tools/call parse no longer drops an own __proto__ key (the capture may be unnecessary)")).toEqual(["a"]);
+    expect(
+      Object.keys(seen[0]!),
+      changed("the SDK's tools/call parse no longer drops an own __proto__ key (the capture may be unnecessary)"),
+    ).toEqual(["a"]);
     expect(captures[0]).toEqual({ proto: { p: 1 } });
-    expect(seen[1], changed("the message handed on by transport.onmessage is not the one the handler sees")).toEqual({});
+    expect(seen[1], changed("the message handed on by transport.onmessage is not the one the handler sees")).toEqual(
+      {},
+    );
     expect(captures[1]).toEqual({ refused: "big" });
   });
 
   it(`the installed SDK is the pinned ${PINNED_SDK_VERSION}`, () => {
-    expect(installed, changed("another version is installed: re-check every assumption listed in sdk-patches.ts, then update PINNED_SDK_VERSION")).toBe(
-      PINNED_SDK_VERSION,
-    );
+    expect(
+      installed,
+      changed(
+        "another version is installed: re-check every assumption listed in sdk-patches.ts, then update PINNED_SDK_VERSION",
+      ),
+    ).toBe(PINNED_SDK_VERSION);
   });
 
   it("wrapRequestHandlers: Server#setRequestHandler is overridable per instance and its handlers are the ones dispatched", async () => {
@@ -113,11 +141,17 @@ describe("sdk-patches.ts assumptions", () => {
     const { deliver, sent } = await connected(server);
     deliver({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: {} } });
     deliver({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
-    expect((await answered(sent, 1)).result, changed("a handler installed through the wrapped setRequestHandler did not answer tools/call")).toEqual({
+    expect(
+      (await answered(sent, 1)).result,
+      changed("a handler installed through the wrapped setRequestHandler did not answer tools/call"),
+    ).toEqual({
       content: [{ type: "text", text: "ok" }],
     });
     await answered(sent, 2);
-    expect(wrapped, changed("the SDK dispatched tools/call to a handler that bypassed the instance's setRequestHandler")).toEqual(["tools/call"]);
+    expect(
+      wrapped,
+      changed("the SDK dispatched tools/call to a handler that bypassed the instance's setRequestHandler"),
+    ).toEqual(["tools/call"]);
   });
 
   it("patchResourceNotFoundCode: the SDK sends a handler-thrown -32002 as -32602, and the patch puts -32002 back", async () => {
@@ -126,7 +160,9 @@ describe("sdk-patches.ts assumptions", () => {
       const mark = patchResourceNotFoundCode(server);
       server.setRequestHandler("resources/read", (request, ctx) => {
         if (request.params.uri === "marked://x") mark(ctx.mcpReq.id);
-        throw new sdk.ProtocolError(RESOURCE_NOT_FOUND_2025 as never, `Resource not found: ${request.params.uri}`, { uri: request.params.uri });
+        throw new sdk.ProtocolError(RESOURCE_NOT_FOUND_2025 as never, `Resource not found: ${request.params.uri}`, {
+          uri: request.params.uri,
+        });
       });
       return server;
     };
@@ -135,9 +171,14 @@ describe("sdk-patches.ts assumptions", () => {
     deliver({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "marked://x" } });
     expect(
       (await answered(sent, 1)).error?.code,
-      changed("a handler-thrown -32002 is no longer sent as -32602; patchResourceNotFoundCode may be unneeded (or wrong)"),
+      changed(
+        "a handler-thrown -32002 is no longer sent as -32602; patchResourceNotFoundCode may be unneeded (or wrong)",
+      ),
     ).toBe(-32602);
-    expect((await answered(sent, 2)).error?.code, changed("the rewritten error code did not reach the wire through transport.send")).toBe(RESOURCE_NOT_FOUND_2025);
+    expect(
+      (await answered(sent, 2)).error?.code,
+      changed("the rewritten error code did not reach the wire through transport.send"),
+    ).toBe(RESOURCE_NOT_FOUND_2025);
   });
 
   it("installSessionHook: the legacy HTTP fallback calls the factory with { era: 'legacy', requestInfo }, and connects a transport with handleRequest/send/onmessage", async () => {
@@ -163,15 +204,25 @@ describe("sdk-patches.ts assumptions", () => {
     );
     expect(response.status).toBe(200);
     const ctx = contexts[0] as { era?: unknown; requestInfo?: unknown } | undefined;
-    expect(ctx?.era, changed("the factory context of a 2025-era HTTP request no longer has era 'legacy'")).toBe("legacy");
-    expect(ctx?.requestInfo instanceof Request, changed("the factory context of an HTTP request no longer carries requestInfo (the Request)")).toBe(true);
+    expect(ctx?.era, changed("the factory context of a 2025-era HTTP request no longer has era 'legacy'")).toBe(
+      "legacy",
+    );
+    expect(
+      ctx?.requestInfo instanceof Request,
+      changed("the factory context of an HTTP request no longer carries requestInfo (the Request)"),
+    ).toBe(true);
     expect(isLegacyHttpRequest(ctx as never)).toBe(true);
     expect(servesConnection(ctx as never)).toBe(false);
     expect(servesConnection(undefined)).toBe(true);
     const transport = transports[0];
     for (const key of ["handleRequest", "send", "onmessage"]) {
-      expect(typeof transport?.[key], changed(`the legacy per-request transport has no ${key} function`)).toBe("function");
+      expect(typeof transport?.[key], changed(`the legacy per-request transport has no ${key} function`)).toBe(
+        "function",
+      );
     }
-    expect(response.headers.get("mcp-session-id") ?? "", changed("the session hook no longer sets Mcp-Session-Id on the initialize response")).toMatch(/^tmcp1\./);
+    expect(
+      response.headers.get("mcp-session-id") ?? "",
+      changed("the session hook no longer sets Mcp-Session-Id on the initialize response"),
+    ).toMatch(/^tmcp1\./);
   });
 });

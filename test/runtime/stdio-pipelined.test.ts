@@ -12,7 +12,9 @@ import { RawSession } from "./stdio-session.js";
 
 // The SDK typed-mcp's dist imports (the workspace root does not depend on it).
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
-const { StdioServerTransport } = (await import(new URL("dist/stdio.mjs", SDK_DIR).href)) as typeof import("@modelcontextprotocol/server/stdio");
+const { StdioServerTransport } = (await import(
+  new URL("dist/stdio.mjs", SDK_DIR).href
+)) as typeof import("@modelcontextprotocol/server/stdio");
 
 // The full tier (`npm run test:all` sets TYPED_MCP_TIER=full; test/helpers/tier.ts on the tiers branch) sends 50,000.
 const FULL = process.env.TYPED_MCP_TIER === "full";
@@ -33,7 +35,10 @@ describe("stdio sending is linear (patch 6)", () => {
     const sent = Array.from({ length: 100 }, (_, i) => transport.send(ping(i)));
     // When this fails the SDK changed its send: re-measure with scripts/bench/stdio-pings.mjs and drop
     // or rewrite sdk-patches-stdio.ts (written for @modelcontextprotocol/server 2.4.0).
-    expect(stdout.listenerCount("drain"), "@modelcontextprotocol/server changed StdioServerTransport#send (sdk-patches-stdio.ts, written for 2.4.0)").toBe(100);
+    expect(
+      stdout.listenerCount("drain"),
+      "@modelcontextprotocol/server changed StdioServerTransport#send (sdk-patches-stdio.ts, written for 2.4.0)",
+    ).toBe(100);
     stdout.resume();
     await Promise.all(sent);
   });
@@ -60,7 +65,12 @@ describe("stdio sending is linear (patch 6)", () => {
     const transport = new StdioServerTransport(new PassThrough(), stdout as never);
     linearStdioSend(transport, stdout);
     await transport.start();
-    const waiting = [transport.send(ping(1)), transport.send(ping(2))].map((p) => p.then(() => "sent", (e: Error) => e.message));
+    const waiting = [transport.send(ping(1)), transport.send(ping(2))].map((p) =>
+      p.then(
+        () => "sent",
+        (e: Error) => e.message,
+      ),
+    );
     stdout.emit("error", new Error("EPIPE"));
     expect(await Promise.all(waiting)).toEqual(["EPIPE", "EPIPE"]);
     await transport.close();
@@ -80,7 +90,9 @@ describe("stdio sending is linear (patch 6)", () => {
     await expect(transport.send(ping(4))).rejects.toThrow("StdioServerTransport is closed");
   });
 
-  it(`${PINGS.toLocaleString("en")} pings pipelined in one write, then one more: all answered (real child process)`, { timeout: 90_000 }, async () => {
+  it(`${PINGS.toLocaleString("en")} pings pipelined in one write, then one more: all answered (real child process)`, {
+    timeout: 90_000,
+  }, async () => {
     const session = new RawSession();
     try {
       await session.initialize("2025-11-25");
@@ -94,7 +106,9 @@ describe("stdio sending is linear (patch 6)", () => {
       await until(() => session.lines.length >= before + PINGS + 1, 20_000);
       const answers = session.lines.slice(before).map((l) => JSON.parse(l));
       expect(answers.length).toBe(PINGS + 1);
-      expect(answers.every((a, i) => a.jsonrpc === "2.0" && a.id === i + 1 && JSON.stringify(a.result) === "{}")).toBe(true);
+      expect(answers.every((a, i) => a.jsonrpc === "2.0" && a.id === i + 1 && JSON.stringify(a.result) === "{}")).toBe(
+        true,
+      );
     } finally {
       session.close();
     }

@@ -33,7 +33,11 @@ export class RawSession {
     return line!;
   }
   async initialize(protocolVersion: string, capabilities: unknown = {}): Promise<Record<string, any>> {
-    const line = await this.request(0, "initialize", { protocolVersion, capabilities, clientInfo: { name: "raw", version: "0" } });
+    const line = await this.request(0, "initialize", {
+      protocolVersion,
+      capabilities,
+      clientInfo: { name: "raw", version: "0" },
+    });
     this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     return JSON.parse(line).result;
   }
@@ -42,4 +46,3 @@ export class RawSession {
     this.child.kill();
   }
 }
-

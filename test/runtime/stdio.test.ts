@@ -51,11 +51,16 @@ describe("raw stdio bytes", () => {
       expect(rawTool(line, "add")).toBe(ADD_FULL);
       expect(rawTool(line, "show_weather")).toBe(SHOW_WEATHER_APPS);
       expect(rawTool(line, "refresh_view")).toBe(REFRESH_VIEW_APPS);
-      const call = await s.request(2, "tools/call", { name: "place_order", arguments: { items: [{ sku: "a", qty: 1 }] } });
+      const call = await s.request(2, "tools/call", {
+        name: "place_order",
+        arguments: { items: [{ sku: "a", qty: 1 }] },
+      });
       expect(JSON.stringify(JSON.parse(call).result)).toBe(
         '{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":2.5}"}],"structuredContent":{"id":"ord-1","total":2.5}}',
       );
-      expect(call).toContain('"result":{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":2.5}"}],"structuredContent":{"id":"ord-1","total":2.5}}');
+      expect(call).toContain(
+        '"result":{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":2.5}"}],"structuredContent":{"id":"ord-1","total":2.5}}',
+      );
       const bad = await s.request(3, "tools/call", { name: "place_order", arguments: { items: "none" } });
       expect(bad).toContain(`"result":${invalid("items", "Expected an array, got a string.")}`);
     } finally {
@@ -80,8 +85,13 @@ describe("raw stdio bytes", () => {
     try {
       expect((await s.initialize("2025-03-26")).protocolVersion).toBe("2025-03-26");
       expect(rawTool(await s.request(1, "tools/list"), "place_order")).toBe(PLACE_ORDER_2025_03_26);
-      const call = await s.request(2, "tools/call", { name: "place_order", arguments: { items: [{ sku: "a", qty: 1 }] } });
-      expect(JSON.stringify(JSON.parse(call).result)).toBe('{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":2.5}"}]}');
+      const call = await s.request(2, "tools/call", {
+        name: "place_order",
+        arguments: { items: [{ sku: "a", qty: 1 }] },
+      });
+      expect(JSON.stringify(JSON.parse(call).result)).toBe(
+        '{"content":[{"type":"text","text":"{\\"id\\":\\"ord-1\\",\\"total\\":2.5}"}]}',
+      );
     } finally {
       s.close();
     }
@@ -93,9 +103,15 @@ describe("raw stdio bytes", () => {
     const s = new RawSession();
     try {
       await s.initialize("2025-11-25");
-      await s.request(1, "tools/call", { name: "place_order", arguments: { items: [] }, _meta: { progressToken: "tok-1" } });
+      await s.request(1, "tools/call", {
+        name: "place_order",
+        arguments: { items: [] },
+        _meta: { progressToken: "tok-1" },
+      });
       const progress = s.lines.filter((l) => l.includes('"notifications/progress"'));
-      expect(progress.map((l) => JSON.parse(l).params)).toEqual([{ progressToken: "tok-1", progress: 1, total: 2, message: "priced" }]);
+      expect(progress.map((l) => JSON.parse(l).params)).toEqual([
+        { progressToken: "tok-1", progress: 1, total: 2, message: "priced" },
+      ]);
       expect(s.lines.indexOf(progress[0]!)).toBeLessThan(s.lines.findIndex((l) => JSON.parse(l).id === 1));
       await s.request(2, "tools/call", { name: "place_order", arguments: { items: [] } });
       expect(s.lines.filter((l) => l.includes('"notifications/progress"'))).toHaveLength(1);
@@ -126,14 +142,20 @@ describe("the real client over stdio", () => {
 
       const ok = await client.callTool({ name: "place_order", arguments: { items: [{ sku: "a", qty: 3 }] } });
       expect(ok.structuredContent).toEqual({ id: "ord-1", total: 7.5 });
-      expect((await client.callTool({ name: "whoami" })).content).toEqual([{ type: "text", text: "2025-11-25 stdio-client number" }]);
+      expect((await client.callTool({ name: "whoami" })).content).toEqual([
+        { type: "text", text: "2025-11-25 stdio-client number" },
+      ]);
       expect((await client.callTool({ name: "version" })).content).toEqual([{ type: "text", text: "1.0" }]);
 
       const bad = await client.callTool({ name: "add", arguments: { a: "1", b: 2 } });
-      expect(JSON.stringify({ content: bad.content, isError: bad.isError })).toBe(invalid("a", "Expected a number, got a string."));
+      expect(JSON.stringify({ content: bad.content, isError: bad.isError })).toBe(
+        invalid("a", "Expected a number, got a string."),
+      );
 
       const refused = await client.callTool({ name: "refuse" });
-      expect(JSON.stringify({ content: refused.content, isError: refused.isError })).toBe('{"content":[{"type":"text","text":"No such order."}],"isError":true}');
+      expect(JSON.stringify({ content: refused.content, isError: refused.isError })).toBe(
+        '{"content":[{"type":"text","text":"No such order."}],"isError":true}',
+      );
 
       const failed = await client.callTool({ name: "explode" });
       expect(JSON.stringify({ content: failed.content, isError: failed.isError })).toBe(FAILED);
@@ -152,7 +174,9 @@ describe("the real client over stdio", () => {
     const { client, stderr } = await connect();
     try {
       const controller = new AbortController();
-      const pending = client.callTool({ name: "wait_for_abort" }, { signal: controller.signal }).catch((e: unknown) => e);
+      const pending = client
+        .callTool({ name: "wait_for_abort" }, { signal: controller.signal })
+        .catch((e: unknown) => e);
       await new Promise((r) => setTimeout(r, 200));
       expect(stderr.join("")).not.toContain("aborted");
       controller.abort("user cancelled");
@@ -183,7 +207,9 @@ describe("the real client over stdio", () => {
       const plainTools = (await plain.client.listTools()).tools;
       expect(appsTools.map((t) => t.name)).toEqual([...ORDER_TOOL_NAMES, "show_weather", "refresh_view"]);
       expect(plainTools.map((t) => t.name)).toEqual([...ORDER_TOOL_NAMES, "show_weather"]);
-      expect(appsTools.find((t) => t.name === "show_weather")?._meta).toEqual({ ui: { resourceUri: "ui://weather/view" } });
+      expect(appsTools.find((t) => t.name === "show_weather")?._meta).toEqual({
+        ui: { resourceUri: "ui://weather/view" },
+      });
       expect(plainTools.find((t) => t.name === "show_weather")?._meta).toBeUndefined();
     } finally {
       await apps.client.close();
@@ -192,13 +218,20 @@ describe("the real client over stdio", () => {
   });
 
   it("a 2026-07-28 client over stdio", async () => {
-    const { client } = await connect({ versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: APPS_CAPABILITIES }, { TMCP_APPS: "1" });
+    const { client } = await connect(
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: APPS_CAPABILITIES },
+      { TMCP_APPS: "1" },
+    );
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       const { tools } = await client.listTools();
-      expect(JSON.parse(JSON.stringify(tools.find((t) => t.name === "place_order")))).toEqual(JSON.parse(PLACE_ORDER_FULL));
+      expect(JSON.parse(JSON.stringify(tools.find((t) => t.name === "place_order")))).toEqual(
+        JSON.parse(PLACE_ORDER_FULL),
+      );
       expect(tools.map((t) => t.name)).toContain("refresh_view");
-      expect((await client.callTool({ name: "whoami" })).content).toEqual([{ type: "text", text: "2026-07-28 stdio-client number" }]);
+      expect((await client.callTool({ name: "whoami" })).content).toEqual([
+        { type: "text", text: "2026-07-28 stdio-client number" },
+      ]);
     } finally {
       await client.close();
     }

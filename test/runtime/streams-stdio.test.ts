@@ -34,8 +34,11 @@ class Connection {
   }
   /** Sends a request and resolves with the first message carrying its id (a response, or a listen stream's ack). */
   async request(id: number, method: string, params?: unknown): Promise<Record<string, any>> {
-    this.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) }) + "\n");
-    const mine = (m: Record<string, any>) => m.id === id || m.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === id;
+    this.child.stdin.write(
+      JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) }) + "\n",
+    );
+    const mine = (m: Record<string, any>) =>
+      m.id === id || m.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === id;
     await until(() => this.messages.some(mine), 10_000);
     return this.messages.find(mine)!;
   }
@@ -50,12 +53,18 @@ afterEach(() => {
 describe("stdio, 2025-11-25: resources/subscribe holds at most streams.maxSubscribedUris URIs per connection", () => {
   it("the 4th distinct URI is -32000 naming the option; re-subscribing, and subscribing after an unsubscribe, succeed", async () => {
     const c = (connection = new Connection());
-    await c.request(0, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    await c.request(0, "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
     c.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-    for (const n of [1, 2, 3]) expect((await c.request(n, "resources/subscribe", { uri: `ui://s/${n}` })).result).toEqual({});
+    for (const n of [1, 2, 3])
+      expect((await c.request(n, "resources/subscribe", { uri: `ui://s/${n}` })).result).toEqual({});
     expect((await c.request(4, "resources/subscribe", { uri: "ui://s/4" })).error).toEqual({
       code: -32000,
-      message: "Too many resource subscriptions: this connection already holds 3, the most streams.maxSubscribedUris allows; unsubscribe one first",
+      message:
+        "Too many resource subscriptions: this connection already holds 3, the most streams.maxSubscribedUris allows; unsubscribe one first",
       data: { limit: "streams.maxSubscribedUris", max: 3 },
     });
     expect((await c.request(5, "resources/subscribe", { uri: "ui://s/1" })).result).toEqual({});
@@ -65,7 +74,8 @@ describe("stdio, 2025-11-25: resources/subscribe holds at most streams.maxSubscr
 });
 
 describe("stdio, 2026-07-28: subscriptions/listen", () => {
-  const listen = (c: Connection, id: number, notifications: unknown) => c.request(id, "subscriptions/listen", { notifications, _meta: ENVELOPE });
+  const listen = (c: Connection, id: number, notifications: unknown) =>
+    c.request(id, "subscriptions/listen", { notifications, _meta: ENVELOPE });
 
   it("a filter naming more than streams.maxListenUris URIs is -32602 naming the option; 5 are acknowledged", async () => {
     const c = (connection = new Connection());
@@ -73,7 +83,8 @@ describe("stdio, 2026-07-28: subscriptions/listen", () => {
     const six = ["ui://s/1", "ui://s/2", "ui://s/3", "ui://s/4", "ui://s/5", "ui://s/6"];
     expect((await listen(c, 1, { resourceSubscriptions: six })).error).toEqual({
       code: -32602,
-      message: "Invalid params: notifications.resourceSubscriptions names 6 URIs; at most 5 are accepted (streams.maxListenUris)",
+      message:
+        "Invalid params: notifications.resourceSubscriptions names 6 URIs; at most 5 are accepted (streams.maxListenUris)",
       data: { limit: "streams.maxListenUris", max: 5 },
     });
     const ack = await listen(c, 2, { resourceSubscriptions: six.slice(0, 5) });
@@ -89,7 +100,8 @@ describe("stdio, 2026-07-28: subscriptions/listen", () => {
     // The SDK's per-connection limit, set from the option, answered as the HTTP quota is (docs/security.md "Limits").
     expect((await listen(c, 3, { toolsListChanged: true })).error).toEqual({
       code: -32000,
-      message: "Too many subscriptions/listen streams: this connection already holds 2 open, the most streams.maxListenStreamsPerCaller allows; close one first",
+      message:
+        "Too many subscriptions/listen streams: this connection already holds 2 open, the most streams.maxListenStreamsPerCaller allows; close one first",
       data: { limit: "streams.maxListenStreamsPerCaller", max: 2 },
     });
   });

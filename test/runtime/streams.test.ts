@@ -17,7 +17,12 @@ const ENVELOPE = {
 };
 
 /** A token caller as an application's own auth hands it to server.fetch (caller.ts: issuer + sub + client_id). */
-const token = (subject: string) => ({ token: `t-${subject}`, clientId: "app", scopes: [], extra: { issuer: "https://as.example", subject } });
+const token = (subject: string) => ({
+  token: `t-${subject}`,
+  clientId: "app",
+  scopes: [],
+  extra: { issuer: "https://as.example", subject },
+});
 
 /** A server advertising resources.subscribe (a ui:// resource) and tools.listChanged (`dynamic`). */
 function makeServer(options: Partial<McpServerOptions> = {}): McpServer {
@@ -33,12 +38,27 @@ afterEach(async () => {
 });
 
 /** One raw 2026-07-28 subscriptions/listen POST to server.fetch. */
-async function listen(server: McpServer, notifications: unknown, o: { id?: number; headers?: Record<string, string>; authInfo?: ReturnType<typeof token> } = {}): Promise<Response> {
+async function listen(
+  server: McpServer,
+  notifications: unknown,
+  o: { id?: number; headers?: Record<string, string>; authInfo?: ReturnType<typeof token> } = {},
+): Promise<Response> {
   const response = await server.fetch(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen", ...o.headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: o.id ?? 1, method: "subscriptions/listen", params: { notifications, _meta: ENVELOPE } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "subscriptions/listen",
+        ...o.headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: o.id ?? 1,
+        method: "subscriptions/listen",
+        params: { notifications, _meta: ENVELOPE },
+      }),
     }),
     o.authInfo === undefined ? undefined : { authInfo: o.authInfo },
   );
@@ -66,7 +86,12 @@ async function openMany(server: McpServer, count: number, o: Parameters<typeof l
 async function firstMessage(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Record<string, any>> {
   const { value } = await reader.read();
   const text = new TextDecoder().decode(value);
-  return JSON.parse(text.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+  return JSON.parse(
+    text
+      .split("\n")
+      .find((l) => l.startsWith("data:"))!
+      .slice(5),
+  );
 }
 
 const quotaError = (whose: string, verb: string, n: number, option: string) => ({
@@ -91,14 +116,19 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
     const server = makeServer();
     const anonymous = await openMany(server, 257);
     expect(anonymous.filter(isStream)).toHaveLength(256);
-    expect(await errorOf(anonymous[256]!)).toEqual(quotaError("anonymous callers", "hold", 256, "maxAnonymousListenStreams"));
+    expect(await errorOf(anonymous[256]!)).toEqual(
+      quotaError("anonymous callers", "hold", 256, "maxAnonymousListenStreams"),
+    );
     expect(isStream(await listen(server, { toolsListChanged: true }, { authInfo: token("carol") }))).toBe(true);
   });
 
   it("made-up Mcp-Session-Id values do not escape the anonymous bucket (a session is no quota boundary)", async () => {
     const server = makeServer();
     const out: Response[] = [];
-    for (let i = 0; i < 257; i++) out.push(await listen(server, { toolsListChanged: true }, { id: i + 1, headers: { "mcp-session-id": `made-up-${i}` } }));
+    for (let i = 0; i < 257; i++)
+      out.push(
+        await listen(server, { toolsListChanged: true }, { id: i + 1, headers: { "mcp-session-id": `made-up-${i}` } }),
+      );
     expect(out.filter(isStream)).toHaveLength(256);
     expect(await errorOf(out[256]!)).toEqual(quotaError("anonymous callers", "hold", 256, "maxAnonymousListenStreams"));
     // The server-wide ceiling (1,024) is not reached: a token caller still listens.
@@ -110,14 +140,20 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
     const a = await openMany(server, 17, { headers: { "x-client": "10.0.0.1" } });
     expect(a.filter(isStream)).toHaveLength(16);
     expect(await errorOf(a[16]!)).toEqual(quotaError("this caller", "holds", 16, "maxListenStreamsPerCaller"));
-    expect(isStream(await listen(server, { toolsListChanged: true }, { headers: { "x-client": "10.0.0.2" } }))).toBe(true);
+    expect(isStream(await listen(server, { toolsListChanged: true }, { headers: { "x-client": "10.0.0.2" } }))).toBe(
+      true,
+    );
   });
 
   it("the server-wide ceiling is named when it is what is full", async () => {
-    const server = makeServer({ streams: { maxListenStreams: 4, maxListenStreamsPerCaller: 2, maxAnonymousListenStreams: 2 } });
+    const server = makeServer({
+      streams: { maxListenStreams: 4, maxListenStreamsPerCaller: 2, maxAnonymousListenStreams: 2 },
+    });
     expect((await openMany(server, 2, { authInfo: token("a") })).every(isStream)).toBe(true);
     expect((await openMany(server, 2, { authInfo: token("b") })).every(isStream)).toBe(true);
-    expect(await errorOf(await listen(server, { toolsListChanged: true }, { authInfo: token("c") }))).toEqual(quotaError("this server", "holds", 4, "maxListenStreams"));
+    expect(await errorOf(await listen(server, { toolsListChanged: true }, { authInfo: token("c") }))).toEqual(
+      quotaError("this server", "holds", 4, "maxListenStreams"),
+    );
   });
 
   it("a stream that ends frees its slot", async () => {
@@ -130,8 +166,12 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
   });
 
   it("the options are checked at construction (RangeError naming the option)", () => {
-    expect(() => makeServer({ streams: { maxListenStreamsPerCaller: 0 } })).toThrow(new RangeError("streams.maxListenStreamsPerCaller must be a positive integer, got 0"));
-    expect(() => makeServer({ streams: { maxQueuedBytes: 1.5 } })).toThrow(new RangeError("streams.maxQueuedBytes must be a positive integer, got 1.5"));
+    expect(() => makeServer({ streams: { maxListenStreamsPerCaller: 0 } })).toThrow(
+      new RangeError("streams.maxListenStreamsPerCaller must be a positive integer, got 0"),
+    );
+    expect(() => makeServer({ streams: { maxQueuedBytes: 1.5 } })).toThrow(
+      new RangeError("streams.maxQueuedBytes must be a positive integer, got 1.5"),
+    );
     expect(() => makeServer({ streams: { maxListenStreams: 8 } })).toThrow(
       new RangeError("streams.maxListenStreamsPerCaller (16) must not exceed streams.maxListenStreams (8)"),
     );
@@ -173,12 +213,15 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     const uris = (n: number) => Array.from({ length: n }, (_, i) => `ui://streams/${i}`);
     expect(await errorOf(await listen(server, { resourceSubscriptions: uris(90_000) }))).toEqual({
       code: -32602,
-      message: "Invalid params: notifications.resourceSubscriptions names 90000 URIs; at most 1000 are accepted (streams.maxListenUris)",
+      message:
+        "Invalid params: notifications.resourceSubscriptions names 90000 URIs; at most 1000 are accepted (streams.maxListenUris)",
       data: { limit: "streams.maxListenUris", max: 1000 },
     });
     const accepted = await listen(server, { resourceSubscriptions: uris(1000) });
     expect(isStream(accepted)).toBe(true);
-    expect((await firstMessage(accepted.body!.getReader())).params.notifications.resourceSubscriptions).toHaveLength(1000);
+    expect((await firstMessage(accepted.body!.getReader())).params.notifications.resourceSubscriptions).toHaveLength(
+      1000,
+    );
   });
 
   it("a legal filter whose acknowledgement passes maxQueuedBytes (1,000 URIs of 1,100 characters) keeps its stream open", async () => {
@@ -213,9 +256,11 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     expect((notices[0] as { queuedBytes: number }).queuedBytes).toBeGreaterThan(1024 * 1024);
     // The stream ends for the client (it errors: the queue was discarded, not delivered) ...
     const reader = stream.body!.getReader();
-    await expect((async () => {
-      for (;;) if ((await reader.read()).done) return "done";
-    })()).rejects.toThrow();
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return "done";
+      })(),
+    ).rejects.toThrow();
     // ... and its slot is free again: the client re-listens.
     expect(isStream(await listen(server, { resourceSubscriptions: [uri] }, { authInfo: token("erin") }))).toBe(true);
   });

@@ -22,15 +22,28 @@ afterAll(async () => {
 });
 
 /** One raw 2025-11-25 POST without a session (as `curl` sends it); the JSON-RPC answer to id 1. */
-async function post(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Record<string, any>> {
+async function post(
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Record<string, any>> {
   const response = await fetch(http.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   return messagesOf(await response.text()).find((m) => m.id === 1)!;
 }
-const createAnonymous = async () => (await post("tools/call", { name: "slow_compute", arguments: { seconds: 30 }, task: {} })).result.task as { taskId: string; status: string };
+const createAnonymous = async () =>
+  (await post("tools/call", { name: "slow_compute", arguments: { seconds: 30 }, task: {} })).result.task as {
+    taskId: string;
+    status: string;
+  };
 
 describe("tasks of anonymous HTTP requestors (no Mcp-Session-Id, no token)", () => {
   it("tasks/list answers no tasks to any anonymous requestor, so another client cannot learn the ids", async () => {
@@ -39,10 +52,19 @@ describe("tasks of anonymous HTTP requestors (no Mcp-Session-Id, no token)", () 
     // Client B, and client A itself: both anonymous, neither is listed anything.
     expect((await post("tasks/list", {})).result).toEqual({ tasks: [] });
     // A cursor no page gave out is -32602 (2025-11-25 "Listing Tasks": invalid cursor).
-    expect((await post("tasks/list", { cursor: task.taskId })).error).toEqual({ code: -32602, message: `Invalid cursor: ${task.taskId}` });
+    expect((await post("tasks/list", { cursor: task.taskId })).error).toEqual({
+      code: -32602,
+      message: `Invalid cursor: ${task.taskId}`,
+    });
     // The id alone reaches the task (it is the capability), and only it: the creator was given it.
-    expect((await post("tasks/get", { taskId: task.taskId })).result).toMatchObject({ taskId: task.taskId, status: "working" });
-    expect((await post("tasks/cancel", { taskId: task.taskId })).result).toMatchObject({ taskId: task.taskId, status: "cancelled" });
+    expect((await post("tasks/get", { taskId: task.taskId })).result).toMatchObject({
+      taskId: task.taskId,
+      status: "working",
+    });
+    expect((await post("tasks/cancel", { taskId: task.taskId })).result).toMatchObject({
+      taskId: task.taskId,
+      status: "cancelled",
+    });
   });
 
   it("task ids are 128 bits (16 bytes, base64url without padding, RFC 4648 §5), all distinct", async () => {
@@ -62,7 +84,10 @@ describe("tasks of anonymous HTTP requestors (no Mcp-Session-Id, no token)", () 
     const { task } = await createTask(client, "slow_compute", { seconds: 0 });
     expect((await listTasks(client)).tasks.map((t) => t.taskId)).toEqual([task.taskId]);
     expect((await getTask(client, task.taskId)).taskId).toBe(task.taskId);
-    expect((await post("tasks/get", { taskId: task.taskId })).error).toEqual({ code: -32602, message: `Task not found: ${task.taskId}` });
+    expect((await post("tasks/get", { taskId: task.taskId })).error).toEqual({
+      code: -32602,
+      message: `Task not found: ${task.taskId}`,
+    });
     expect((await post("tasks/list", {})).result).toEqual({ tasks: [] });
     await post("tasks/cancel", { taskId: anonymous.taskId });
     await client.close();
@@ -102,24 +127,39 @@ describe("params.task.ttl must be a positive integer of milliseconds (2025-11-25
     [1.5, "1.5"],
   ])("ttl %s is -32602 naming task.ttl", async (ttl, shown) => {
     const answer = await post("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl } });
-    expect(answer.error).toEqual({ code: -32602, message: `Invalid tools/call params: 'params.task.ttl' expected a positive integer (milliseconds), received ${shown}.` });
+    expect(answer.error).toEqual({
+      code: -32602,
+      message: `Invalid tools/call params: 'params.task.ttl' expected a positive integer (milliseconds), received ${shown}.`,
+    });
   });
 
   it("1e400 (Infinity once parsed) and a string are refused by the SDK's schema, in the same wording", async () => {
     const response = await fetch(http.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_compute","arguments":{"seconds":0},"task":{"ttl":1e400}}}',
     });
-    expect(messagesOf(await response.text())[0]!.error).toEqual({ code: -32602, message: "Invalid tools/call params: 'params.task.ttl' expected number, received Infinity." });
+    expect(messagesOf(await response.text())[0]!.error).toEqual({
+      code: -32602,
+      message: "Invalid tools/call params: 'params.task.ttl' expected number, received Infinity.",
+    });
     const text = await post("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: "abc" } });
-    expect(text.error).toEqual({ code: -32602, message: "Invalid tools/call params: 'params.task.ttl' expected number, received string." });
+    expect(text.error).toEqual({
+      code: -32602,
+      message: "Invalid tools/call params: 'params.task.ttl' expected number, received string.",
+    });
   });
 
   it("a positive integer is kept (1 ms) and a huge one lowered to maxTtlMs (3,600,000 by default)", async () => {
-    const small = (await post("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1 } })).result.task;
+    const small = (await post("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1 } }))
+      .result.task;
     expect(small.ttl).toBe(1);
-    const huge = (await post("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1e20 } })).result.task;
+    const huge = (await post("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 1e20 } }))
+      .result.task;
     expect(huge.ttl).toBe(3_600_000);
   });
 });

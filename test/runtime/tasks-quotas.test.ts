@@ -28,12 +28,26 @@ const MIB = 1024 * 1024;
  */
 function server(options: Record<string, unknown> = {}): McpServer {
   const s = createTaskServer(options) as McpServer;
-  // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
-  s.tool("big_result", (chars: number) => "x".repeat(chars), __tmcp.generated({
-    listing: { name: "big_result", inputSchema: { type: "object", properties: { chars: { type: "number" } }, required: ["chars"], additionalProperties: false }, execution: { taskSupport: "optional" } },
-    read: (args: { chars?: unknown }) => (typeof args?.chars === "number" ? [args.chars] : __tmcp.invalid("chars", "Expected a number.")),
-    write: (value: string) => ({ content: [{ type: "text", text: value }] }),
-  }) as never);
+  s.tool(
+    "big_result",
+    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+    (chars: number) => "x".repeat(chars),
+    __tmcp.generated({
+      listing: {
+        name: "big_result",
+        inputSchema: {
+          type: "object",
+          properties: { chars: { type: "number" } },
+          required: ["chars"],
+          additionalProperties: false,
+        },
+        execution: { taskSupport: "optional" },
+      },
+      read: (args: { chars?: unknown }) =>
+        typeof args?.chars === "number" ? [args.chars] : __tmcp.invalid("chars", "Expected a number."),
+      write: (value: string) => ({ content: [{ type: "text", text: value }] }),
+    }) as never,
+  );
   return s;
 }
 
@@ -49,7 +63,10 @@ afterEach(async () => {
  * `x-test-caller` header — its own bucket with the `tasks.anonymous` quota.
  */
 async function serve(options: Record<string, unknown> = {}): Promise<Awaited<ReturnType<typeof serveHttp>>> {
-  const http = await serveHttp(server({ callerKey: (request: Request) => request.headers.get("x-test-caller") ?? undefined, ...options }), { port: 0 });
+  const http = await serveHttp(
+    server({ callerKey: (request: Request) => request.headers.get("x-test-caller") ?? undefined, ...options }),
+    { port: 0 },
+  );
   closers.push(() => http.close());
   return http;
 }
@@ -58,22 +75,40 @@ let callers = 0;
 /** A new real client on its own session and its own `callerKey` bucket (`x-test-caller`); `caller: null` sends no such header. */
 async function session(url: URL, caller: string | null = `client-${++callers}`): Promise<Client> {
   const client = new Client({ name: "quota-client", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: caller === null ? {} : { "x-test-caller": caller } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: caller === null ? {} : { "x-test-caller": caller } },
+    }),
+  );
   closers.push(() => client.close());
   return client;
 }
 
 /** A raw anonymous 2025-11-25 POST (no session, no token); the JSON-RPC answer to id 1. */
-async function anonymous(url: URL, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Record<string, any>> {
+async function anonymous(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Record<string, any>> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   return messagesOf(await response.text()).find((m) => m.id === 1)!;
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: { code: number; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data }));
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { code: number; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data }),
+  );
 /** Every task of `client`'s caller, through all tasks/list pages. */
 async function allTasks(client: Client): Promise<{ taskId: string; status: string }[]> {
   const out: { taskId: string; status: string }[] = [];
@@ -93,7 +128,14 @@ describe("running tasks: a quota per caller (tasks.anonymous.maxRunning, default
     const b = await session(http.url);
     const answers: (string | { code: number; message: string; data?: unknown })[] = [];
     for (let batch = 0; batch < 10; batch++) {
-      const results = await Promise.all(Array.from({ length: 100 }, () => createTask(a, "slow_compute", { seconds: 60 }).then((r) => r.task.taskId, (e) => ({ code: e.code, message: e.message, data: e.data }))));
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          createTask(a, "slow_compute", { seconds: 60 }).then(
+            (r) => r.task.taskId,
+            (e) => ({ code: e.code, message: e.message, data: e.data }),
+          ),
+        ),
+      );
       answers.push(...results);
     }
     const running = answers.filter((x): x is string => typeof x === "string");
@@ -102,7 +144,8 @@ describe("running tasks: a quota per caller (tasks.anonymous.maxRunning, default
     expect(refused).toHaveLength(900);
     expect(refused[0]).toEqual({
       code: -32603,
-      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 100); wait for one to finish or cancel one.",
+      message:
+        "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 100); wait for one to finish or cancel one.",
       data: { limit: "tasks.anonymous.maxRunning", max: 100 },
     });
     // Another caller is not affected: its task is created and completes.
@@ -119,13 +162,20 @@ describe("stdio: the connection is the caller (tasks.perCaller, not the anonymou
   it("a connection's running quota: the third of two allowed is -32603 naming tasks.perCaller.maxRunning; a cancel frees a slot", async () => {
     const fixture = fileURLToPath(new URL("./fixtures/tasks-stdio.mjs", import.meta.url));
     const client = new Client({ name: "stdio-quota", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], env: { ...(process.env as Record<string, string>), TMCP_TASK_MAX_RUNNING: "2" } }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fixture],
+        env: { ...(process.env as Record<string, string>), TMCP_TASK_MAX_RUNNING: "2" },
+      }),
+    );
     closers.push(() => client.close());
     const first = (await createTask(client, "slow_compute", { seconds: 60 })).task;
     await createTask(client, "slow_compute", { seconds: 60 });
     expect(await failure(createTask(client, "slow_compute", { seconds: 60 }))).toEqual({
       code: -32603,
-      message: "Too many tasks are running for this caller (tasks.perCaller.maxRunning is 2); wait for one to finish or cancel one.",
+      message:
+        "Too many tasks are running for this caller (tasks.perCaller.maxRunning is 2); wait for one to finish or cancel one.",
       data: { limit: "tasks.perCaller.maxRunning", max: 2 },
     });
     await cancelTask(client, first.taskId);
@@ -156,7 +206,11 @@ describe("kept results: count and bytes per caller, the caller's own oldest drop
     const kept = await allTasks(a);
     expect(kept.map((t) => t.taskId)).toEqual(ids.slice(200 - fit));
     expect(kept.every((t) => t.status === "completed")).toBe(true);
-    expect(await failure(getTask(a, ids[0]!))).toEqual({ code: -32602, message: `Task not found: ${ids[0]}`, data: undefined });
+    expect(await failure(getTask(a, ids[0]!))).toEqual({
+      code: -32602,
+      message: `Task not found: ${ids[0]}`,
+      data: undefined,
+    });
     // B's finished result is not evicted by A's flood.
     expect((await taskResult(b, small.taskId)).content).toEqual([{ type: "text", text: "Done after 0s" }]);
   });
@@ -166,8 +220,13 @@ describe("kept results: count and bytes per caller, the caller's own oldest drop
     const a = await session(http.url);
     const { task } = await createTask(a, "big_result", { chars: 2000 });
     // {"content":[{"type":"text","text":"x…x"}]}: 2,000 + 39 bytes.
-    const message = "The task's result (2039 bytes) is larger than tasks.anonymous.maxResultBytes (1000 bytes); it was not kept.";
-    expect(await failure(taskResult(a, task.taskId))).toEqual({ code: -32603, message, data: { limit: "tasks.anonymous.maxResultBytes", max: 1000 } });
+    const message =
+      "The task's result (2039 bytes) is larger than tasks.anonymous.maxResultBytes (1000 bytes); it was not kept.";
+    expect(await failure(taskResult(a, task.taskId))).toEqual({
+      code: -32603,
+      message,
+      data: { limit: "tasks.anonymous.maxResultBytes", max: 1000 },
+    });
     expect((await getTask(a, task.taskId)).status).toBe("failed");
     // A result within the quota is kept.
     const ok = (await createTask(a, "big_result", { chars: 500 })).task;
@@ -213,20 +272,26 @@ describe("the server-wide ceiling tasks.maxTasks: refused rather than another ca
 
 describe("anonymous callers: one shared bucket (tasks.anonymous), split by callerKey", () => {
   it("the shared bucket's running quota is reached by anonymous requests and unauthenticated sessions alike; a callerKey bucket is not affected", async () => {
-    const http = await serve({ tasks: { anonymous: { maxRunning: 2 } }, callerKey: (request: Request) => request.headers.get("x-client-address") ?? undefined });
-    const start = (headers: Record<string, string> = {}) => anonymous(http.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 }, task: {} }, headers);
+    const http = await serve({
+      tasks: { anonymous: { maxRunning: 2 } },
+      callerKey: (request: Request) => request.headers.get("x-client-address") ?? undefined,
+    });
+    const start = (headers: Record<string, string> = {}) =>
+      anonymous(http.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 }, task: {} }, headers);
     const shared = [await start(), await start()];
     for (const answer of shared) expect(answer.result.task.status).toBe("working");
     expect((await start()).error).toEqual({
       code: -32603,
-      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 2); wait for one to finish or cancel one.",
+      message:
+        "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 2); wait for one to finish or cancel one.",
       data: { limit: "tasks.anonymous.maxRunning", max: 2 },
     });
     // A session is no quota boundary (any client can open sessions or make ids up): it shares the full bucket.
     const s = await session(http.url, null);
     expect(await failure(createTask(s, "slow_compute", { seconds: 0 }))).toEqual({
       code: -32603,
-      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 2); wait for one to finish or cancel one.",
+      message:
+        "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 2); wait for one to finish or cancel one.",
       data: { limit: "tasks.anonymous.maxRunning", max: 2 },
     });
     const madeUp = await start({ "mcp-session-id": "made-up-1" });
@@ -234,7 +299,8 @@ describe("anonymous callers: one shared bucket (tasks.anonymous), split by calle
     // A callerKey bucket is its own (the anonymous quota again).
     const keyed = await start({ "x-client-address": "203.0.113.7" });
     expect(keyed.result.task.status).toBe("working");
-    for (const answer of [...shared, keyed]) await anonymous(http.url, "tasks/cancel", { taskId: answer.result.task.taskId });
+    for (const answer of [...shared, keyed])
+      await anonymous(http.url, "tasks/cancel", { taskId: answer.result.task.taskId });
   });
 });
 
@@ -244,7 +310,13 @@ describe("2026-07-28 (SEP-2663, server-directed tasks): the same quota answer", 
     const call = async () => {
       const response = await fetch(http.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow_compute" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "slow_compute",
+        },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
@@ -266,7 +338,8 @@ describe("2026-07-28 (SEP-2663, server-directed tasks): the same quota answer", 
     expect(first.result).toMatchObject({ resultType: "task", status: "working" });
     expect((await call()).error).toEqual({
       code: -32603,
-      message: "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 1); wait for one to finish or cancel one.",
+      message:
+        "Too many tasks are running for this caller (tasks.anonymous.maxRunning is 1); wait for one to finish or cancel one.",
       data: { limit: "tasks.anonymous.maxRunning", max: 1 },
     });
     await anonymous(http.url, "tasks/cancel", { taskId: first.result.taskId });
@@ -291,12 +364,21 @@ describe("retentions and timeouts above 2^31 - 1 ms (setTimeout would fire after
   it("requestTimeoutMs of 30 days does not time a 50 ms call out", async () => {
     const http = await serve({ requestTimeoutMs: 30 * DAY_MS });
     const a = await session(http.url);
-    expect((await a.callTool({ name: "slow_compute", arguments: { seconds: 0.05 } })).content).toEqual([{ type: "text", text: "Done after 0.05s" }]);
+    expect((await a.callTool({ name: "slow_compute", arguments: { seconds: 0.05 } })).content).toEqual([
+      { type: "text", text: "Done after 0.05s" },
+    ]);
   });
 
   it("auth.timeoutMs, which library timers (AbortSignal.timeout, jose) take as is, is refused above 2^31 - 1 ms", () => {
-    const make = (timeoutMs: number) => () => new McpServer({ name: "t", version: "1", auth: oauth({ issuer: "http://127.0.0.1:9", audience: "http://127.0.0.1:8/mcp", timeoutMs }) });
-    expect(make(2 ** 31)).toThrow(new TypeError("auth.timeoutMs must be at most 2147483647 ms (the longest timer), got 2147483648"));
+    const make = (timeoutMs: number) => () =>
+      new McpServer({
+        name: "t",
+        version: "1",
+        auth: oauth({ issuer: "http://127.0.0.1:9", audience: "http://127.0.0.1:8/mcp", timeoutMs }),
+      });
+    expect(make(2 ** 31)).toThrow(
+      new TypeError("auth.timeoutMs must be at most 2147483647 ms (the longest timer), got 2147483648"),
+    );
     expect(make(2 ** 31 - 1)).not.toThrow();
   });
 
@@ -325,13 +407,25 @@ describe("retentions and timeouts above 2^31 - 1 ms (setTimeout would fire after
 describe("tasks options are checked by the constructor", () => {
   const make = (tasks: unknown) => () => new McpServer({ name: "t", version: "1", tasks: tasks as never });
   it("RangeError naming the option for a non-positive quota or one above its server-wide ceiling; TypeError for a non-object quota", () => {
-    expect(make({ perCaller: { maxRunning: 0 } })).toThrow(new RangeError("tasks.perCaller.maxRunning must be a positive integer, got 0"));
-    expect(make({ anonymous: { maxResults: 1.5 } })).toThrow(new RangeError("tasks.anonymous.maxResults must be a positive integer, got 1.5"));
-    expect(make({ maxResultBytes: -1 })).toThrow(new RangeError("tasks.maxResultBytes must be a positive integer, got -1"));
-    expect(make({ maxTasks: 50, perCaller: { maxRunning: 100 } })).toThrow(new RangeError("tasks.perCaller.maxRunning (100) must not exceed the server-wide tasks.maxTasks (50)"));
+    expect(make({ perCaller: { maxRunning: 0 } })).toThrow(
+      new RangeError("tasks.perCaller.maxRunning must be a positive integer, got 0"),
+    );
+    expect(make({ anonymous: { maxResults: 1.5 } })).toThrow(
+      new RangeError("tasks.anonymous.maxResults must be a positive integer, got 1.5"),
+    );
+    expect(make({ maxResultBytes: -1 })).toThrow(
+      new RangeError("tasks.maxResultBytes must be a positive integer, got -1"),
+    );
+    expect(make({ maxTasks: 50, perCaller: { maxRunning: 100 } })).toThrow(
+      new RangeError("tasks.perCaller.maxRunning (100) must not exceed the server-wide tasks.maxTasks (50)"),
+    );
     // A default quota is lowered to a smaller server-wide ceiling rather than refused.
     expect(make({ maxTasks: 40 })).not.toThrow();
-    expect(make({ perCaller: { maxResultBytes: 512 * MIB } })).toThrow(new RangeError("tasks.perCaller.maxResultBytes (536870912) must not exceed the server-wide tasks.maxResultBytes (268435456)"));
+    expect(make({ perCaller: { maxResultBytes: 512 * MIB } })).toThrow(
+      new RangeError(
+        "tasks.perCaller.maxResultBytes (536870912) must not exceed the server-wide tasks.maxResultBytes (268435456)",
+      ),
+    );
     expect(make({ anonymous: "small" })).toThrow(new TypeError("tasks.anonymous must be an object, got string"));
   });
 });

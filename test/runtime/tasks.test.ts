@@ -12,12 +12,26 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { createTaskServer, taskState } from "./fixtures/tasks-tools.mjs";
 import { messagesOf, until } from "./helpers.js";
-import { cancelTask as cancel, createTask as create, getTask as get, listTasks as list, taskResult as result } from "../helpers/tasks.ts";
+import {
+  cancelTask as cancel,
+  createTask as create,
+  getTask as get,
+  listTasks as list,
+  taskResult as result,
+} from "../helpers/tasks.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/tasks-stdio.mjs", import.meta.url));
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
-type Task = { taskId: string; status: string; statusMessage?: string; createdAt: string; lastUpdatedAt: string; ttl: number | null; pollInterval?: number };
+type Task = {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttl: number | null;
+  pollInterval?: number;
+};
 
 /** A connected client and what it saw: `notifications/tasks/status` params, the child's stderr. */
 interface Session {
@@ -27,13 +41,22 @@ interface Session {
 }
 
 async function stdio(env: Record<string, string> = {}): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [FIXTURE],
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: "pipe",
+  });
   const stderr: string[] = [];
   transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
   return connect(transport, stderr);
 }
 
-async function connect(transport: StdioClientTransport | StreamableHTTPClientTransport, stderr: string[] = [], options: Record<string, unknown> = {}): Promise<Session> {
+async function connect(
+  transport: StdioClientTransport | StreamableHTTPClientTransport,
+  stderr: string[] = [],
+  options: Record<string, unknown> = {},
+): Promise<Session> {
   const client = new Client({ name: "tasks-client", version: "1.0.0" }, options);
   const statuses: Task[] = [];
   client.fallbackNotificationHandler = async (n) => {
@@ -43,7 +66,11 @@ async function connect(transport: StdioClientTransport | StreamableHTTPClientTra
   return { client, statuses, stderr };
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ProtocolError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as ProtocolError,
+  );
 
 /** The checks every transport must pass, on a fresh session from `open`. */
 function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
@@ -98,7 +125,11 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
     const before = taskState.aborted.length;
     const { task } = await create(client, "slow_compute", { seconds: 30 });
     const cancelled = await cancel(client, task.taskId);
-    expect(cancelled).toMatchObject({ taskId: task.taskId, status: "cancelled", statusMessage: "Cancelled by the client." });
+    expect(cancelled).toMatchObject({
+      taskId: task.taskId,
+      status: "cancelled",
+      statusMessage: "Cancelled by the client.",
+    });
     if (transport === "stdio") await until(() => stderr.join("").includes("aborted AbortError"));
     else await until(() => taskState.aborted.slice(before).includes("AbortError"));
     expect((await get(client, task.taskId)).status).toBe("cancelled");
@@ -112,7 +143,10 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
   it("a ToolError is a completed task with an isError result; a thrown ProtocolError is a failed task whose tasks/result is that error", async () => {
     const { client } = await open();
     const failing = (await create(client, "failing_job", {})).task;
-    expect(await result(client, failing.taskId)).toMatchObject({ content: [{ type: "text", text: "The job failed." }], isError: true });
+    expect(await result(client, failing.taskId)).toMatchObject({
+      content: [{ type: "text", text: "The job failed." }],
+      isError: true,
+    });
     expect((await get(client, failing.taskId)).status).toBe("completed");
     const crashing = (await create(client, "protocol_error_job", {})).task;
     const error = await failure(result(client, crashing.taskId));
@@ -124,14 +158,19 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
 
   it("no params.task: an ordinary call of an optional tool; -32601 for a required one; params.task on a sync tool is ignored", async () => {
     const { client } = await open();
-    expect(await client.callTool({ name: "slow_compute", arguments: { seconds: 0 } })).toEqual({ content: [{ type: "text", text: "Done after 0s" }] });
+    expect(await client.callTool({ name: "slow_compute", arguments: { seconds: 0 } })).toEqual({
+      content: [{ type: "text", text: "Done after 0s" }],
+    });
     const refused = await failure(client.callTool({ name: "must_task", arguments: {} }));
     expect(refused).toBeInstanceOf(ProtocolError);
     expect(refused!.code).toBe(-32601);
     expect(refused!.message).toContain('Tool must_task must be called as a task (execution.taskSupport "required")');
     const created = await create(client, "must_task", {});
     expect((await result(client, created.task.taskId)).content).toEqual([{ type: "text", text: "ran as a task" }]);
-    const sync = await client.request({ method: "tools/call", params: { name: "greet", arguments: { name: "Ada" }, task: {} } }, specTypeSchemas.CallToolResult);
+    const sync = await client.request(
+      { method: "tools/call", params: { name: "greet", arguments: { name: "Ada" }, task: {} } },
+      specTypeSchemas.CallToolResult,
+    );
     expect(sync.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
     expect((await list(client)).tasks.map((t) => t.status)).toEqual(["completed"]);
     await client.close();
@@ -146,16 +185,23 @@ function lifecycle(open: () => Promise<Session>, transport: "stdio" | "http") {
     const done = await get(client, task.taskId);
     expect(done).toMatchObject({ taskId: task.taskId, status: "completed", statusMessage: "Not approved; finishing" });
     expect(Date.parse(done.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(task.createdAt) + 90);
-    expect((await list(client)).tasks.find((t) => t.taskId === task.taskId)?.statusMessage).toBe("Not approved; finishing");
+    expect((await list(client)).tasks.find((t) => t.taskId === task.taskId)?.statusMessage).toBe(
+      "Not approved; finishing",
+    );
     // An ordinary call (no params.task): the same tool runs, its ctx.taskStatus calls are no-ops.
-    const plain = await client.request({ method: "tools/call", params: { name: "staged_job", arguments: {} } }, specTypeSchemas.CallToolResult);
+    const plain = await client.request(
+      { method: "tools/call", params: { name: "staged_job", arguments: {} } },
+      specTypeSchemas.CallToolResult,
+    );
     expect(plain).toEqual({ content: [{ type: "text", text: "finished (not approved)" }] });
     await client.close();
   });
 
   it("an unknown task id is -32602 on tasks/get, tasks/result and tasks/cancel; a foreign cursor too", async () => {
     const { client } = await open();
-    const errors = await Promise.all([get(client, "nope"), result(client, "nope"), cancel(client, "nope"), list(client, "nope")].map(failure));
+    const errors = await Promise.all(
+      [get(client, "nope"), result(client, "nope"), cancel(client, "nope"), list(client, "nope")].map(failure),
+    );
     expect(errors.map((e) => e?.code)).toEqual([-32602, -32602, -32602, -32602]);
     await client.close();
   });
@@ -172,7 +218,10 @@ describe("tasks over stdio (2025-11-25)", () => {
     client.setRequestHandler("elicitation/create", async (request) => {
       // The request may arrive before the CreateTaskResult: the related-task key names the task.
       const related = (request.params._meta as Record<string, { taskId: string }> | undefined)?.[RELATED_TASK];
-      seen = { meta: request.params._meta, status: related ? (await get(client, related.taskId)).status : "no related task" };
+      seen = {
+        meta: request.params._meta,
+        status: related ? (await get(client, related.taskId)).status : "no related task",
+      };
       return { action: "accept", content: { ok: true } };
     });
     const taskId = (await create(client, "confirm", { file: "a.txt" })).task.taskId;
@@ -198,7 +247,16 @@ describe("tasks over stdio (2025-11-25)", () => {
       ["working", "Approved; finishing"],
       ["completed", "Approved; finishing"],
     ]);
-    for (const t of statuses) expect(t).toEqual({ taskId: task.taskId, status: t.status, statusMessage: t.statusMessage, createdAt: task.createdAt, lastUpdatedAt: expect.stringMatching(ISO), ttl: task.ttl, pollInterval: 500 });
+    for (const t of statuses)
+      expect(t).toEqual({
+        taskId: task.taskId,
+        status: t.status,
+        statusMessage: t.statusMessage,
+        createdAt: task.createdAt,
+        lastUpdatedAt: expect.stringMatching(ISO),
+        ttl: task.ttl,
+        pollInterval: 500,
+      });
     const times = statuses.map((t) => Date.parse(t.lastUpdatedAt));
     expect(times).toEqual([...times].sort((x, y) => x - y));
     expect(await get(client, task.taskId)).toEqual(statuses.at(-1));
@@ -238,8 +296,13 @@ describe("tasks over HTTP (2025-11-25, stateless: the store lives on the McpServ
   });
 
   it("a client on 2025-06-18 (before tasks) gets an ordinary call even with params.task", async () => {
-    const { client } = await connect(new StreamableHTTPClientTransport(http.url), [], { supportedProtocolVersions: ["2025-06-18"] });
-    const plain = await client.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task: {} } }, specTypeSchemas.CallToolResult);
+    const { client } = await connect(new StreamableHTTPClientTransport(http.url), [], {
+      supportedProtocolVersions: ["2025-06-18"],
+    });
+    const plain = await client.request(
+      { method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task: {} } },
+      specTypeSchemas.CallToolResult,
+    );
     expect(plain.content).toEqual([{ type: "text", text: "Done after 0s" }]);
     await client.close();
   });
@@ -258,7 +321,11 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
   });
 
   /** One raw 2026-07-28 POST (SEP-2243 headers, the `_meta` envelope); `extensions` are the request's declared client extensions. */
-  async function post(method: string, params: Record<string, unknown>, extensions: Record<string, object> = { [TASKS_EXTENSION]: {} }) {
+  async function post(
+    method: string,
+    params: Record<string, unknown>,
+    extensions: Record<string, object> = { [TASKS_EXTENSION]: {} },
+  ) {
     const name = params.name ?? params.taskId;
     const response = await fetch(http.url, {
       method: "POST",
@@ -302,20 +369,47 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
     expect(caps.extensions).toEqual({ [TASKS_EXTENSION]: {} });
     expect(caps.tasks).toBeUndefined();
     const required = await failure(client.callTool({ name: "must_task", arguments: {} }));
-    expect(required).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } });
-    expect((await failure(client.request({ method: "tasks/get", params: { taskId: "x" } }, specTypeSchemas.Task)))!.code).toBe(-32021);
-    expect((await client.callTool({ name: "slow_compute", arguments: { seconds: 0 } })).content).toEqual([{ type: "text", text: "Done after 0s" }]);
+    expect(required).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    });
+    expect(
+      (await failure(client.request({ method: "tasks/get", params: { taskId: "x" } }, specTypeSchemas.Task)))!.code,
+    ).toBe(-32021);
+    expect((await client.callTool({ name: "slow_compute", arguments: { seconds: 0 } })).content).toEqual([
+      { type: "text", text: "Done after 0s" },
+    ]);
     await client.close();
   });
 
   it("server-directed: a flat CreateTaskResult (ttlMs, pollIntervalMs), tasks/get inlines the result; tasks/result and tasks/list are -32601", async () => {
     const created = (await post("tools/call", { name: "slow_compute", arguments: { seconds: 0.2 } })).result;
-    expect(Object.keys(strip(created))).toEqual(["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"]);
+    expect(Object.keys(strip(created))).toEqual([
+      "resultType",
+      "taskId",
+      "status",
+      "createdAt",
+      "lastUpdatedAt",
+      "ttlMs",
+      "pollIntervalMs",
+    ]);
     expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 300_000, pollIntervalMs: 500 });
     const working = (await post("tasks/get", { taskId: created.taskId })).result;
-    expect(strip(working)).toEqual({ taskId: created.taskId, status: "working", createdAt: created.createdAt, lastUpdatedAt: created.lastUpdatedAt, ttlMs: 300_000, pollIntervalMs: 500, resultType: "complete" });
+    expect(strip(working)).toEqual({
+      taskId: created.taskId,
+      status: "working",
+      createdAt: created.createdAt,
+      lastUpdatedAt: created.lastUpdatedAt,
+      ttlMs: 300_000,
+      pollIntervalMs: 500,
+      resultType: "complete",
+    });
     const done = await settled(created.taskId);
-    expect(done).toMatchObject({ status: "completed", resultType: "complete", result: { content: [{ type: "text", text: "Done after 0.2s" }] } });
+    expect(done).toMatchObject({
+      status: "completed",
+      resultType: "complete",
+      result: { content: [{ type: "text", text: "Done after 0.2s" }] },
+    });
     expect(done.result._meta?.["io.modelcontextprotocol/related-task"]).toBeUndefined();
     expect((await post("tasks/result", { taskId: created.taskId })).error.code).toBe(-32601);
     expect((await post("tasks/list", {})).error.code).toBe(-32601);
@@ -339,9 +433,16 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
     const parked = await settled(created.taskId, "input_required");
     expect(parked).toMatchObject({ status: "input_required", statusMessage: "Asking for approval" });
     expect(Date.parse(parked.lastUpdatedAt)).toBeGreaterThan(Date.parse(created.createdAt));
-    await post("tasks/update", { taskId: created.taskId, inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } } });
+    await post("tasks/update", {
+      taskId: created.taskId,
+      inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } },
+    });
     const done = await settled(created.taskId);
-    expect(done).toMatchObject({ status: "completed", statusMessage: "Approved; finishing", result: { content: [{ type: "text", text: "finished (approved)" }] } });
+    expect(done).toMatchObject({
+      status: "completed",
+      statusMessage: "Approved; finishing",
+      result: { content: [{ type: "text", text: "finished (approved)" }] },
+    });
   });
 
   it("a task's ctx.elicit parks it in input_required with the request under its key; tasks/update resumes it", async () => {
@@ -349,42 +450,102 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
     const parked = await settled(created.taskId, "input_required");
     expect(parked.status).toBe("input_required");
     expect(parked.inputRequests).toEqual({
-      "elicit-1": { method: "elicitation/create", params: { mode: "form", message: "Delete a.txt?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } } },
+      "elicit-1": {
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: "Delete a.txt?",
+          requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+        },
+      },
     });
     // An answer to another key is ignored: still waiting.
-    expect(strip((await post("tasks/update", { taskId: created.taskId, inputResponses: { other: { action: "accept", content: {} } } })).result)).toEqual({ resultType: "complete" });
+    expect(
+      strip(
+        (
+          await post("tasks/update", {
+            taskId: created.taskId,
+            inputResponses: { other: { action: "accept", content: {} } },
+          })
+        ).result,
+      ),
+    ).toEqual({ resultType: "complete" });
     expect((await post("tasks/get", { taskId: created.taskId })).result.status).toBe("input_required");
-    await post("tasks/update", { taskId: created.taskId, inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } } });
+    await post("tasks/update", {
+      taskId: created.taskId,
+      inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } },
+    });
     const done = await settled(created.taskId);
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Deleted a.txt" }] } });
     expect("inputRequests" in done).toBe(false);
   });
 
-  it("taskStart \"after-input\" (SEP-2663 + SEP-2322 composition): round 1 is input_required with no task; the round carrying the answer is the CreateTaskResult, and the task has that answer", async () => {
+  it('taskStart "after-input" (SEP-2663 + SEP-2322 composition): round 1 is input_required with no task; the round carrying the answer is the CreateTaskResult, and the task has that answer', async () => {
     const nameSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
     const round1 = (await post("tools/call", { name: "sign_up", arguments: {} })).result;
-    expect(round1).toMatchObject({ resultType: "input_required", inputRequests: { name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: nameSchema } } } });
+    expect(round1).toMatchObject({
+      resultType: "input_required",
+      inputRequests: {
+        name: {
+          method: "elicitation/create",
+          params: { mode: "form", message: "Your name?", requestedSchema: nameSchema },
+        },
+      },
+    });
     expect(Object.keys(round1.inputRequests)).toEqual(["name"]);
     expect(typeof round1.requestState).toBe("string");
     expect("taskId" in round1).toBe(false);
     const answer = { name: { action: "accept", content: { name: "Alice" } } };
-    const round2 = (await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer, requestState: round1.requestState })).result;
+    const round2 = (
+      await post("tools/call", {
+        name: "sign_up",
+        arguments: {},
+        inputResponses: answer,
+        requestState: round1.requestState,
+      })
+    ).result;
     // SEP-2663 CreateTaskResult: no requestState, no inputRequests.
-    expect(Object.keys(strip(round2))).toEqual(["resultType", "taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"]);
+    expect(Object.keys(strip(round2))).toEqual([
+      "resultType",
+      "taskId",
+      "status",
+      "createdAt",
+      "lastUpdatedAt",
+      "ttlMs",
+      "pollIntervalMs",
+    ]);
     expect(round2).toMatchObject({ resultType: "task", status: "working" });
     // The task's first input request was answered by the creating round; its next one parks it.
     const parked = await settled(round2.taskId, "input_required");
     expect(parked.inputRequests).toEqual({
-      confirm: { method: "elicitation/create", params: { mode: "form", message: "Sign up Alice?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } } },
+      confirm: {
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: "Sign up Alice?",
+          requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+        },
+      },
     });
-    await post("tasks/update", { taskId: round2.taskId, inputResponses: { confirm: { action: "accept", content: { ok: true } } } });
-    expect(await settled(round2.taskId)).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Signed up Alice" }] } });
+    await post("tasks/update", {
+      taskId: round2.taskId,
+      inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+    });
+    expect(await settled(round2.taskId)).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "Signed up Alice" }] },
+    });
     // inputResponses without a requestState (a client that kept none) also starts the task.
     const direct = (await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer })).result;
     expect(direct).toMatchObject({ resultType: "task", status: "working" });
-    expect((await settled(direct.taskId, "input_required")).inputRequests.confirm.params.message).toBe("Sign up Alice?");
+    expect((await settled(direct.taskId, "input_required")).inputRequests.confirm.params.message).toBe(
+      "Sign up Alice?",
+    );
     // A forged requestState is -32602 before any task; without the extension -32021 on round 1 (taskSupport "required").
-    expect((await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer, requestState: "forged" })).error).toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
+    expect(
+      (await post("tools/call", { name: "sign_up", arguments: {}, inputResponses: answer, requestState: "forged" }))
+        .error,
+    ).toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
     expect((await post("tools/call", { name: "sign_up", arguments: {} }, {})).error.code).toBe(-32021);
   });
 });

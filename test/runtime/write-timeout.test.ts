@@ -89,7 +89,19 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
   it("10 clients never reading a 16 MiB answer: each connection is closed and the memory is freed", async () => {
     const { server, sockets, closed, port } = await start(16 * MiB, { streams: { writeTimeoutMs: 1000 } });
     // Warm up (the resource string is flattened by its first read) before the baseline.
-    await server.fetch(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify(READ) })).then((r) => r.text());
+    await server
+      .fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+          },
+          body: JSON.stringify(READ),
+        }),
+      )
+      .then((r) => r.text());
     const notices: any[] = [];
     const record = (m: unknown) => void notices.push(m);
     subscribe(STREAM_CLOSED_CHANNEL, record);
@@ -104,7 +116,9 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
       // libuv lets go of the unsent buffers as the closed handles' write requests are cancelled: wait (bounded) for it.
       let after = heldBytes() - before;
       await until(() => (after = heldBytes() - before) < 16 * MiB, 10_000).catch(() => {});
-      console.log(`10 clients x 16 MiB never read: +${(peak / 1e6).toFixed(0)} MB while blocked, +${(after / 1e6).toFixed(1)} MB after the write timeout`);
+      console.log(
+        `10 clients x 16 MiB never read: +${(peak / 1e6).toFixed(0)} MB while blocked, +${(after / 1e6).toFixed(1)} MB after the write timeout`,
+      );
       // Freed: less than one stuck answer stays held.
       expect(after).toBeLessThan(16 * MiB);
       expect(notices).toHaveLength(10);
@@ -140,7 +154,12 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
     const record = (m: unknown) => void notices.push(m);
     subscribe(STREAM_CLOSED_CHANNEL, record);
     try {
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: [uri] }, _meta: MODERN_ENVELOPE } });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "subscriptions/listen",
+        params: { notifications: { resourceSubscriptions: [uri] }, _meta: MODERN_ENVELOPE },
+      });
       neverReads(port, listenPost(port, body));
       await until(() => sockets.length === 1 && sockets[0]!.bytesWritten > 0, 15_000);
       // Up to 4,000 notifications of 4 KB (16 MB), yielding to I/O every 50 so the socket writes what
@@ -162,14 +181,22 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
     const { sockets, port } = await start(16);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const body = JSON.stringify(READ);
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "content-length": Buffer.byteLength(body) };
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "content-length": Buffer.byteLength(body),
+    };
     const warnings: string[] = [];
     const onWarning = (w: Error) => void warnings.push(w.name);
     process.on("warning", onWarning);
     try {
       const once = () =>
         new Promise<void>((resolve, reject) => {
-          const request = http.request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers }, (res) => res.resume().on("end", () => resolve()));
+          const request = http.request(
+            { host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers },
+            (res) => res.resume().on("end", () => resolve()),
+          );
           request.on("error", reject).end(body);
         });
       await once();
@@ -188,7 +215,12 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
 
   it("an idle listen stream (nothing waiting) stays open past the timeout and still delivers", async () => {
     const { server, port } = await start(16, { dynamic: true, streams: { writeTimeoutMs: 300 } });
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourcesListChanged: true }, _meta: MODERN_ENVELOPE } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: { notifications: { resourcesListChanged: true }, _meta: MODERN_ENVELOPE },
+    });
     const socket = net.connect(port, "127.0.0.1", () => socket.write(listenPost(port, body)));
     clients.push(socket);
     let text = "";

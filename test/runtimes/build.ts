@@ -34,7 +34,8 @@ const alias = [
  * jose, oauth4webapi (bundled only through `typed-mcp/auth`; auth-option.js, the option's check,
  * is the main runtime's).
  */
-export const AUTH_MODULE = /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes|-jwt|-token|-introspection)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
+export const AUTH_MODULE =
+  /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes|-jwt|-token|-introspection)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
 
 /** Conditions of the worker-style build: the SDK's `workerd` shims (no `node:` imports, no ajv). */
 export const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];
@@ -49,7 +50,12 @@ export interface Built {
 }
 
 /** Builds `src/<entry>.ts` of the fixture folder `root` (default: test/runtimes/fixtures) into `<outDir>/<entry>.js`. */
-export async function buildFixture(entry: string, target: Target, outDir: string, root: string = FIXTURE): Promise<Built> {
+export async function buildFixture(
+  entry: string,
+  target: Target,
+  outDir: string,
+  root: string = FIXTURE,
+): Promise<Built> {
   const common: InlineConfig = {
     root,
     configFile: false,

@@ -37,5 +37,9 @@ describe(`Bun ${BUN_VERSION}`, () => {
     expect(Object.keys(own).some((id) => id.endsWith("/fixtures/src/bun.ts"))).toBe(true);
     for (const [id, code] of Object.entries(own)) expect(code, id).not.toMatch(CODE_GENERATION);
   });
-  httpScenario({ url: () => server!.url, runtime: new RegExp(`^Bun/${BUN_VERSION.replace(/\./g, "\\.")}$`), diagnosticsChannel: true });
+  httpScenario({
+    url: () => server!.url,
+    runtime: new RegExp(`^Bun/${BUN_VERSION.replace(/\./g, "\\.")}$`),
+    diagnosticsChannel: true,
+  });
 });

@@ -21,10 +21,14 @@ let server: Running | undefined;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-deno-"));
   built = await buildFixture("deno", "worker", join(work, "dist"));
-  server = await startServer(DENO, ["run", "--no-config", "--no-prompt", "--allow-net=127.0.0.1", "--allow-env=PORT", built.file], {
-    cwd: work,
-    env: { PORT: "0", DENO_DIR: join(work, "deno-dir"), NO_COLOR: "1" },
-  });
+  server = await startServer(
+    DENO,
+    ["run", "--no-config", "--no-prompt", "--allow-net=127.0.0.1", "--allow-env=PORT", built.file],
+    {
+      cwd: work,
+      env: { PORT: "0", DENO_DIR: join(work, "deno-dir"), NO_COLOR: "1" },
+    },
+  );
 });
 afterAll(async () => {
   await server?.stop();
@@ -37,5 +41,9 @@ describe(`Deno ${DENO_VERSION}`, () => {
     expect(Object.keys(own).some((id) => id.endsWith("/fixtures/src/deno.ts"))).toBe(true);
     for (const [id, code] of Object.entries(own)) expect(code, id).not.toMatch(CODE_GENERATION);
   });
-  httpScenario({ url: () => server!.url, runtime: new RegExp(`^Deno/${DENO_VERSION.replace(/\./g, "\\.")}$`), diagnosticsChannel: true });
+  httpScenario({
+    url: () => server!.url,
+    runtime: new RegExp(`^Deno/${DENO_VERSION.replace(/\./g, "\\.")}$`),
+    diagnosticsChannel: true,
+  });
 });

@@ -124,7 +124,9 @@ export function startServer(
     child.stderr!.on("data", onData);
     if (options.controlFd) (child.stdio[3] as NodeJS.ReadableStream).on("data", onData);
     child.once("error", (e) => reject(e));
-    child.once("exit", (code, signal) => reject(new Error(`${command} exited (${code ?? signal}) before listening:\n${out}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`${command} exited (${code ?? signal}) before listening:\n${out}`)),
+    );
     const timer = setTimeout(() => {
       void stop();
       reject(new Error(`${command} did not start within ${options.timeoutMs ?? 30_000} ms:\n${out}`));
@@ -182,7 +184,11 @@ export function httpScenario(opts: ScenarioOptions): void {
     for (const body of ["not json", '{"jsonrpc":"2.0",']) {
       const response = await fetch(opts.url(), {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
         body,
       });
       expect(response.status).toBe(400);
@@ -194,11 +200,22 @@ export function httpScenario(opts: ScenarioOptions): void {
   it("refuses a JSON-RPC batch on 2025-11-25 with HTTP 400 -32600", async () => {
     const response = await fetch(opts.url(), {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }]),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", id: 2, method: "ping" },
+      ]),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2025-06-18 and later." } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "JSON-RPC batches are not supported on MCP 2025-06-18 and later." },
+    });
   });
   // 2026-07-28 subscriptions/listen through server.fetch's bounded stream (docs/security.md "Streams"):
   // a filter over streams.maxListenUris (1,000) is -32602 naming it; an accepted listen's SSE body
@@ -208,18 +225,36 @@ export function httpScenario(opts: ScenarioOptions): void {
     const listen = (notifications: unknown) =>
       fetch(opts.url(), {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { notifications, _meta: MODERN_ENVELOPE } }),
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "subscriptions/listen",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 9,
+          method: "subscriptions/listen",
+          params: { notifications, _meta: MODERN_ENVELOPE },
+        }),
       });
     const refused = await listen({ resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `x://${i}`) });
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
       id: 9,
-      error: { code: -32602, message: "Invalid params: notifications.resourceSubscriptions names 1001 URIs; at most 1000 are accepted (streams.maxListenUris)", data: { limit: "streams.maxListenUris", max: 1000 } },
+      error: {
+        code: -32602,
+        message:
+          "Invalid params: notifications.resourceSubscriptions names 1001 URIs; at most 1000 are accepted (streams.maxListenUris)",
+        data: { limit: "streams.maxListenUris", max: 1000 },
+      },
     });
     const accepted = await listen({ toolsListChanged: true });
     expect(accepted.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const messages = (await accepted.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    const messages = (await accepted.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => JSON.parse(l.slice(5)));
     expect(messages.map((m) => m.method ?? m.id)).toEqual(["notifications/subscriptions/acknowledged", 9]);
   });
   for (const c of CLIENTS) {
@@ -235,7 +270,12 @@ export function httpScenario(opts: ScenarioOptions): void {
       afterAll(async () => {
         await client?.close();
       });
-      toolScenario(() => client, () => raw, opts, c.revision);
+      toolScenario(
+        () => client,
+        () => raw,
+        opts,
+        c.revision,
+      );
     });
   }
 }
@@ -269,9 +309,15 @@ export function toolScenario(
 
   it("lists exactly the hand-derived tools, byte for byte", async () => {
     const listed = await client().listTools();
-    expect(listed.tools.map((t) => t.name)).toEqual(
-      ["measure_segment", "translate", "divide", "explode", "greet", "runtime", "published_errors"],
-    );
+    expect(listed.tools.map((t) => t.name)).toEqual([
+      "measure_segment",
+      "translate",
+      "divide",
+      "explode",
+      "greet",
+      "runtime",
+      "published_errors",
+    ]);
     const wire = toolsListResult(raw());
     expect(wire).toBeDefined();
     expect(JSON.stringify(wire!.tools)).toBe(EXPECTED_TOOLS);
@@ -312,9 +358,19 @@ export function toolScenario(
   it("answers invalid arguments with the exact text naming the argument", async () => {
     // The §5 text: the seed's sentence, then the §5 table's second sentence.
     const cases: [string, Record<string, unknown> | undefined, string, string][] = [
-      ["measure_segment", { segment: { from: { x: 0, y: 0 }, to: { x: "3", y: 4 } } }, "segment.to.x", "Expected a number, got a string."],
+      [
+        "measure_segment",
+        { segment: { from: { x: 0, y: 0 }, to: { x: "3", y: 4 } } },
+        "segment.to.x",
+        "Expected a number, got a string.",
+      ],
       ["measure_segment", { segment: { from: { x: 0 }, to: { x: 3, y: 4 } } }, "segment.from.y", "It is required."],
-      ["measure_segment", { segment: { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }, digits: 1.5 }, "digits", "Expected an integer."],
+      [
+        "measure_segment",
+        { segment: { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }, digits: 1.5 },
+        "digits",
+        "Expected an integer.",
+      ],
       ["measure_segment", undefined, "segment", "It is required."],
       ["translate", { point: null, dx: 1 }, "point", "Expected an object, got null."],
       ["divide", { a: 1, b: 2, c: 3 }, "c", "It is not a parameter of this tool."],

@@ -103,7 +103,12 @@ for (const node of NODES) {
           afterAll(async () => {
             await client?.close();
           });
-          toolScenario(() => client, () => raw, { runtime: node.runtime, diagnosticsChannel: true }, c.revision);
+          toolScenario(
+            () => client,
+            () => raw,
+            { runtime: node.runtime, diagnosticsChannel: true },
+            c.revision,
+          );
         });
       }
     });

@@ -107,7 +107,7 @@ describe("the worker bundle", () => {
     expect(code).toMatch(/^export \{ \w+ as default \};?\s*$/m);
   });
 
-  it("holds no auth code: the server has no auth option (docs/runtimes.md \"Bundle size\")", () => {
+  it('holds no auth code: the server has no auth option (docs/runtimes.md "Bundle size")', () => {
     const ids = Object.keys(built.modules);
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.filter((id) => AUTH_MODULE.test(id))).toEqual([]);
@@ -153,14 +153,22 @@ function checksOrigin(server: () => Running): void {
     fetch(server().url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", origin },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "o", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "o", version: "1" } },
+      }),
     });
   it("answers a foreign Origin 403 with the JSON-RPC error without id, and serves the Worker's own host", async () => {
     const foreign = await initialize("https://evil.example.com");
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32000, message: "Forbidden: Origin https://evil.example.com is not allowed (McpServerOptions.allowedOrigins)" },
+      error: {
+        code: -32000,
+        message: "Forbidden: Origin https://evil.example.com is not allowed (McpServerOptions.allowedOrigins)",
+      },
       id: null,
     });
     const own = await initialize(new URL(server().url).origin);

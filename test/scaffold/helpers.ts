@@ -24,7 +24,12 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** A scaffolded, installed project. */
 export interface Project {
   dir: string;
-  manifest: { type?: string; scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  manifest: {
+    type?: string;
+    scripts: Record<string, string>;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
   /** Runs `npm run <script>` in the project; rejects with its output on failure. */
   npm(script: string): Promise<string>;
   cleanup(): void;
@@ -36,11 +41,28 @@ export async function scaffold(bundler: string, runtime: string, packages: strin
   const dir = join(parent, "my-server");
   // The tarball's bin, as `npm create typed-mcp` runs it: unpacked by npm exec from the tarball.
   const tgz = join(packages, "create-typed-mcp-0.1.0.tgz");
-  await run("npm", ["exec", "--yes", `--package=${tgz}`, "--", "create-typed-mcp", dir, "--bundler", bundler, "--runtime", runtime, "--packages", packages], {
-    cwd: parent,
-    env: userEnv(),
-    maxBuffer: 64 << 20,
-  }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+  await run(
+    "npm",
+    [
+      "exec",
+      "--yes",
+      `--package=${tgz}`,
+      "--",
+      "create-typed-mcp",
+      dir,
+      "--bundler",
+      bundler,
+      "--runtime",
+      runtime,
+      "--packages",
+      packages,
+    ],
+    {
+      cwd: parent,
+      env: userEnv(),
+      maxBuffer: 64 << 20,
+    },
+  ).catch((e: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(`create-typed-mcp failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
   });
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Project["manifest"];
@@ -76,7 +98,12 @@ export interface Started {
  * SIGTERM on to the server it started).
  */
 export function start(dir: string, command: string, args: string[], env: Record<string, string> = {}): Started {
-  const child = spawn(command, args, { cwd: dir, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command, args, {
+    cwd: dir,
+    env: userEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let seen = "";
   child.stdout!.on("data", (t: Buffer) => (seen += t.toString()));
   child.stderr!.on("data", (t: Buffer) => (seen += t.toString()));
@@ -93,12 +120,18 @@ export function start(dir: string, command: string, args: string[], env: Record<
 }
 
 /** {@link start}, resolved with the first `http://127.0.0.1:…/mcp` URL the process prints. */
-export async function startHttp(dir: string, command: string, args: string[], env: Record<string, string> = {}): Promise<Started & { url: URL }> {
+export async function startHttp(
+  dir: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Started & { url: URL }> {
   const s = start(dir, command, args, env);
   for (let waited = 0; waited < 30_000; waited += 50) {
     const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(s.output());
     if (m) return { ...s, url: new URL(m[0]) };
-    if (s.child.exitCode !== null) throw new Error(`${command} exited with ${s.child.exitCode} before printing a URL:\n${s.output()}`);
+    if (s.child.exitCode !== null)
+      throw new Error(`${command} exited with ${s.child.exitCode} before printing a URL:\n${s.output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   await s.stop();
@@ -115,7 +148,9 @@ export async function httpClient(url: URL): Promise<Client> {
 /** The official client over stdio, launching `command args` in `dir`. */
 export async function stdioClient(dir: string, command: string, args: string[]): Promise<Client> {
   const client = new Client({ name: "scaffold-test", version: "0.0.1" });
-  await client.connect(new StdioClientTransport({ command, args, cwd: dir, env: userEnv() as Record<string, string>, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({ command, args, cwd: dir, env: userEnv() as Record<string, string>, stderr: "pipe" }),
+  );
   return client;
 }
 
@@ -157,15 +192,31 @@ export async function exercise(client: Client, name = "my-server"): Promise<void
   expect(call.structuredContent).toEqual({ id: 2, text: "Buy milk" });
   expect(call.content).toEqual([{ type: "text", text: '{"id":2,"text":"Buy milk"}' }]);
   const bad = await client.callTool({ name: "add_note", arguments: { text: 5 } });
-  expect(bad).toEqual({ content: [{ type: "text", text: "Argument 'text' is not valid. Expected a string, got a number." }], isError: true });
+  expect(bad).toEqual({
+    content: [{ type: "text", text: "Argument 'text' is not valid. Expected a string, got a number." }],
+    isError: true,
+  });
   const { resourceTemplates } = await client.listResourceTemplates();
-  expect(resourceTemplates).toEqual([{ uriTemplate: "notes://{id}", name: "note", description: "One note as plain text.", mimeType: "text/plain" }]);
+  expect(resourceTemplates).toEqual([
+    { uriTemplate: "notes://{id}", name: "note", description: "One note as plain text.", mimeType: "text/plain" },
+  ]);
   const read = await client.readResource({ uri: "notes://1" });
   expect(read.contents).toEqual([{ uri: "notes://1", mimeType: "text/plain", text: `Hello from ${name}.` }]);
   const { prompts } = await client.listPrompts();
-  expect(prompts).toEqual([{ name: "summarise_notes", description: "Asks the model to summarise every note.", arguments: [{ name: "style", description: "How long the summary should be.", required: false }] }]);
+  expect(prompts).toEqual([
+    {
+      name: "summarise_notes",
+      description: "Asks the model to summarise every note.",
+      arguments: [{ name: "style", description: "How long the summary should be.", required: false }],
+    },
+  ]);
   const got = await client.getPrompt({ name: "summarise_notes", arguments: { style: "long" } });
-  expect(got.messages).toEqual([{ role: "user", content: { type: "text", text: `Write a long summary of these notes:\n- Hello from ${name}.\n- Buy milk` } }]);
+  expect(got.messages).toEqual([
+    {
+      role: "user",
+      content: { type: "text", text: `Write a long summary of these notes:\n- Hello from ${name}.\n- Buy milk` },
+    },
+  ]);
 }
 
 /** Starts `npm start` in `dir` with `env` (PORT 0), connects the official client over Streamable HTTP and {@link exercise}s it; stops both. */

@@ -27,7 +27,8 @@ describe.each(BUNDLERS)("create-typed-mcp --bundler %s --runtime node", (bundler
     const tsconfig = JSON.parse(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).compilerOptions;
     expect({ strict: tsconfig.strict, types: tsconfig.types }).toEqual({ strict: true, types: ["node"] });
     // Every devDependency is an exact version or a tarball: the install is reproducible.
-    for (const [name, v] of Object.entries(project.manifest.devDependencies)) expect(v, name).toMatch(/^(\d+\.\d+\.\d+|file:.+\.tgz)$/);
+    for (const [name, v] of Object.entries(project.manifest.devDependencies))
+      expect(v, name).toMatch(/^(\d+\.\d+\.\d+|file:.+\.tgz)$/);
   });
 
   it("builds with a source map and type-checks", async () => {

@@ -30,7 +30,13 @@ describe.each(["vite", "esbuild"] as const)("create-typed-mcp --bundler %s --run
   it("runs in workerd: lists and calls the tool, resource and prompt", async () => {
     const port = await freePort();
     // workerd prints no URL: wait for the socket, then connect.
-    const server = start(project.dir, join(project.dir, "node_modules/.bin/workerd"), ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${port}`, "--verbose"]);
+    const server = start(project.dir, join(project.dir, "node_modules/.bin/workerd"), [
+      "serve",
+      "config.capnp",
+      "--socket-addr",
+      `http=127.0.0.1:${port}`,
+      "--verbose",
+    ]);
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
     try {
       let client;
@@ -38,7 +44,8 @@ describe.each(["vite", "esbuild"] as const)("create-typed-mcp --bundler %s --run
         try {
           client = await httpClient(url);
         } catch (e) {
-          if (i > 100 || server.child.exitCode !== null) throw new Error(`workerd did not serve ${url}: ${(e as Error).message}\n${server.output()}`);
+          if (i > 100 || server.child.exitCode !== null)
+            throw new Error(`workerd did not serve ${url}: ${(e as Error).message}\n${server.output()}`);
           await new Promise((r) => setTimeout(r, 100));
         }
       }

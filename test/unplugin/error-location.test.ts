@@ -51,7 +51,16 @@ describe("the location of a build error", () => {
   it("esbuild: a 0-based location column (esbuild's convention), the 1-based one in our text", async () => {
     let error: any;
     try {
-      await esbuild({ entryPoints: [file], bundle: true, write: false, platform: "node", format: "esm", external: ["typed-mcp"], logLevel: "silent", plugins: [typedMcpEsbuild()] });
+      await esbuild({
+        entryPoints: [file],
+        bundle: true,
+        write: false,
+        platform: "node",
+        format: "esm",
+        external: ["typed-mcp"],
+        logLevel: "silent",
+        plugins: [typedMcpEsbuild()],
+      });
     } catch (e) {
       error = e;
     }

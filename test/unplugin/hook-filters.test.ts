@@ -46,7 +46,11 @@ describe("hook filters", () => {
       expect(mayDeclareTools(code)).toBe(true);
       expect(passesCode(code)).toBe(true);
     }
-    const plain = ["export const x = 1;", "export function f(a: string) { return a.trim(); }", "class A { @observable x = 1 }"];
+    const plain = [
+      "export const x = 1;",
+      "export function f(a: string) { return a.trim(); }",
+      "class A { @observable x = 1 }",
+    ];
     for (const code of plain) {
       expect(mayDeclareTools(code)).toBe(false);
       expect(passesCode(code)).toBe(false);

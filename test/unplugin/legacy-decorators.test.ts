@@ -26,7 +26,12 @@ it("lists and calls a tool from a project with experimentalDecorators", async ()
     logLevel: "silent",
     plugins: [typedMcp()],
     ssr: { noExternal: true },
-    build: { ssr: join(fixture, "tools.ts"), outDir: out, target: "node20", rollupOptions: { output: { entryFileNames: "tools.js" } } },
+    build: {
+      ssr: join(fixture, "tools.ts"),
+      outDir: out,
+      target: "node20",
+      rollupOptions: { output: { entryFileNames: "tools.js" } },
+    },
   });
   const text = await readFile(join(out, "tools.js"), "utf8");
   expect(text).not.toMatch(/__decorate|__esDecorate|_decorate\(/);

@@ -38,7 +38,12 @@ async function buildWith(typescript: string | undefined): Promise<Record<string,
       }),
     ],
     ssr: { noExternal: true },
-    build: { ssr: join(fixture, "tools.ts"), outDir: out, target: "node20", rollupOptions: { output: { entryFileNames: "tools.js" } } },
+    build: {
+      ssr: join(fixture, "tools.ts"),
+      outDir: out,
+      target: "node20",
+      rollupOptions: { output: { entryFileNames: "tools.js" } },
+    },
   });
   return import(pathToFileURL(join(out, "tools.js")).href);
 }

@@ -31,7 +31,10 @@ beforeAll(async () => {
       ssr: true,
       outDir: out,
       target: "node20",
-      rollupOptions: { input: { tools: join(fixture, "tools.ts"), quick: join(fixture, "quick.ts") }, output: { entryFileNames: "[name].js" } },
+      rollupOptions: {
+        input: { tools: join(fixture, "tools.ts"), quick: join(fixture, "quick.ts") },
+        output: { entryFileNames: "[name].js" },
+      },
     },
   });
   mod = await import(pathToFileURL(join(out, "tools.js")).href);

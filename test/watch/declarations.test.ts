@@ -112,7 +112,9 @@ function rebuild() {
     // Frozen: a reused model is shared, so nothing downstream may change it (a write would throw here).
     const model = deepFreeze(driver.model(path(f), code));
     expect(model.diagnostics).toEqual([]);
-    expect(spliceTools(code, path(f), model.tools, model, driver.generated)?.code).toContain(`"name":"${model.tools[0]!.name}"`);
+    expect(spliceTools(code, path(f), model.tools, model, driver.generated)?.code).toContain(
+      `"name":"${model.tools[0]!.name}"`,
+    );
     listings[f] = toolListing(model.tools[0]!);
   }
   const extracted = events.slice(since).flatMap((e) => (e.type === "extract" ? [e.file.split("/").pop()] : []));
@@ -197,10 +199,18 @@ it("a change of a file no model consulted ends every reuse (it may change how im
 it("the on-disk cache applies the same rule: a new build after an edit elsewhere in a consulted file answers from the cache", () => {
   const cold = () => {
     const seen: DriverEvent[] = [];
-    const d = new Driver({ cache: { dir: ".cache/declarations" }, cwd: root, root: () => root, onEvent: (e) => seen.push(e) });
+    const d = new Driver({
+      cache: { dir: ".cache/declarations" },
+      cwd: root,
+      root: () => root,
+      onEvent: (e) => seen.push(e),
+    });
     const model = d.model(path("b.ts"), readFileSync(path("b.ts"), "utf8"));
     d.close();
-    return { types: seen.map((e) => e.type), x: (toolListing(model.tools[0]!).inputSchema.properties as Record<string, unknown>).o };
+    return {
+      types: seen.map((e) => e.type),
+      x: (toolListing(model.tools[0]!).inputSchema.properties as Record<string, unknown>).o,
+    };
   };
   expect(cold().types).toEqual(["cache-miss", "extract", "sidecar-start", "sidecar-close"]);
   // A declaration b.ts does not depend on, below `Other`: the entry still holds, no sidecar starts.

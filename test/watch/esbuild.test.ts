@@ -11,7 +11,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { context, type BuildContext } from "esbuild";
 import typedMcp from "@typed-mcp/unplugin/esbuild";
-import { Builds, copyFixture, countListing, edit, Events, greetListing, listTools, removeCopy, sidecarsGone } from "./helpers.ts";
+import {
+  Builds,
+  copyFixture,
+  countListing,
+  edit,
+  Events,
+  greetListing,
+  listTools,
+  removeCopy,
+  sidecarsGone,
+} from "./helpers.ts";
 
 let root: string;
 let ctx: BuildContext | undefined;
@@ -38,7 +48,9 @@ beforeAll(async () => {
         name: "report",
         setup(build) {
           build.onEnd((result) => {
-            builds.push(result.errors.length ? { ok: false, error: result.errors.map((e) => e.text).join("\n") } : { ok: true });
+            builds.push(
+              result.errors.length ? { ok: false, error: result.errors.map((e) => e.text).join("\n") } : { ok: true },
+            );
           });
         },
       },
@@ -58,7 +70,11 @@ it("lists the tools after the first build, extracting both modules", async () =>
   await listing((t) => JSON.stringify(t) === JSON.stringify([greetListing("string"), countListing()]));
   expect(events.count("extract")).toBe(2);
   // `cache.dir` is relative to the project root, which for esbuild is `absWorkingDir`.
-  expect(readdirSync(join(root, ".cache/typed-mcp"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))).toHaveLength(2);
+  expect(
+    readdirSync(join(root, ".cache/typed-mcp"), { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".json"),
+    ),
+  ).toHaveLength(2);
 });
 
 it("relists a changed interface from a type-only import; the other module reuses its model", async () => {
@@ -71,7 +87,13 @@ it("relists a changed interface from a type-only import; the other module reuses
   // nothing it depends on changed: a `reuse` event, no disk read), a.ts (whose consulted
   // types.ts changed) is extracted by a new sidecar, which ends with the build.
   expect(since.sort()).toEqual(
-    [`reuse ${join(root, "src/b.ts")}`, `cache-miss ${join(root, "src/a.ts")}`, `extract ${join(root, "src/a.ts")}`, "sidecar-close", "sidecar-start"].sort(),
+    [
+      `reuse ${join(root, "src/b.ts")}`,
+      `cache-miss ${join(root, "src/a.ts")}`,
+      `extract ${join(root, "src/a.ts")}`,
+      "sidecar-close",
+      "sidecar-start",
+    ].sort(),
   );
 });
 

@@ -38,7 +38,9 @@ export async function edit(file: string, from: string, to: string): Promise<void
 let version = 0;
 /** The `tools/list` result of the `server` exported by the bundle at `bundle`, imported fresh. */
 export async function listTools(bundle: string): Promise<Record<string, any>[]> {
-  const mod = (await import(`${pathToFileURL(bundle).href}?v=${++version}`)) as { server: { fetch(r: Request): Promise<Response> } };
+  const mod = (await import(`${pathToFileURL(bundle).href}?v=${++version}`)) as {
+    server: { fetch(r: Request): Promise<Response> };
+  };
   return listServer(mod.server);
 }
 
@@ -207,8 +209,14 @@ interface RollupLikeWatcher {
  * no build is running (START … END/ERROR) and the watcher has been quiet for 150 ms, so that the
  * next edit lands between builds as a person's save does.
  */
-export function rollupLikeSession(watcher: RollupLikeWatcher, bundle: string): {
-  until(check: (o: { ok: true; tools: Record<string, any>[] } | { ok: false; error: string }) => boolean, ms?: number): Promise<void>;
+export function rollupLikeSession(
+  watcher: RollupLikeWatcher,
+  bundle: string,
+): {
+  until(
+    check: (o: { ok: true; tools: Record<string, any>[] } | { ok: false; error: string }) => boolean,
+    ms?: number,
+  ): Promise<void>;
   idle(): Promise<void>;
   close(): Promise<void>;
 } {
@@ -247,7 +255,10 @@ export function rollupLikeSession(watcher: RollupLikeWatcher, bundle: string): {
 interface WebpackLikeCompiler {
   watch(
     options: { aggregateTimeout: number },
-    handler: (err: Error | null | undefined, stats?: { hasErrors(): boolean; toJson(o: object): { errors?: { message: string }[] } }) => void,
+    handler: (
+      err: Error | null | undefined,
+      stats?: { hasErrors(): boolean; toJson(o: object): { errors?: { message: string }[] } },
+    ) => void,
   ): { close(callback: () => void): void };
 }
 
@@ -255,8 +266,14 @@ interface WebpackLikeCompiler {
  * Runs `compiler.watch()` (webpack or Rspack) as the scenario's session: every build's outcome
  * (the listing of `bundle`, or the compiler's error messages).
  */
-export function webpackLikeSession(compiler: WebpackLikeCompiler, bundle: string): {
-  until(check: (o: { ok: true; tools: Record<string, any>[] } | { ok: false; error: string }) => boolean, ms?: number): Promise<void>;
+export function webpackLikeSession(
+  compiler: WebpackLikeCompiler,
+  bundle: string,
+): {
+  until(
+    check: (o: { ok: true; tools: Record<string, any>[] } | { ok: false; error: string }) => boolean,
+    ms?: number,
+  ): Promise<void>;
   close(): Promise<void>;
 } {
   const builds = new Builds();

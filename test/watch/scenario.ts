@@ -20,7 +20,16 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyFixture, countListing, edit, Events, greetListing, removeCopy, sidecarPids, sidecarsGone } from "./helpers.ts";
+import {
+  copyFixture,
+  countListing,
+  edit,
+  Events,
+  greetListing,
+  removeCopy,
+  sidecarPids,
+  sidecarsGone,
+} from "./helpers.ts";
 
 /** One observed state of the watched project: a listing, or the build error's text. */
 export type Outcome = { ok: true; tools: Record<string, any>[] } | { ok: false; error: string };
@@ -40,7 +49,10 @@ export interface WatchSession {
 }
 
 /** Starts a watch mode on the project at `root` (entry `src/server.ts`) with the plugin options given. */
-export type StartWatch = (root: string, pluginOptions: { cache: false | { dir: string }; onEvent: (e: any) => void }) => Promise<WatchSession>;
+export type StartWatch = (
+  root: string,
+  pluginOptions: { cache: false | { dir: string }; onEvent: (e: any) => void },
+) => Promise<WatchSession>;
 
 /**
  * Waits before an edit: Vite's dev watcher (chokidar 3) drops a file's change event that follows
@@ -49,7 +61,9 @@ export type StartWatch = (root: string, pluginOptions: { cache: false | { dir: s
 const pause = () => new Promise((r) => setTimeout(r, 80));
 
 const listed = (o: Outcome, greetType: "string" | "number", withCount = true) =>
-  o.ok && JSON.stringify(o.tools) === JSON.stringify(withCount ? [greetListing(greetType), countListing()] : [greetListing(greetType)]);
+  o.ok &&
+  JSON.stringify(o.tools) ===
+    JSON.stringify(withCount ? [greetListing(greetType), countListing()] : [greetListing(greetType)]);
 
 /**
  * Defines the scenario's tests for one watch mode. By default the model cache is off, so every
@@ -68,18 +82,25 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
     };
     const last: { outcome?: Outcome } = {};
     const until = async (check: (o: Outcome) => boolean, ms = 15_000) => {
-      await session!.until((o) => {
-        last.outcome = o;
-        return check(o);
-      }, ms).catch((e: Error) => {
-        const recent = events.all.slice(-12).map((x) => `${x.type} ${x.file ?? ""}`);
-        throw new Error(`${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 600)}\nrecent plugin events:\n${recent.join("\n")}`);
-      });
+      await session!
+        .until((o) => {
+          last.outcome = o;
+          return check(o);
+        }, ms)
+        .catch((e: Error) => {
+          const recent = events.all.slice(-12).map((x) => `${x.type} ${x.file ?? ""}`);
+          throw new Error(
+            `${e.message}\nlast outcome: ${JSON.stringify(last.outcome)?.slice(0, 600)}\nrecent plugin events:\n${recent.join("\n")}`,
+          );
+        });
     };
 
     beforeAll(async () => {
       root = await copyFixture(name);
-      session = await start(root, { cache: cache ? { dir: join(root, ".cache/typed-mcp") } : false, onEvent: events.onEvent });
+      session = await start(root, {
+        cache: cache ? { dir: join(root, ".cache/typed-mcp") } : false,
+        onEvent: events.onEvent,
+      });
     });
     afterAll(async () => {
       await session?.close();
@@ -122,7 +143,10 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
       await settle();
       renameSync(join(src, "types.ts"), join(src, "people.ts"));
       writeFileSync(join(src, "a.ts"), readFileSync(join(src, "a.ts"), "utf8").replace("./types.js", "./people.js"));
-      writeFileSync(join(src, "people.ts"), readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"));
+      writeFileSync(
+        join(src, "people.ts"),
+        readFileSync(join(src, "people.ts"), "utf8").replace("name: number;", "name: string;"),
+      );
       await until((o) => listed(o, "string"));
       expect(sidecarPids()).toEqual([pid]);
     });
@@ -145,7 +169,9 @@ export function watchScenario(name: string, start: StartWatch, { cache = false }
       const server = join(root, "src/server.ts");
       writeFileSync(
         server,
-        readFileSync(server, "utf8").replace('import { Counter } from "./b.js";\n', "").replace("server.addTools(new Counter());\n", ""),
+        readFileSync(server, "utf8")
+          .replace('import { Counter } from "./b.js";\n', "")
+          .replace("server.addTools(new Counter());\n", ""),
       );
       await rm(join(root, "src/b.ts"));
       await until((o) => listed(o, "string", false));

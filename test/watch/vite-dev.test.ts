@@ -20,7 +20,8 @@ async function poll(load: () => Promise<Outcome>, check: (o: Outcome) => boolean
   for (;;) {
     const outcome = await load();
     if (check(outcome)) return;
-    if (Date.now() > end) throw new Error(`no matching module state within ${ms} ms; last: ${JSON.stringify(outcome).slice(0, 300)}`);
+    if (Date.now() > end)
+      throw new Error(`no matching module state within ${ms} ms; last: ${JSON.stringify(outcome).slice(0, 300)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -5,7 +5,16 @@
  * client, so here a client without the capability gets a `ToolError` saying which one it lacks.
  */
 import { randomUUID } from "node:crypto";
-import { ServerRequestUnavailableError, tool, ToolError, UrlElicitationRequiredError, type ContentBlock, type ElicitRequestFormParams, type Format, type RequestContext } from "typed-mcp";
+import {
+  ServerRequestUnavailableError,
+  tool,
+  ToolError,
+  UrlElicitationRequiredError,
+  type ContentBlock,
+  type ElicitRequestFormParams,
+  type Format,
+  type RequestContext,
+} from "typed-mcp";
 import { ELICITATION_FORM } from "./elicitation-form.js";
 
 /** Refuses a call from a client that did not declare `capability` (the original does not list the tool to it). */
@@ -24,7 +33,9 @@ export async function ask<T>(request: () => Promise<T>): Promise<T> {
     return await request();
   } catch (error) {
     if (error instanceof ServerRequestUnavailableError) {
-      throw new ToolError(`This transport cannot carry the server's ${error.method} request to the client; connect over stdio (or a 2026-07-28 client) to use this tool.`);
+      throw new ToolError(
+        `This transport cannot carry the server's ${error.method} request to the client; connect over stdio (or a 2026-07-28 client) to use this tool.`,
+      );
     }
     throw error;
   }
@@ -41,7 +52,15 @@ const issuedErrorPath = new Set<string>();
 
 export class ClientTools {
   /** Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files. */
-  @tool({ name: "get-roots-list", task: "forbidden", title: "Get Roots List Tool", readOnly: true, destructive: false, idempotent: true, openWorld: false })
+  @tool({
+    name: "get-roots-list",
+    task: "forbidden",
+    title: "Get Roots List Tool",
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+  })
   async getRootsList(ctx: RequestContext): Promise<string> {
     requireCapability(ctx, "roots");
     const { roots } = await ask(() => ctx.listRoots());
@@ -60,10 +79,23 @@ export class ClientTools {
   }
 
   /** Trigger a Request from the Server for User Elicitation */
-  @tool({ name: "trigger-elicitation-request", task: "forbidden", title: "Trigger Elicitation Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: false })
+  @tool({
+    name: "trigger-elicitation-request",
+    task: "forbidden",
+    title: "Trigger Elicitation Request Tool",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+  })
   async triggerElicitationRequest(ctx: RequestContext): Promise<ContentBlock[]> {
     requireCapability(ctx, "elicitation");
-    const result = await ask(() => ctx.elicit({ message: "Please provide inputs for the following fields:", requestedSchema: ELICITATION_FORM } as ElicitRequestFormParams));
+    const result = await ask(() =>
+      ctx.elicit({
+        message: "Please provide inputs for the following fields:",
+        requestedSchema: ELICITATION_FORM,
+      } as ElicitRequestFormParams),
+    );
     const texts: string[] = [];
     if (result.action === "accept" && result.content) {
       texts.push("✅ User provided the requested information!");
@@ -99,7 +131,15 @@ export class ClientTools {
    * @param elicitationId Optional explicit elicitation ID. Defaults to a random UUID.
    * @param errorPath Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error.
    */
-  @tool({ name: "trigger-url-elicitation", task: "forbidden", title: "Trigger URL Elicitation Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
+  @tool({
+    name: "trigger-url-elicitation",
+    task: "forbidden",
+    title: "Trigger URL Elicitation Tool",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: true,
+  })
   async triggerUrlElicitation(
     ctx: RequestContext,
     url: string & Format<"uri">,
@@ -115,13 +155,19 @@ export class ClientTools {
       if (issuedErrorPath.has(key)) issuedErrorPath.delete(key);
       else {
         issuedErrorPath.add(key);
-        const prerequisite = { mode: "url" as const, url: "https://modelcontextprotocol.io", message: "Open this link to satisfy the prerequisite, then retry the request.", elicitationId: randomUUID() };
+        const prerequisite = {
+          mode: "url" as const,
+          url: "https://modelcontextprotocol.io",
+          message: "Open this link to satisfy the prerequisite, then retry the request.",
+          elicitationId: randomUUID(),
+        };
         throw new UrlElicitationRequiredError([prerequisite], "This request requires browser-based authorization.");
       }
     }
     const result = await ask(() => ctx.elicit({ mode: "url", url, message, elicitationId: id }));
     const texts: string[] = [];
-    if (result.action === "accept") texts.push(`✅ User completed the URL elicitation flow.\nElicitation ID: ${id}\nURL: ${url}`);
+    if (result.action === "accept")
+      texts.push(`✅ User completed the URL elicitation flow.\nElicitation ID: ${id}\nURL: ${url}`);
     else if (result.action === "decline") texts.push(`❌ User declined to open the URL (Elicitation ID: ${id}).`);
     else if (result.action === "cancel") texts.push(`⚠️ User cancelled the URL elicitation (Elicitation ID: ${id}).`);
     texts.push(rawResult(result));
@@ -133,15 +179,27 @@ export class ClientTools {
    * @param prompt The prompt to send to the LLM
    * @param maxTokens Maximum number of tokens to generate
    */
-  @tool({ name: "trigger-sampling-request", task: "forbidden", title: "Trigger Sampling Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
+  @tool({
+    name: "trigger-sampling-request",
+    task: "forbidden",
+    title: "Trigger Sampling Request Tool",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: true,
+  })
   async triggerSamplingRequest(ctx: RequestContext, prompt: string, maxTokens = 100): Promise<string> {
     requireCapability(ctx, "sampling");
-    const result = await ask(() => ctx.sample({
-      messages: [{ role: "user", content: { type: "text", text: `Resource trigger-sampling-request context: ${prompt}` } }],
-      systemPrompt: "You are a helpful test server.",
-      maxTokens,
-      temperature: 0.7,
-    }));
+    const result = await ask(() =>
+      ctx.sample({
+        messages: [
+          { role: "user", content: { type: "text", text: `Resource trigger-sampling-request context: ${prompt}` } },
+        ],
+        systemPrompt: "You are a helpful test server.",
+        maxTokens,
+        temperature: 0.7,
+      }),
+    );
     return `LLM sampling result: \n${JSON.stringify(result, null, 2)}`;
   }
 }

@@ -15,7 +15,11 @@ export function dynamicUri(type: ResourceType, id: number): string {
 
 /** A text resource's contents: `Resource <id>: This is a plaintext resource created at <local time>`. */
 export function textContents(uri: string, id: number): TextResourceContents {
-  return { uri, mimeType: "text/plain", text: `Resource ${id}: This is a plaintext resource created at ${new Date().toLocaleTimeString()}` };
+  return {
+    uri,
+    mimeType: "text/plain",
+    text: `Resource ${id}: This is a plaintext resource created at ${new Date().toLocaleTimeString()}`,
+  };
 }
 
 /** A blob resource's contents: the base64 of `Resource <id>: This is a base64 blob created at <local time>` (MIME type `text/plain`, as the original sends). */
@@ -35,6 +39,7 @@ export function dynamicContents(type: ResourceType, id: number): TextResourceCon
  * @throws Error naming the value, `Invalid resourceId: <id>. Must be a finite positive integer.`
  */
 export function checkResourceId(id: number): number {
-  if (!Number.isFinite(id) || !Number.isInteger(id) || id < 1) throw new Error(`Invalid resourceId: ${id}. Must be a finite positive integer.`);
+  if (!Number.isFinite(id) || !Number.isInteger(id) || id < 1)
+    throw new Error(`Invalid resourceId: ${id}. Must be a finite positive integer.`);
   return id;
 }

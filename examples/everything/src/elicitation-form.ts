@@ -14,9 +14,24 @@ export const ELICITATION_FORM = {
   properties: {
     name: { title: "String", type: "string", description: "Your full, legal name" },
     check: { title: "Boolean", type: "boolean", description: "Agree to the terms and conditions" },
-    firstLine: { title: "String with default", type: "string", description: "Favorite first line of a story", default: "It was a dark and stormy night." },
-    email: { title: "String with email format", type: "string", format: "email", description: "Your email address (will be verified, and never shared with anyone else)" },
-    homepage: { type: "string", format: "uri", title: "String with uri format", description: "Portfolio / personal website" },
+    firstLine: {
+      title: "String with default",
+      type: "string",
+      description: "Favorite first line of a story",
+      default: "It was a dark and stormy night.",
+    },
+    email: {
+      title: "String with email format",
+      type: "string",
+      format: "email",
+      description: "Your email address (will be verified, and never shared with anyone else)",
+    },
+    homepage: {
+      type: "string",
+      format: "uri",
+      title: "String with uri format",
+      description: "Portfolio / personal website",
+    },
     birthdate: { title: "String with date format", type: "string", format: "date", description: "Your date of birth" },
     integer: {
       title: "Integer",
@@ -26,7 +41,14 @@ export const ELICITATION_FORM = {
       maximum: 100,
       default: 42,
     },
-    number: { title: "Number in range 1-1000", type: "number", description: "Favorite number (there are no wrong answers)", minimum: 0, maximum: 1000, default: 3.14 },
+    number: {
+      title: "Number in range 1-1000",
+      type: "number",
+      description: "Favorite number (there are no wrong answers)",
+      minimum: 0,
+      maximum: 1000,
+      default: 3.14,
+    },
     untitledSingleSelectEnum: {
       type: "string",
       title: "Untitled Single Select Enum",
@@ -47,7 +69,11 @@ export const ELICITATION_FORM = {
       type: "string",
       title: "Titled Single Select Enum",
       description: "Choose your favorite hero",
-      oneOf: titled([["hero-1", "Superman"], ["hero-2", "Green Lantern"], ["hero-3", "Wonder Woman"]]),
+      oneOf: titled([
+        ["hero-1", "Superman"],
+        ["hero-2", "Green Lantern"],
+        ["hero-3", "Wonder Woman"],
+      ]),
       default: "hero-1",
     },
     titledMultipleSelectEnum: {
@@ -56,7 +82,13 @@ export const ELICITATION_FORM = {
       description: "Choose your favorite types of fish",
       minItems: 1,
       maxItems: 3,
-      items: { anyOf: titled([["fish-1", "Tuna"], ["fish-2", "Salmon"], ["fish-3", "Trout"]]) },
+      items: {
+        anyOf: titled([
+          ["fish-1", "Tuna"],
+          ["fish-2", "Salmon"],
+          ["fish-3", "Trout"],
+        ]),
+      },
       default: ["fish-1"],
     },
     legacyTitledEnum: {

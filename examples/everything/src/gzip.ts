@@ -29,7 +29,8 @@ function checkedUrl(data: string): URL {
     }
     if (ALLOWED_DOMAINS.length > 0 && url.protocol !== "data:") {
       const host = url.hostname;
-      if (!ALLOWED_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`))) throw new Error(`Domain ${host} is not in the allowed domains list.`);
+      if (!ALLOWED_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`)))
+        throw new Error(`Domain ${host} is not in the allowed domains list.`);
     }
     return url;
   } catch (error) {
@@ -47,7 +48,8 @@ async function fetchBounded(url: URL): Promise<Uint8Array> {
     const response = await fetch(url, { signal });
     if (!response.body) throw new Error("No response body");
     const length = response.headers.get("content-length");
-    if (length !== null && Number.parseInt(length, 10) > MAX_BYTES) throw new Error(`Content-Length for ${url} exceeds max of ${MAX_BYTES}: ${length}`);
+    if (length !== null && Number.parseInt(length, 10) > MAX_BYTES)
+      throw new Error(`Content-Length for ${url} exceeds max of ${MAX_BYTES}: ${length}`);
     const chunks: Uint8Array[] = [];
     let total = 0;
     for await (const chunk of response.body) {
@@ -71,10 +73,19 @@ export class GzipTool {
    * @param data URL or data URI of the file content to compress
    * @param outputType How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
    */
-  @tool({ name: "gzip-file-as-resource", task: "forbidden", title: "GZip File as Resource Tool", readOnly: false, destructive: false, idempotent: true, openWorld: true })
+  @tool({
+    name: "gzip-file-as-resource",
+    task: "forbidden",
+    title: "GZip File as Resource Tool",
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    openWorld: true,
+  })
   async gzipFileAsResource(
     name = "README.md.gz",
-    data: string & Format<"uri"> = "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md",
+    data: string &
+      Format<"uri"> = "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md",
     outputType: "resourceLink" | "resource" = "resourceLink",
   ): Promise<ContentBlock[]> {
     const body = await fetchBounded(checkedUrl(data));

@@ -78,7 +78,13 @@ export class Prompts {
   @prompt({ name: "resource-prompt", title: "Resource Prompt" })
   resource(resourceType: ResourceType, resourceId: Int & Minimum<1>): PromptMessage[] {
     return [
-      { role: "user", content: { type: "text", text: `This prompt includes the ${resourceType} resource with id: ${resourceId}. Please analyze the following resource:` } },
+      {
+        role: "user",
+        content: {
+          type: "text",
+          text: `This prompt includes the ${resourceType} resource with id: ${resourceId}. Please analyze the following resource:`,
+        },
+      },
       { role: "user", content: { type: "resource", resource: dynamicContents(resourceType, resourceId) } },
     ];
   }

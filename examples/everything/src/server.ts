@@ -19,17 +19,40 @@ import { BasicTools } from "./tools.js";
 
 /** Builds the server: every tool (the task tools with the original's `pollInterval`, 1000 ms), resource, template and prompt of the original, and its completions. */
 export function createServer(): McpServer {
-  const server = new McpServer({ name: "mcp-servers/everything", title: "Everything Reference Server", version: "2.0.0", instructions: INSTRUCTIONS, dynamic: true, tasks: { pollIntervalMs: 1000 } });
+  const server = new McpServer({
+    name: "mcp-servers/everything",
+    title: "Everything Reference Server",
+    version: "2.0.0",
+    instructions: INSTRUCTIONS,
+    dynamic: true,
+    tasks: { pollIntervalMs: 1000 },
+  });
   const sessions = new SessionResources();
-  server.addTools(new BasicTools()).addTools(new ClientTools()).addTools(new GzipTool(sessions)).addTools(new Toggles(server)).addTools(new TaskTools());
+  server
+    .addTools(new BasicTools())
+    .addTools(new ClientTools())
+    .addTools(new GzipTool(sessions))
+    .addTools(new Toggles(server))
+    .addTools(new TaskTools());
   server.add(new DynamicResources()).add(new StaticDocuments()).add(sessions).add(new Prompts());
   // The prompts' hooks are their @complete methods (prompts.ts); the templates' are registered here.
-  server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" }, "resourceId", positiveInteger);
-  server.complete({ type: "ref/resource", uri: "demo://resource/dynamic/blob/{resourceId}" }, "resourceId", positiveInteger);
+  server.complete(
+    { type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" },
+    "resourceId",
+    positiveInteger,
+  );
+  server.complete(
+    { type: "ref/resource", uri: "demo://resource/dynamic/blob/{resourceId}" },
+    "resourceId",
+    positiveInteger,
+  );
   return server;
 }
 
-const { values } = parseArgs({ options: { http: { type: "boolean", default: false }, port: { type: "string" } }, strict: true });
+const { values } = parseArgs({
+  options: { http: { type: "boolean", default: false }, port: { type: "string" } },
+  strict: true,
+});
 const server = createServer();
 if (values.http) {
   const port = Number(values.port ?? process.env.PORT ?? 3001);

@@ -16,7 +16,13 @@
  * client without that capability with a `ToolError` naming it.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { tool, ToolError, type CreateMessageRequestParams, type ElicitRequestFormParams, type RequestContext } from "typed-mcp";
+import {
+  tool,
+  ToolError,
+  type CreateMessageRequestParams,
+  type ElicitRequestFormParams,
+  type RequestContext,
+} from "typed-mcp";
 import { ask, requireCapability } from "./client-tools.js";
 
 /** The research stages, one second each (the original's `STAGES`, `STAGE_DURATION`). */
@@ -57,12 +63,22 @@ async function interpretation(ctx: RequestContext, topic: string): Promise<strin
       message: `The research query "${topic}" could have multiple interpretations. Please clarify what you're looking for:`,
       requestedSchema: {
         type: "object",
-        properties: { interpretation: { type: "string", title: "Clarification", description: "Which interpretation of the topic do you mean?", oneOf: interpretations(topic) } },
+        properties: {
+          interpretation: {
+            type: "string",
+            title: "Clarification",
+            description: "Which interpretation of the topic do you mean?",
+            oneOf: interpretations(topic),
+          },
+        },
         required: ["interpretation"],
       },
     } as ElicitRequestFormParams);
-    if (answer.action === "accept" && answer.content) return String(answer.content["interpretation"] || "User accepted without selection");
-    return answer.action === "decline" ? "User declined - using default interpretation" : "User cancelled - using default interpretation";
+    if (answer.action === "accept" && answer.content)
+      return String(answer.content["interpretation"] || "User accepted without selection");
+    return answer.action === "decline"
+      ? "User declined - using default interpretation"
+      : "User cancelled - using default interpretation";
   } catch {
     return "technical (default - elicitation unavailable)";
   }
@@ -115,9 +131,13 @@ ${flow}
 
 /** Refuses a client that did not declare `tasks.requests.<kind>.<method>` (the original does not list the tool to it). */
 function requireTaskCapability(ctx: RequestContext, kind: "sampling" | "elicitation", method: string): void {
-  const requests = (ctx.clientCapabilities as { tasks?: { requests?: Record<string, Record<string, unknown> | undefined> } } | undefined)?.tasks?.requests;
+  const requests = (
+    ctx.clientCapabilities as { tasks?: { requests?: Record<string, Record<string, unknown> | undefined> } } | undefined
+  )?.tasks?.requests;
   if (ctx.clientCapabilities !== undefined && requests?.[kind]?.[method] === undefined) {
-    throw new ToolError(`This tool needs the client capability 'tasks.requests.${kind}.${method}', which this client did not declare.`);
+    throw new ToolError(
+      `This tool needs the client capability 'tasks.requests.${kind}.${method}', which this client did not declare.`,
+    );
   }
 }
 
@@ -127,7 +147,9 @@ async function direct<T>(request: () => Promise<T>): Promise<T> {
     return await ask(request);
   } catch (error) {
     if (error instanceof ToolError) throw error;
-    throw new ToolError("The client answered with a task (CreateTaskResult); this server cannot poll a client-side task (typed-mcp RequestContext sends no tasks/get to the client).");
+    throw new ToolError(
+      "The client answered with a task (CreateTaskResult); this server cannot poll a client-side task (typed-mcp RequestContext sends no tasks/get to the client).",
+    );
   }
 }
 
@@ -138,13 +160,22 @@ export class TaskTools {
    * @param topic The research topic to investigate
    * @param ambiguous Simulate an ambiguous query that requires clarification (triggers input_required status)
    */
-  @tool({ name: "simulate-research-query", title: "Simulate Research Query", task: "required", readOnly: false, destructive: false, idempotent: false, openWorld: false })
+  @tool({
+    name: "simulate-research-query",
+    title: "Simulate Research Query",
+    task: "required",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+  })
   async simulateResearchQuery(ctx: RequestContext, topic: string, ambiguous = false): Promise<string> {
     let clarification: string | undefined;
     for (let stage = 0; stage < STAGES.length; stage++) {
       ctx.signal.throwIfAborted();
       await ctx.taskStatus(`${STAGES[stage]}...`);
-      if (stage === 2 && ambiguous && ctx.clientCapabilities?.elicitation !== undefined) clarification = await clarify(ctx, topic);
+      if (stage === 2 && ambiguous && ctx.clientCapabilities?.elicitation !== undefined)
+        clarification = await clarify(ctx, topic);
       await sleep(STAGE_MS, undefined, { signal: ctx.signal });
     }
     return report(topic, clarification);
@@ -155,13 +186,23 @@ export class TaskTools {
    * @param prompt The prompt to send to the LLM
    * @param maxTokens Maximum number of tokens to generate
    */
-  @tool({ name: "trigger-sampling-request-async", task: "forbidden", title: "Trigger Async Sampling Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: true })
+  @tool({
+    name: "trigger-sampling-request-async",
+    task: "forbidden",
+    title: "Trigger Async Sampling Request Tool",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: true,
+  })
   async triggerSamplingRequestAsync(ctx: RequestContext, prompt: string, maxTokens = 100): Promise<string> {
     requireCapability(ctx, "sampling");
     requireTaskCapability(ctx, "sampling", "createMessage");
     const params = {
       task: { ttl: 300_000 },
-      messages: [{ role: "user", content: { type: "text", text: `Resource trigger-sampling-request-async context: ${prompt}` } }],
+      messages: [
+        { role: "user", content: { type: "text", text: `Resource trigger-sampling-request-async context: ${prompt}` } },
+      ],
       systemPrompt: "You are a helpful test server.",
       maxTokens,
       temperature: 0.7,
@@ -171,7 +212,15 @@ export class TaskTools {
   }
 
   /** Trigger an async elicitation request that the CLIENT executes as a background task. Demonstrates bidirectional MCP tasks where the server sends an elicitation request and the client handles user input asynchronously, allowing the server to poll for completion. */
-  @tool({ name: "trigger-elicitation-request-async", task: "forbidden", title: "Trigger Async Elicitation Request Tool", readOnly: false, destructive: false, idempotent: false, openWorld: false })
+  @tool({
+    name: "trigger-elicitation-request-async",
+    task: "forbidden",
+    title: "Trigger Async Elicitation Request Tool",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+  })
   async triggerElicitationRequestAsync(ctx: RequestContext): Promise<string> {
     requireCapability(ctx, "elicitation");
     requireTaskCapability(ctx, "elicitation", "create");
@@ -182,8 +231,17 @@ export class TaskTools {
         type: "object",
         properties: {
           name: { title: "Your Name", type: "string", description: "Your full name" },
-          favoriteColor: { title: "Favorite Color", type: "string", description: "What is your favorite color?", enum: ["Red", "Blue", "Green", "Yellow", "Purple"] },
-          agreeToTerms: { title: "Terms Agreement", type: "boolean", description: "Do you agree to the terms and conditions?" },
+          favoriteColor: {
+            title: "Favorite Color",
+            type: "string",
+            description: "What is your favorite color?",
+            enum: ["Red", "Blue", "Green", "Yellow", "Purple"],
+          },
+          agreeToTerms: {
+            title: "Terms Agreement",
+            type: "boolean",
+            description: "Do you agree to the terms and conditions?",
+          },
         },
         required: ["name"],
       },

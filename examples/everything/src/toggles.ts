@@ -34,7 +34,15 @@ export class Toggles {
   constructor(private readonly server: McpServer) {}
 
   /** Toggles simulated, random-leveled logging on or off. */
-  @tool({ name: "toggle-simulated-logging", task: "forbidden", title: "Toggle Simulated Logging", readOnly: false, destructive: false, idempotent: false, openWorld: false })
+  @tool({
+    name: "toggle-simulated-logging",
+    task: "forbidden",
+    title: "Toggle Simulated Logging",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+  })
   toggleSimulatedLogging(): string {
     if (this.#logging !== undefined) {
       clearInterval(this.#logging);
@@ -51,7 +59,15 @@ export class Toggles {
   }
 
   /** Toggles simulated resource subscription updates on or off. */
-  @tool({ name: "toggle-subscriber-updates", task: "forbidden", title: "Toggle Subscriber Updates", readOnly: false, destructive: false, idempotent: false, openWorld: false })
+  @tool({
+    name: "toggle-subscriber-updates",
+    task: "forbidden",
+    title: "Toggle Subscriber Updates",
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+  })
   toggleSubscriberUpdates(): string {
     if (this.#updates !== undefined) {
       clearInterval(this.#updates);

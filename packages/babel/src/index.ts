@@ -21,7 +21,16 @@
  */
 import { resolve } from "node:path";
 import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
-import { DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Driver, formatDiagnostic, planSplice, type Profile, type SplicePlan, type WarningCode } from "@typed-mcp/transform";
+import {
+  DEFAULT_EXCLUDE,
+  DEFAULT_INCLUDE,
+  Driver,
+  formatDiagnostic,
+  planSplice,
+  type Profile,
+  type SplicePlan,
+  type WarningCode,
+} from "@typed-mcp/transform";
 
 /** Options of the Babel plugin (the second element of `["@typed-mcp/babel", { … }]`). */
 export interface TypedMcpBabelOptions {
@@ -114,7 +123,11 @@ export interface BabelPluginObject {
   /** `"typed-mcp"`. */
   name: string;
   /** Adds `@babel/parser`'s `decorators` plugin for a file that needs it; `undefined`: Babel parses as configured. */
-  parserOverride?: (code: string, parserOpts: { plugins?: unknown[]; sourceFileName?: string }, parse: (code: string, opts: unknown) => unknown) => unknown;
+  parserOverride?: (
+    code: string,
+    parserOpts: { plugins?: unknown[]; sourceFileName?: string },
+    parse: (code: string, opts: unknown) => unknown,
+  ) => unknown;
   /** Extracts the file and applies the splice plan to its AST, before any visitor runs. */
   pre?: (this: unknown, file: BabelFile) => void;
   /** Empty: all the work is done in `pre`. */
@@ -147,7 +160,11 @@ function driverFor(cwd: string, options: TypedMcpBabelOptions, idleTimeoutMs: nu
   const { typescript, cache, profile, warnings } = options;
   const key = JSON.stringify([tsconfig, cwd, typescript, cache, idleTimeoutMs, profile, warnings]);
   let driver = drivers.get(key);
-  if (!driver) drivers.set(key, (driver = new Driver({ tsconfig, typescript, cache, cwd, idleTimeoutMs, pollChanges: true, profile, warnings })));
+  if (!driver)
+    drivers.set(
+      key,
+      (driver = new Driver({ tsconfig, typescript, cache, cwd, idleTimeoutMs, pollChanges: true, profile, warnings })),
+    );
   return driver;
 }
 
@@ -257,7 +274,11 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
       if (model.diagnostics.length > 0) {
         const first = model.diagnostics[0]!;
         const loc = { line: first.line, column: first.column - 1 };
-        const error = file.buildCodeFrameError({ loc: { start: loc } }, model.diagnostics.map((d) => formatDiagnostic(d)).join("\n"), Error) as Error & {
+        const error = file.buildCodeFrameError(
+          { loc: { start: loc } },
+          model.diagnostics.map((d) => formatDiagnostic(d)).join("\n"),
+          Error,
+        ) as Error & {
           code?: string;
           loc?: { line: number; column: number };
         };
@@ -266,7 +287,11 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
         throw error;
       }
       for (const w of driver.warnings(model)) console.warn(formatDiagnostic(w));
-      const plan = planSplice(model.tools, { ...model, profile: driver.profile, share: "hoist" }, driver.generated.module(filename));
+      const plan = planSplice(
+        model.tools,
+        { ...model, profile: driver.profile, share: "hoist" },
+        driver.generated.module(filename),
+      );
       if (plan) applyPlan(api, file.path, plan, filename);
     },
     visitor: {},

@@ -98,7 +98,8 @@ function shell(command: string): ChildProcess {
 
 /** Ends `child`'s whole process group (the shell and what it started) and waits for it. */
 function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+  if (!child || child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
+    return Promise.resolve();
   return new Promise((done) => {
     child.once("exit", () => done());
     try {
@@ -120,7 +121,13 @@ export async function runDev(argv: string[]): Promise<number> {
     const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { build: { type: "string" }, start: { type: "string" }, watch: { type: "string" }, project: { type: "string", short: "p" }, help: { type: "boolean", short: "h" } },
+      options: {
+        build: { type: "string" },
+        start: { type: "string" },
+        watch: { type: "string" },
+        project: { type: "string", short: "p" },
+        help: { type: "boolean", short: "h" },
+      },
     });
     values = parsed.values;
     files = parsed.positionals;
@@ -128,7 +135,7 @@ export async function runDev(argv: string[]): Promise<number> {
     process.stderr.write(`typed-mcp dev: ${(e as Error).message}\n${DEV_USAGE}`);
     return 2;
   }
-  if (values.help) return void process.stdout.write(DEV_USAGE), 0;
+  if (values.help) return (void process.stdout.write(DEV_USAGE), 0);
   if (files.length === 0 || !values.build || !values.start) {
     process.stderr.write(`typed-mcp dev: needs the .ts files to list, --build and --start.\n${DEV_USAGE}`);
     return 2;
@@ -144,12 +151,16 @@ export async function runDev(argv: string[]): Promise<number> {
     running = true;
     const code = await new Promise<number | null>((done) => shell(build).once("exit", (c) => done(c)));
     if (code !== 0) {
-      process.stderr.write(`typed-mcp dev: the build failed (exit ${code}); the last server keeps running. Waiting for changes…\n`);
+      process.stderr.write(
+        `typed-mcp dev: the build failed (exit ${code}); the last server keeps running. Waiting for changes…\n`,
+      );
     } else {
       const now = listing(files, project);
       if (now) {
         const lines = diffListings(previous, now);
-        process.stdout.write(lines.length > 0 ? lines.map((l) => l + "\n").join("") : "typed-mcp dev: listing unchanged\n");
+        process.stdout.write(
+          lines.length > 0 ? lines.map((l) => l + "\n").join("") : "typed-mcp dev: listing unchanged\n",
+        );
         previous = now;
       }
       await stop(server);

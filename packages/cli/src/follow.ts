@@ -50,7 +50,12 @@ export function followImports(roots: string[], tsconfig: string | undefined): st
     tsconfig: tsconfig === undefined ? "auto" : { configFile: tsconfig, references: "auto" },
     extensions: SOURCE_EXTENSIONS,
     // TypeScript resolves `./x.js` to `./x.ts` (and `.mjs` → `.mts`, `.cjs` → `.cts`).
-    extensionAlias: { ".js": [".ts", ".tsx", ".js"], ".jsx": [".tsx", ".jsx"], ".mjs": [".mts", ".mjs"], ".cjs": [".cts", ".cjs"] },
+    extensionAlias: {
+      ".js": [".ts", ".tsx", ".js"],
+      ".jsx": [".tsx", ".jsx"],
+      ".mjs": [".mts", ".mjs"],
+      ".cjs": [".cts", ".cjs"],
+    },
   });
   const seen = new Set(roots);
   const order = [...seen];
@@ -65,7 +70,8 @@ export function followImports(roots: string[], tsconfig: string | undefined): st
     for (const request of relativeRequests(file, code)) {
       const found = resolver.resolveFileSync(file, request).path;
       if (found === undefined || seen.has(found) || !SOURCE_EXTENSIONS.includes(extname(found))) continue;
-      if ([".d.ts", ".d.mts", ".d.cts"].some((d) => found.endsWith(d)) || found.split(sep).includes("node_modules")) continue;
+      if ([".d.ts", ".d.mts", ".d.cts"].some((d) => found.endsWith(d)) || found.split(sep).includes("node_modules"))
+        continue;
       seen.add(found);
       order.push(found);
     }

@@ -110,7 +110,8 @@ interface Parsed {
 function profileValue(flag: string, v: string | undefined, allowDefault: boolean): Profile | undefined {
   if (v === undefined) return undefined;
   const names = PROFILES.filter((p) => allowDefault || p !== "default");
-  if (!(names as readonly string[]).includes(v)) throw new UsageError(`${flag} '${v}': expected one of ${names.join(", ")}.`);
+  if (!(names as readonly string[]).includes(v))
+    throw new UsageError(`${flag} '${v}': expected one of ${names.join(", ")}.`);
   return v as Profile;
 }
 
@@ -138,10 +139,13 @@ function parse(argv: string[]): Parsed {
   const [command, ...files] = positionals;
   if (command === undefined) throw new UsageError("missing command: use 'list' or 'check'.");
   if (command === "help") return help;
-  if (command !== "list" && command !== "check") throw new UsageError(`unknown command '${command}': use 'list', 'check' or 'dev'.`);
+  if (command !== "list" && command !== "check")
+    throw new UsageError(`unknown command '${command}': use 'list', 'check' or 'dev'.`);
   if (files.length === 0) throw new UsageError(`'${command}' needs at least one .ts file.`);
-  if (values.project !== undefined && values.project === "") throw new UsageError("--project needs a tsconfig.json path.");
-  if (command === "list" && (values.lint !== undefined || values.strict)) throw new UsageError("--lint and --strict are options of 'check'.");
+  if (values.project !== undefined && values.project === "")
+    throw new UsageError("--project needs a tsconfig.json path.");
+  if (command === "list" && (values.lint !== undefined || values.strict))
+    throw new UsageError("--lint and --strict are options of 'check'.");
   const profile = profileValue("--profile", values.profile, true) ?? "default";
   const lint = profileValue("--lint", values.lint, false) as LintFamily | undefined;
   return { command, files, project: values.project, profile, lint, strict: values.strict === true };
@@ -191,7 +195,12 @@ function checkProject(project: string | undefined, cwd: string): string | undefi
 }
 
 /** Extracts every module with one extractor, closed before returning (no process left). */
-function extractAll(sources: { file: string; code: string }[], tsconfig: string | undefined, cwd: string, options: CliOptions): ModuleModel[] {
+function extractAll(
+  sources: { file: string; code: string }[],
+  tsconfig: string | undefined,
+  cwd: string,
+  options: CliOptions,
+): ModuleModel[] {
   if (options.extractor) {
     const shared = options.extractor({ cwd, tsconfig });
     return sources.map((s) => shared.extract(s.file, s.code));
@@ -279,7 +288,9 @@ export function runCli(argv: string[], io: CliIO = processIO(), options: CliOpti
       f();
     } catch (e) {
       if (!(e instanceof CodegenError)) throw e;
-      problems.push(`${displayPath(where.file, io.cwd)}:${where.line}:${where.column} - error: ${kind} '${name}': ${e.message}`);
+      problems.push(
+        `${displayPath(where.file, io.cwd)}:${where.line}:${where.column} - error: ${kind} '${name}': ${e.message}`,
+      );
     }
   };
   for (const model of models) {
@@ -296,7 +307,9 @@ export function runCli(argv: string[], io: CliIO = processIO(), options: CliOpti
           for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatDiagnostic(w, where));
           const loc = `${where}:${tool.location.line}:${tool.location.column}`;
           for (const f of parsed.lint ? lintListing(built.listing, parsed.lint) : []) {
-            lints.push(`${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`);
+            lints.push(
+              `${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`,
+            );
           }
         });
       }
@@ -340,7 +353,11 @@ export function runCli(argv: string[], io: CliIO = processIO(), options: CliOpti
   if (list) {
     io.stdout(JSON.stringify(listing, null, 2) + "\n");
   } else {
-    const what = [plural(counts.tools, "tool"), plural(counts.resources, "resource"), plural(counts.prompts, "prompt")].join(", ");
+    const what = [
+      plural(counts.tools, "tool"),
+      plural(counts.resources, "resource"),
+      plural(counts.prompts, "prompt"),
+    ].join(", ");
     io.stdout(`typed-mcp check: ${files}, ${what}, no problems.\n`);
   }
   return EXIT_OK;

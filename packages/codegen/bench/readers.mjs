@@ -28,12 +28,23 @@ export function handReaders(h) {
       let name, age, score, active, nickname, unknown;
       for (const k of Object.keys(a)) {
         switch (k) {
-          case "name": name = a[k]; break;
-          case "age": age = a[k]; break;
-          case "score": score = a[k]; break;
-          case "active": active = a[k]; break;
-          case "nickname": nickname = a[k]; break;
-          default: unknown ??= k;
+          case "name":
+            name = a[k];
+            break;
+          case "age":
+            age = a[k];
+            break;
+          case "score":
+            score = a[k];
+            break;
+          case "active":
+            active = a[k];
+            break;
+          case "nickname":
+            nickname = a[k];
+            break;
+          default:
+            unknown ??= k;
         }
       }
       if (typeof name !== "string") return "name";
@@ -56,10 +67,18 @@ export function handReaders(h) {
       let id, customer, items, note;
       for (const k of Object.keys(order)) {
         switch (k) {
-          case "id": id = order[k]; break;
-          case "customer": customer = order[k]; break;
-          case "items": items = order[k]; break;
-          case "note": note = order[k]; break;
+          case "id":
+            id = order[k];
+            break;
+          case "customer":
+            customer = order[k];
+            break;
+          case "items":
+            items = order[k];
+            break;
+          case "note":
+            note = order[k];
+            break;
         }
       }
       if (typeof id !== "string") return "order.id";
@@ -79,13 +98,20 @@ export function handReaders(h) {
         let sku, quantity, price;
         for (const k of Object.keys(it)) {
           switch (k) {
-            case "sku": sku = it[k]; break;
-            case "quantity": quantity = it[k]; break;
-            case "price": price = it[k]; break;
+            case "sku":
+              sku = it[k];
+              break;
+            case "quantity":
+              quantity = it[k];
+              break;
+            case "price":
+              price = it[k];
+              break;
           }
         }
         if (typeof sku !== "string") return "order.items[" + i + "].sku";
-        if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < 1) return "order.items[" + i + "].quantity";
+        if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < 1)
+          return "order.items[" + i + "].quantity";
         if (typeof price !== "number" || !Number.isFinite(price)) return "order.items[" + i + "].price";
         outItems[i] = { sku, quantity, price };
       }
@@ -102,13 +128,26 @@ export function handReaders(h) {
       let code, email, homepage, at, until, label, unknown;
       for (const k of Object.keys(a)) {
         switch (k) {
-          case "code": code = a[k]; break;
-          case "email": email = a[k]; break;
-          case "homepage": homepage = a[k]; break;
-          case "at": at = a[k]; break;
-          case "until": until = a[k]; break;
-          case "label": label = a[k]; break;
-          default: unknown ??= k;
+          case "code":
+            code = a[k];
+            break;
+          case "email":
+            email = a[k];
+            break;
+          case "homepage":
+            homepage = a[k];
+            break;
+          case "at":
+            at = a[k];
+            break;
+          case "until":
+            until = a[k];
+            break;
+          case "label":
+            label = a[k];
+            break;
+          default:
+            unknown ??= k;
         }
       }
       if (typeof code !== "string" || !CODE.test(code)) return "code";
@@ -118,7 +157,12 @@ export function handReaders(h) {
       if (atDate === undefined) return "at";
       const untilDate = h.readDateTime(until);
       if (untilDate === undefined) return "until";
-      if (typeof label !== "string" || (label.length < 2 && h.codePoints(label) < 1) || (label.length > 40 && h.codePoints(label) > 40)) return "label";
+      if (
+        typeof label !== "string" ||
+        (label.length < 2 && h.codePoints(label) < 1) ||
+        (label.length > 40 && h.codePoints(label) > 40)
+      )
+        return "label";
       if (unknown !== undefined) return unknown;
       return [code, email, homepage, atDate, untilDate, label];
     },
@@ -127,7 +171,13 @@ export function handReaders(h) {
 
 /** zod 4 schemas equivalent to the listings (strict at the top level, as the listings' `additionalProperties: false`). */
 export const zodSchemas = {
-  flat: z.strictObject({ name: z.string(), age: z.int(), score: z.number(), active: z.boolean(), nickname: z.string().optional() }),
+  flat: z.strictObject({
+    name: z.string(),
+    age: z.int(),
+    score: z.number(),
+    active: z.boolean(),
+    nickname: z.string().optional(),
+  }),
   place_order: z.strictObject({
     order: z.object({
       id: z.string(),
@@ -148,7 +198,10 @@ export const zodSchemas = {
 
 /** The payloads: one valid and one invalid argument object per tool. */
 export const payloads = {
-  flat: { valid: { name: "Ada", age: 36, score: 9.5, active: true, nickname: "countess" }, bad: { name: "Ada", age: 36.5, score: 9.5, active: true } },
+  flat: {
+    valid: { name: "Ada", age: 36, score: 9.5, active: true, nickname: "countess" },
+    bad: { name: "Ada", age: 36.5, score: 9.5, active: true },
+  },
   place_order: {
     valid: {
       order: {
@@ -158,11 +211,27 @@ export const payloads = {
         note: "leave at the door",
       },
     },
-    bad: { order: { id: "ord-1", customer: { name: "Ada", email: "a@b.co" }, items: [{ sku: "x", quantity: 0, price: 1 }] } },
+    bad: {
+      order: { id: "ord-1", customer: { name: "Ada", email: "a@b.co" }, items: [{ sku: "x", quantity: 0, price: 1 }] },
+    },
   },
   strings: {
-    valid: { code: "ABC-1234", email: "first.last@example.org", homepage: "https://example.org/a?b=c", at: "2026-07-28T09:30:00.125+02:00", until: "2026-12-31T23:59:59Z", label: "quarterly report" },
-    bad: { code: "ABC-1234", email: "first.last@example.org", homepage: "https://example.org/a?b=c", at: "2026-02-30T09:30:00Z", until: "2026-12-31T23:59:59Z", label: "q" },
+    valid: {
+      code: "ABC-1234",
+      email: "first.last@example.org",
+      homepage: "https://example.org/a?b=c",
+      at: "2026-07-28T09:30:00.125+02:00",
+      until: "2026-12-31T23:59:59Z",
+      label: "quarterly report",
+    },
+    bad: {
+      code: "ABC-1234",
+      email: "first.last@example.org",
+      homepage: "https://example.org/a?b=c",
+      at: "2026-02-30T09:30:00Z",
+      until: "2026-12-31T23:59:59Z",
+      label: "q",
+    },
   },
 };
 
@@ -214,7 +283,10 @@ export async function generatedTools({ root, tmp, createExtractor, generateTool 
       return `  ${JSON.stringify(t.name)}: ${g.code},`;
     })
     .join("\n");
-  writeFileSync(out, `import * as __tmcp from ${JSON.stringify(internal)};\n${[...units.values()].join("\n")}\nexport default {\n${entries}\n};\n`);
+  writeFileSync(
+    out,
+    `import * as __tmcp from ${JSON.stringify(internal)};\n${[...units.values()].join("\n")}\nexport default {\n${entries}\n};\n`,
+  );
   return (await import(pathToFileURL(out).href)).default;
 }
 
@@ -237,18 +309,26 @@ export async function runReaders(env) {
     const schema = zodSchemas[name];
     const genOk = gen.read(valid, ctx);
     const handOk = hand[name](valid);
-    if (!Array.isArray(genOk) || !validate(valid) || !schema.safeParse(valid).success) throw new Error(`${name}: valid input refused`);
-    if (JSON.stringify(handOk) !== JSON.stringify(genOk)) throw new Error(`${name}: the hand-written reader's copy differs from the generated one`);
+    if (!Array.isArray(genOk) || !validate(valid) || !schema.safeParse(valid).success)
+      throw new Error(`${name}: valid input refused`);
+    if (JSON.stringify(handOk) !== JSON.stringify(genOk))
+      throw new Error(`${name}: the hand-written reader's copy differs from the generated one`);
     const genBad = gen.read(bad, ctx);
     // The generated reader answers the whole §5 text; the hand-written ones the path it names (the
     // sentence is built only on failure, so it costs nothing on the valid input that is timed).
     const handBad = hand[name](bad);
-    if (typeof genBad !== "string" || !genBad.startsWith(`Argument '${handBad}' is not valid. `) || schema.safeParse(bad).success) throw new Error(`${name}: invalid input accepted or reported elsewhere (${genBad})`);
+    if (
+      typeof genBad !== "string" ||
+      !genBad.startsWith(`Argument '${handBad}' is not valid. `) ||
+      schema.safeParse(bad).success
+    )
+      throw new Error(`${name}: invalid input accepted or reported elsewhere (${genBad})`);
     const tv = typia[name];
     const tBad = typiaBad(name, payloads[name]);
     const genTBad = gen.read(tBad, ctx);
     if (!tv(valid).success) throw new Error(`${name}: typia refuses the valid input`);
-    if (tv(tBad).success || typeof genTBad !== "string") throw new Error(`${name}: typia or the generated reader accepts typia's invalid input (${genTBad})`);
+    if (tv(tBad).success || typeof genTBad !== "string")
+      throw new Error(`${name}: typia or the generated reader accepts typia's invalid input (${genTBad})`);
     const contestants = [
       ["generated", () => gen.read(valid, ctx)],
       ["hand-written", () => hand[name](valid)],

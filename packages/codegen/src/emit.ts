@@ -79,7 +79,8 @@ export function literalKey(key: string): string {
  */
 export function literal(value: unknown, ref?: (obj: object) => string | undefined): string {
   if (value === null || typeof value !== "object") {
-    if (typeof value === "number" && !Number.isFinite(value)) throw new CodegenError(`Cannot write the number ${value} as JSON.`);
+    if (typeof value === "number" && !Number.isFinite(value))
+      throw new CodegenError(`Cannot write the number ${value} as JSON.`);
     if (value === undefined) throw new CodegenError("Cannot write undefined as JSON.");
     return json(value);
   }

@@ -87,5 +87,19 @@ export function generateTool(
   const read = method("a, ctx", (s) => readBody(tool.params, s, profile === "openai-strict"));
   const write = method("value", (s) => writeBody(tool.result, s));
 
-  return { ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes, tool.execution?.start), warnings, units: share?.units ?? [] };
+  return {
+    ...assemble(
+      listing,
+      read,
+      "write(value) {",
+      write,
+      tool.site,
+      scope,
+      undefined,
+      tool.scopes,
+      tool.execution?.start,
+    ),
+    warnings,
+    units: share?.units ?? [],
+  };
 }

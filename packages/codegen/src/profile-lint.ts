@@ -32,31 +32,39 @@ const CHECKS: Record<LintFamily, Check> = {
     const out: [string, string][] = [];
     if (Array.isArray(s.type)) out.push(["type", "Gemini refuses a type array"]);
     if (s.anyOf !== undefined) {
-      for (const k of Object.keys(s)) if (k !== "anyOf" && k !== "description") out.push([k, "Gemini refuses keywords beside anyOf"]);
+      for (const k of Object.keys(s))
+        if (k !== "anyOf" && k !== "description") out.push([k, "Gemini refuses keywords beside anyOf"]);
     }
     if (s.additionalProperties !== undefined) out.push(["additionalProperties", "Gemini refuses additionalProperties"]);
-    if (s.format !== undefined && !GEMINI_FORMATS.has(s.format as string)) out.push(["format", `Gemini refuses format ${String(s.format)}`]);
+    if (s.format !== undefined && !GEMINI_FORMATS.has(s.format as string))
+      out.push(["format", `Gemini refuses format ${String(s.format)}`]);
     if (s.uniqueItems !== undefined) out.push(["uniqueItems", "Gemini refuses uniqueItems"]);
     if (s.contentEncoding !== undefined) out.push(["contentEncoding", "Gemini refuses contentEncoding"]);
-    if (Array.isArray(s.enum) && s.enum.some((v) => typeof v === "number")) out.push(["enum", "Gemini refuses a numeric enum"]);
+    if (Array.isArray(s.enum) && s.enum.some((v) => typeof v === "number"))
+      out.push(["enum", "Gemini refuses a numeric enum"]);
     if (Array.isArray(s.enum) && s.enum.includes(null)) out.push(["enum", "Gemini refuses null in enum"]);
-    if (isObject(s) && s.properties === undefined) out.push(["properties", "Gemini refuses an object without properties"]);
-    if (s.properties !== undefined && Object.keys(s.properties as Schema).length === 0) out.push(["properties", "Gemini refuses empty properties"]);
+    if (isObject(s) && s.properties === undefined)
+      out.push(["properties", "Gemini refuses an object without properties"]);
+    if (s.properties !== undefined && Object.keys(s.properties as Schema).length === 0)
+      out.push(["properties", "Gemini refuses empty properties"]);
     return out;
   },
   "openai-strict"(s) {
     const out: [string, string][] = [];
     if (isObject(s)) {
-      if (s.additionalProperties !== false) out.push(["additionalProperties", "OpenAI strict mode needs additionalProperties: false on every object"]);
+      if (s.additionalProperties !== false)
+        out.push(["additionalProperties", "OpenAI strict mode needs additionalProperties: false on every object"]);
       const props = Object.keys((s.properties as Schema | undefined) ?? {});
       const required = new Set((s.required as string[] | undefined) ?? []);
-      for (const p of props) if (!required.has(p)) out.push(["required", `OpenAI strict mode needs every property required (${p})`]);
+      for (const p of props)
+        if (!required.has(p)) out.push(["required", `OpenAI strict mode needs every property required (${p})`]);
       if (s.properties === undefined) out.push(["properties", "OpenAI strict mode needs properties on every object"]);
     }
     for (const k of ["default", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern"]) {
       if (s[k] !== undefined) out.push([k, `OpenAI strict mode refuses ${k}`]);
     }
-    if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string)) out.push(["format", `OpenAI strict mode refuses format ${String(s.format)}`]);
+    if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string))
+      out.push(["format", `OpenAI strict mode refuses format ${String(s.format)}`]);
     return out;
   },
   cursor(s, top) {
@@ -66,14 +74,22 @@ const CHECKS: Record<LintFamily, Check> = {
 
 const MAX_DEPTH = 256;
 
-function walk(node: unknown, path: string, check: Check, top: boolean, depth: number, out: [string, string, string][]): void {
+function walk(
+  node: unknown,
+  path: string,
+  check: Check,
+  top: boolean,
+  depth: number,
+  out: [string, string, string][],
+): void {
   if (node === null || typeof node !== "object" || Array.isArray(node)) return;
   if (depth > MAX_DEPTH) throw new RangeError(`Schema nesting deeper than ${MAX_DEPTH} at inputSchema ${path}.`);
   const s = node as Schema;
   for (const [k, rule] of check(s, top)) out.push([path, k, rule]);
   if (Array.isArray(s.anyOf)) s.anyOf.forEach((m, i) => walk(m, `${path}/anyOf/${i}`, check, false, depth + 1, out));
   if (s.items !== undefined) walk(s.items, `${path}/items`, check, false, depth + 1, out);
-  if (typeof s.additionalProperties === "object") walk(s.additionalProperties, `${path}/additionalProperties`, check, false, depth + 1, out);
+  if (typeof s.additionalProperties === "object")
+    walk(s.additionalProperties, `${path}/additionalProperties`, check, false, depth + 1, out);
   for (const [k, v] of Object.entries((s.properties as Schema | undefined) ?? {})) {
     walk(v, `${path}/properties/${pointer(k)}`, check, depth === 0, depth + 1, out);
   }

@@ -42,7 +42,19 @@ interface Run {
 type Rule = (s: Schema, path: string, run: Run, said: Said, top: boolean) => void;
 
 /** The §11 sentence of each keyword said in a description, in §11's order. */
-const SENTENCE_ORDER = ["format", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern", "contentEncoding", "enum", "default", "null"] as const;
+const SENTENCE_ORDER = [
+  "format",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "pattern",
+  "contentEncoding",
+  "enum",
+  "default",
+  "null",
+] as const;
 type Said = Map<(typeof SENTENCE_ORDER)[number], string>;
 
 /** The fixed sentence for a keyword moved into the description (spec §11). */
@@ -99,7 +111,15 @@ const MEMBER_KEYWORDS: Record<string, string[]> = {
 };
 
 function jsonType(v: unknown): string {
-  return v === null ? "null" : typeof v === "string" ? "string" : typeof v === "boolean" ? "boolean" : Number.isInteger(v) ? "integer" : "number";
+  return v === null
+    ? "null"
+    : typeof v === "string"
+      ? "string"
+      : typeof v === "boolean"
+        ? "boolean"
+        : Number.isInteger(v)
+          ? "integer"
+          : "number";
 }
 
 /** A `type` array → `anyOf` of single-type members, each keeping its own keywords and enum values; `description`/`default` stay beside. */
@@ -168,7 +188,7 @@ const gemini: Rule[] = [
     const schemaValued = s.additionalProperties !== false;
     delete s.additionalProperties;
     if (!schemaValued) return; // `false`: the reader refuses unknown keys; nothing is lost for the model.
-    if (s.properties === undefined) warn(run, path, "additionalProperties", "lists a record as {\"type\":\"object\"}");
+    if (s.properties === undefined) warn(run, path, "additionalProperties", 'lists a record as {"type":"object"}');
     else warn(run, path, "additionalProperties", "dropped an index signature");
   },
   function emptyProperties(s, path, run) {
@@ -181,7 +201,17 @@ const gemini: Rule[] = [
 // ---- openai-strict --------------------------------------------------------------------------
 
 /** OpenAI Structured Outputs' supported string formats (platform.openai.com, "Supported schemas"). */
-export const OPENAI_FORMATS: ReadonlySet<string> = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+export const OPENAI_FORMATS: ReadonlySet<string> = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
 
 const openaiStrict: Rule[] = [
   function everyPropertyRequired(s, path, run) {
@@ -193,7 +223,8 @@ const openaiStrict: Rule[] = [
       if (required.has(name)) continue;
       const p = { ...(props[name] as Schema) };
       const at = `${path}/properties/${pointer(name)}`;
-      if (isNullable(p)) warn(run, at, "required", "lists an optional nullable property as required: null stays a value, not absent");
+      if (isNullable(p))
+        warn(run, at, "required", "lists an optional nullable property as required: null stays a value, not absent");
       else makeNullable(p);
       Object.defineProperty(props, name, { value: ordered(p), writable: true, enumerable: true, configurable: true });
     }
@@ -226,7 +257,12 @@ const cursor: Rule[] = [
 ];
 
 /** The rule table of each profile (spec §11). */
-export const PROFILE_RULES: Record<Profile, readonly Rule[]> = { default: [], gemini, "openai-strict": openaiStrict, cursor };
+export const PROFILE_RULES: Record<Profile, readonly Rule[]> = {
+  default: [],
+  gemini,
+  "openai-strict": openaiStrict,
+  cursor,
+};
 
 /** RFC 6901 escaping of one reference token. */
 export function pointer(token: string): string {
@@ -250,10 +286,18 @@ function rewrite(node: unknown, path: string, run: Run, rules: readonly Rule[], 
   const s: Schema = { ...(node as Schema) };
   const said: Said = new Map();
   for (const rule of rules) rule(s, path, run, said, top);
-  if (Array.isArray(s.anyOf)) s.anyOf = (s.anyOf as unknown[]).map((m, i) => rewrite(m, `${path}/anyOf/${i}`, run, rules, false, depth + 1));
+  if (Array.isArray(s.anyOf))
+    s.anyOf = (s.anyOf as unknown[]).map((m, i) => rewrite(m, `${path}/anyOf/${i}`, run, rules, false, depth + 1));
   if (s.items !== undefined) s.items = rewrite(s.items, `${path}/items`, run, rules, false, depth + 1);
   if (s.additionalProperties !== undefined && typeof s.additionalProperties === "object") {
-    s.additionalProperties = rewrite(s.additionalProperties, `${path}/additionalProperties`, run, rules, false, depth + 1);
+    s.additionalProperties = rewrite(
+      s.additionalProperties,
+      `${path}/additionalProperties`,
+      run,
+      rules,
+      false,
+      depth + 1,
+    );
   }
   if (s.properties !== undefined) {
     const props: Schema = {};
@@ -264,7 +308,9 @@ function rewrite(node: unknown, path: string, run: Run, rules: readonly Rule[], 
     s.properties = props;
   }
   if (said.size > 0) {
-    const text = SENTENCE_ORDER.filter((k) => said.has(k)).map((k) => said.get(k)).join(" ");
+    const text = SENTENCE_ORDER.filter((k) => said.has(k))
+      .map((k) => said.get(k))
+      .join(" ");
     s.description = typeof s.description === "string" && s.description !== "" ? `${s.description} ${text}` : text;
   }
   return ordered(s);
@@ -277,10 +323,23 @@ function rewrite(node: unknown, path: string, run: Run, rules: readonly Rule[], 
  * @returns the rewritten listing and the OMCW0003 warnings (spec §10) in node order.
  * @throws RangeError for a schema nested deeper than 256 levels (never a generated listing).
  */
-export function applyProfile(listing: ToolListing, profile: Profile): { listing: ToolListing; warnings: ProfileWarning[] } {
-  if (!PROFILES.includes(profile)) throw new TypeError(`Unknown profile ${JSON.stringify(profile)}: expected one of ${PROFILES.join(", ")} (spec §11).`);
+export function applyProfile(
+  listing: ToolListing,
+  profile: Profile,
+): { listing: ToolListing; warnings: ProfileWarning[] } {
+  if (!PROFILES.includes(profile))
+    throw new TypeError(
+      `Unknown profile ${JSON.stringify(profile)}: expected one of ${PROFILES.join(", ")} (spec §11).`,
+    );
   const run: Run = { profile, tool: listing.name, warnings: [] };
   if (profile === "default") return { listing, warnings: [] };
-  const inputSchema = rewrite(listing.inputSchema, "", run, PROFILE_RULES[profile], false, 0) as ToolListing["inputSchema"];
+  const inputSchema = rewrite(
+    listing.inputSchema,
+    "",
+    run,
+    PROFILE_RULES[profile],
+    false,
+    0,
+  ) as ToolListing["inputSchema"];
   return { listing: { ...listing, inputSchema }, warnings: run.warnings };
 }

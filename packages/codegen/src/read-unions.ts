@@ -32,7 +32,9 @@ export function isWireType(w: WireType, x: string): string {
 /** Reads a union of spec §4a into a fresh local, which it returns; `read`: read.ts's readers of the members. */
 export function readUnion(t: UnionModel, x: string, path: Path, c: Ctx, read: Readers): string {
   checkUnion(t);
-  return t.discriminator === undefined ? readByJsonType(t, x, path, c, read) : readDiscriminated(t, t.discriminator, x, path, c, read);
+  return t.discriminator === undefined
+    ? readByJsonType(t, x, path, c, read)
+    : readDiscriminated(t, t.discriminator, x, path, c, read);
 }
 
 function readByJsonType(t: UnionModel, x: string, path: Path, c: Ctx, read: Readers): string {
@@ -68,7 +70,9 @@ function readDiscriminated(t: UnionModel, discriminator: string, x: string, path
   c.out.line(`let ${r};`);
   c.out.open(`switch (${d}) {`);
   t.members.forEach((m, i) => {
-    const labels = literals[i]!.map((v) => `case ${typeof v === "string" ? str(v) : typeof v === "number" && v < 0 ? `(${v})` : String(v)}:`).join(" ");
+    const labels = literals[i]!.map(
+      (v) => `case ${typeof v === "string" ? str(v) : typeof v === "number" && v < 0 ? `(${v})` : String(v)}:`,
+    ).join(" ");
     if (m.kind !== "object") throw new CodegenError("A discriminated union member must be an object type (spec §4a).");
     c.out.open(`${labels} {`);
     // The member's reader starts with its object check, already passed: it reads the member exactly.
@@ -83,7 +87,13 @@ function readDiscriminated(t: UnionModel, discriminator: string, x: string, path
 }
 
 /** Reads a homogeneous tuple: a JSON array of exactly `length` elements (spec §4a); `read`: read.ts's readers of the elements. */
-export function readTuple(t: Extract<TypeModel, { kind: "tuple" }>, x: string, path: Path, c: Ctx, read: Readers): string {
+export function readTuple(
+  t: Extract<TypeModel, { kind: "tuple" }>,
+  x: string,
+  path: Path,
+  c: Ctx,
+  read: Readers,
+): string {
   checkType(c, t, `!Array.isArray(${x})`, x, path);
   check(c, `${x}.length !== ${t.length}`, path, fixed(`Expected an array of exactly ${count(t.length, "item")}.`));
   return read.elements(t.items, x, path, c, "array");

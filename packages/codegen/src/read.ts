@@ -10,7 +10,19 @@
  * @module
  */
 import { assertNever, type ObjectModel, type ParamModel, type TypeModel, type ValueParam } from "@typed-mcp/model";
-import { CodegenError, Lines, type Path, RUNTIME_ARGUMENT, helperCall, Scope, literalKey, member, pathExpr, pathText, str } from "./emit.js";
+import {
+  CodegenError,
+  Lines,
+  type Path,
+  RUNTIME_ARGUMENT,
+  helperCall,
+  Scope,
+  literalKey,
+  member,
+  pathExpr,
+  pathText,
+  str,
+} from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf } from "./sentences.js";
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
@@ -90,7 +102,13 @@ function readString(t: Extract<TypeModel, { kind: "string" }>, x: string, path: 
     const sentence = fixed(`Expected a string of at most ${count(k.maxLength, "character")}.`);
     check(c, `${x}.length > ${k.maxLength} && ${helperCall("codePoints", x)} > ${k.maxLength}`, path, sentence);
   }
-  if (k.pattern !== undefined) check(c, `!${c.scope.regex(k.pattern)}.test(${x})`, path, fixed(`Expected a string matching the pattern ${k.pattern}.`));
+  if (k.pattern !== undefined)
+    check(
+      c,
+      `!${c.scope.regex(k.pattern)}.test(${x})`,
+      path,
+      fixed(`Expected a string matching the pattern ${k.pattern}.`),
+    );
   return x;
 }
 
@@ -105,15 +123,24 @@ function readNumber(t: Extract<TypeModel, { kind: "number" | "integer" }>, x: st
   checkType(c, t, `typeof ${x} !== "number"`, x, path);
   if (t.kind === "integer") {
     check(c, `!Number.isInteger(${x})`, path, fixed("Expected an integer."));
-    if (t.bigint) check(c, `!Number.isSafeInteger(${x})`, path, fixed("Expected an integer from -9007199254740991 to 9007199254740991."));
+    if (t.bigint)
+      check(
+        c,
+        `!Number.isSafeInteger(${x})`,
+        path,
+        fixed("Expected an integer from -9007199254740991 to 9007199254740991."),
+      );
   } else check(c, `!Number.isFinite(${x})`, path, fixed("Expected a number."));
-  if (k.minimum !== undefined) check(c, `${x} < ${num(k.minimum)}`, path, fixed(`Expected ${name} of at least ${k.minimum}.`));
-  if (k.maximum !== undefined) check(c, `${x} > ${num(k.maximum)}`, path, fixed(`Expected ${name} of at most ${k.maximum}.`));
+  if (k.minimum !== undefined)
+    check(c, `${x} < ${num(k.minimum)}`, path, fixed(`Expected ${name} of at least ${k.minimum}.`));
+  if (k.maximum !== undefined)
+    check(c, `${x} > ${num(k.maximum)}`, path, fixed(`Expected ${name} of at most ${k.maximum}.`));
   return t.kind === "integer" && t.bigint ? `BigInt(${x})` : x;
 }
 
 function readEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, path: Path, c: Ctx): string {
-  const type = t.numeric !== undefined || t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
+  const type =
+    t.numeric !== undefined || t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
   checkType(c, t, `typeof ${x} !== "${type}"`, x, path);
   const sentence = fixed(oneOf(c.orNull ? [...t.values, null] : t.values));
   if (t.numeric !== undefined) {
@@ -150,8 +177,20 @@ function readArray(t: Extract<TypeModel, { kind: "array" }>, x: string, path: Pa
   const k = t.constraints ?? {};
   checkType(c, t, `!Array.isArray(${x})`, x, path);
   // minItems/maxItems apply to the JSON array (a Set's duplicates count: they are dropped, not refused).
-  if (k.minLength !== undefined && k.minLength > 0) check(c, `${x}.length < ${k.minLength}`, path, fixed(`Expected an array of at least ${count(k.minLength, "item")}.`));
-  if (k.maxLength !== undefined) check(c, `${x}.length > ${k.maxLength}`, path, fixed(`Expected an array of at most ${count(k.maxLength, "item")}.`));
+  if (k.minLength !== undefined && k.minLength > 0)
+    check(
+      c,
+      `${x}.length < ${k.minLength}`,
+      path,
+      fixed(`Expected an array of at least ${count(k.minLength, "item")}.`),
+    );
+  if (k.maxLength !== undefined)
+    check(
+      c,
+      `${x}.length > ${k.maxLength}`,
+      path,
+      fixed(`Expected an array of at most ${count(k.maxLength, "item")}.`),
+    );
   return readElements(t.items, x, path, c, t.set ? "set" : "array");
 }
 
@@ -203,7 +242,9 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
 
 /** Sets a statically known property on a fresh object. */
 function assignStatic(target: string, key: string, value: string): string {
-  return key === "__proto__" ? `${helperCall("defineOwn", target, str(key), value)};` : `${member(target, key)} = ${value};`;
+  return key === "__proto__"
+    ? `${helperCall("defineOwn", target, str(key), value)};`
+    : `${member(target, key)} = ${value};`;
 }
 
 /**
@@ -246,10 +287,17 @@ function scanKeys(names: string[], x: string, c: Ctx, unknown?: string): string[
  * when absent): `It is required.` for an absent required one, else the type's checks at the
  * property's path. Returns the local holding the read value (`undefined` when absent).
  */
-function readListed(p: { name: string; type: TypeModel; required: boolean }, raw: string, path: Path, c: Ctx, prefix: string): string {
+function readListed(
+  p: { name: string; type: TypeModel; required: boolean },
+  raw: string,
+  path: Path,
+  c: Ctx,
+  prefix: string,
+): string {
   const at = propertyPath(path, p.name);
   const inner = readInner(p.type, raw, at, c);
-  if (c.nullAsAbsent === true && !p.required && p.type.kind !== "nullable") c.out.line(`if (${raw} === null) ${raw} = undefined;`);
+  if (c.nullAsAbsent === true && !p.required && p.type.kind !== "nullable")
+    c.out.line(`if (${raw} === null) ${raw} = undefined;`);
   if (p.required) {
     check(c, `${raw} === undefined`, at, fixed("It is required."));
     c.out.append(inner.body);
@@ -336,13 +384,22 @@ export function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): strin
 }
 
 /** Reads the keys of an object with an index signature that are not listed properties. */
-function readIndexSignature(t: ObjectModel, props: ObjectModel["properties"], x: string, r: string, path: Path, c: Ctx): void {
+function readIndexSignature(
+  t: ObjectModel,
+  props: ObjectModel["properties"],
+  x: string,
+  r: string,
+  path: Path,
+  c: Ctx,
+): void {
   const k = c.scope.fresh("k");
   const e = c.scope.fresh("e");
   const value = readInner(t.additionalProperties!, e, keyPath(path, k), c);
   const wire = props.map((p) => `${k} === ${str(p.name)}`);
   // A key equal to a renamed property's TypeScript key would overwrite it: refused.
-  const clash = props.filter((p) => p.key !== p.name && !props.some((q) => q.name === p.key)).map((p) => `${k} === ${str(p.key)}`);
+  const clash = props
+    .filter((p) => p.key !== p.name && !props.some((q) => q.name === p.key))
+    .map((p) => `${k} === ${str(p.key)}`);
   c.out.open(`for (const ${k} in ${x}) {`);
   c.out.line(`if (!${ownKey(x, k)}${wire.length > 0 ? ` || ${wire.join(" || ")}` : ""}) continue;`);
   if (clash.length > 0) check(c, clash.join(" || "), keyPath(path, k), fixed("It is not allowed here."));
@@ -409,7 +466,13 @@ export function readBody(params: ParamModel[], scope: Scope, nullAsAbsent = fals
         const props = p.properties.map((q: ValueParam) => ({ ...q, key: q.key ?? q.name }));
         const locals = props.map((q) => readListed(q, raws[next++]!, [], c, "v"));
         // The destructured parameter always gets an object (its absent properties stay absent).
-        args.push(buildObject(props.map((q) => ({ key: q.key, required: q.required })), locals, c));
+        args.push(
+          buildObject(
+            props.map((q) => ({ key: q.key, required: q.required })),
+            locals,
+            c,
+          ),
+        );
         break;
       }
       default:

@@ -5,7 +5,18 @@
  *
  * @module
  */
-import { assertNever, pathStep, type PromptListing, type PromptModel, type ResourceListing, type ResourceTemplateListing, type ResourceModel, type StringParam, type StringParamModel, type TypeModel } from "@typed-mcp/model";
+import {
+  assertNever,
+  pathStep,
+  type PromptListing,
+  type PromptModel,
+  type ResourceListing,
+  type ResourceTemplateListing,
+  type ResourceModel,
+  type StringParam,
+  type StringParamModel,
+  type TypeModel,
+} from "@typed-mcp/model";
 import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
 import { failWith, fixed, listOr, oneOf, wrongType } from "./sentences.js";
@@ -20,7 +31,8 @@ export type { PromptListing, ResourceListing, ResourceTemplateListing };
  * @throws CodegenError when the model has neither or both of `uri` and `uriTemplate`.
  */
 export function resourceListing(r: ResourceModel): ResourceListing | ResourceTemplateListing {
-  if ((r.uri === undefined) === (r.uriTemplate === undefined)) throw new CodegenError(`Resource '${r.name}' needs exactly one of uri and uriTemplate.`);
+  if ((r.uri === undefined) === (r.uriTemplate === undefined))
+    throw new CodegenError(`Resource '${r.name}' needs exactly one of uri and uriTemplate.`);
   const out: Record<string, unknown> = r.uri !== undefined ? { uri: r.uri } : { uriTemplate: r.uriTemplate };
   out.name = r.name;
   if (r.title !== undefined) out.title = r.title;
@@ -40,7 +52,11 @@ export function promptListing(p: PromptModel): PromptListing {
   if (p.description !== undefined) out.description = p.description;
   const args = p.params.filter((x): x is StringParam => x.role === "value");
   if (args.length > 0) {
-    out.arguments = args.map((a) => ({ name: a.name, ...(a.description !== undefined && { description: a.description }), required: a.required }));
+    out.arguments = args.map((a) => ({
+      name: a.name,
+      ...(a.description !== undefined && { description: a.description }),
+      required: a.required,
+    }));
   }
   return out;
 }
@@ -69,7 +85,9 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
       write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "text/plain")}, text: value }] };`);
       break;
     case "bytes":
-      write.line(`return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "application/octet-stream")}, blob: ${helperCall("toBase64", "value")} }] };`);
+      write.line(
+        `return { contents: [{ uri, mimeType: ${str(r.mimeType ?? "application/octet-stream")}, blob: ${helperCall("toBase64", "value")} }] };`,
+      );
       break;
     case "passthrough":
       write.line(`return ${helperCall("resourceResult", "value", "uri")};`);
@@ -130,7 +148,8 @@ export function completionValues(params: StringParamModel[]): Record<string, str
     if (t.kind === "boolean") values = ["true", "false"];
     else if (t.kind === "enum" && t.values.every((v) => typeof v === "string")) values = t.values as string[];
     if (values === undefined) continue;
-    if (p.name === "__proto__") Object.defineProperty(out, p.name, { value: [...values], enumerable: true, configurable: true, writable: true });
+    if (p.name === "__proto__")
+      Object.defineProperty(out, p.name, { value: [...values], enumerable: true, configurable: true, writable: true });
     else out[p.name] = [...values];
     any = true;
   }
@@ -166,7 +185,9 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
     const v = scope.fresh("v");
     out.line(`const ${s} = Object.hasOwn(a, ${str(p.name)}) ? a[${str(p.name)}] : undefined;`);
     out.line(`let ${v};`);
-    const absent = p.required ? fail(p.name, fixed("It is required.")) : `${v} = ${p.absentAsNull ? "null" : "undefined"};`;
+    const absent = p.required
+      ? fail(p.name, fixed("It is required."))
+      : `${v} = ${p.absentAsNull ? "null" : "undefined"};`;
     out.open(`if (${s} === undefined) {`).line(absent).close("}");
     out.open("else {");
     const inner: TypeModel = p.type.kind === "nullable" ? p.type.inner : p.type;
@@ -180,7 +201,10 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
     const k = scope.fresh("k");
     const known = names.map((n) => `${k} !== ${str(n)}`).join(" && ");
     out.open(`for (const ${k} in a) {`);
-    const unknown = failWith([{ expr: helperCall("pathKey", k, "true") }], fixed("It is not an argument of this prompt."));
+    const unknown = failWith(
+      [{ expr: helperCall("pathKey", k, "true") }],
+      fixed("It is not an argument of this prompt."),
+    );
     out.line(`if (Object.hasOwn(a, ${k})${known ? ` && ${known}` : ""}) ${unknown}`);
     out.close("}");
   }
@@ -199,9 +223,18 @@ function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     const n = c.scope.fresh("n");
     c.out.line(`const ${n} = ${helperCall("bigintFromString", s)};`);
     const k = t.constraints ?? {};
-    if (refuse) c.out.line(`if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected an integer."))}`);
-    if (k.minimum !== undefined) c.out.line(`if (${n} < ${k.minimum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at least ${k.minimum}.`))}`);
-    if (k.maximum !== undefined) c.out.line(`if (${n} > ${k.maximum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at most ${k.maximum}.`))}`);
+    if (refuse)
+      c.out.line(
+        `if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected an integer."))}`,
+      );
+    if (k.minimum !== undefined)
+      c.out.line(
+        `if (${n} < ${k.minimum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at least ${k.minimum}.`))}`,
+      );
+    if (k.maximum !== undefined)
+      c.out.line(
+        `if (${n} > ${k.maximum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at most ${k.maximum}.`))}`,
+      );
     return n;
   }
   const x = fromString(t, s, name, c);
@@ -217,7 +250,10 @@ function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scop
 function grammar(t: TypeModel, s: string): { test: string; name: string } {
   switch (t.kind) {
     case "integer":
-      return { test: `${helperCall(t.bigint ? "bigintFromString" : "integerFromString", s)} !== undefined`, name: "an integer" };
+      return {
+        test: `${helperCall(t.bigint ? "bigintFromString" : "integerFromString", s)} !== undefined`,
+        name: "an integer",
+      };
     case "number":
       return { test: `${helperCall("numberFromString", s)} !== undefined`, name: "a number" };
     case "boolean":
@@ -225,7 +261,10 @@ function grammar(t: TypeModel, s: string): { test: string; name: string } {
     case "date":
       return { test: `${helperCall("readDateTime", s)} !== undefined`, name: "an RFC 3339 date-time" };
     case "enum":
-      return { test: `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`, name: oneOf(t.values).slice("Expected ".length, -1) };
+      return {
+        test: `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`,
+        name: oneOf(t.values).slice("Expected ".length, -1),
+      };
     case "string":
       return { test: "true", name: "a string" };
     case "url":
@@ -247,7 +286,13 @@ function grammar(t: TypeModel, s: string): { test: string; name: string } {
  * written; the first that takes the string reads it (`string`, which takes everything, is last:
  * extraction refuses it elsewhere). None: `Expected an integer or one of "latest".`.
  */
-function readUnionFromString(t: Extract<TypeModel, { kind: "union" }>, s: string, v: string, name: string, c: { out: Lines; scope: Scope }): void {
+function readUnionFromString(
+  t: Extract<TypeModel, { kind: "union" }>,
+  s: string,
+  v: string,
+  name: string,
+  c: { out: Lines; scope: Scope },
+): void {
   t.members.forEach((m, i) => {
     const head = `if (${grammar(m, s).test}) {`;
     if (i === 0) c.out.open(head);
@@ -255,7 +300,9 @@ function readUnionFromString(t: Extract<TypeModel, { kind: "union" }>, s: string
     c.out.line(`${v} = ${readMember(m, s, name, c, false)};`);
   });
   c.out.reopen("} else {");
-  c.out.line(failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)));
+  c.out.line(
+    failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)),
+  );
   c.out.close();
 }
 
@@ -270,13 +317,17 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     case "integer": {
       const n = c.scope.fresh("n");
       c.out.line(`const ${n} = ${helperCall(t.kind === "number" ? "numberFromString" : "integerFromString", s)};`);
-      c.out.line(`if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`);
+      c.out.line(
+        `if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`,
+      );
       return n;
     }
     case "boolean": {
       const b = c.scope.fresh("b");
       c.out.line(`const ${b} = ${s} === "true" ? true : ${s} === "false" ? false : undefined;`);
-      c.out.line(`if (${b} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected true or false."))}`);
+      c.out.line(
+        `if (${b} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected true or false."))}`,
+      );
       return b;
     }
     case "url":

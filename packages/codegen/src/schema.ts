@@ -4,7 +4,18 @@
  *
  * @module
  */
-import { assertNever, wireType, type Constraints, type ObjectModel, type ParamModel, type ToolListing, type ToolModel, type TypeModel, type UnionModel, type ValueParam } from "@typed-mcp/model";
+import {
+  assertNever,
+  wireType,
+  type Constraints,
+  type ObjectModel,
+  type ParamModel,
+  type ToolListing,
+  type ToolModel,
+  type TypeModel,
+  type UnionModel,
+  type ValueParam,
+} from "@typed-mcp/model";
 import { CodegenError } from "./emit.js";
 
 /** The only schema keywords written, in the only order they are written (spec §2). */
@@ -37,7 +48,8 @@ type Schema = Record<string, unknown>;
 function ordered(s: Partial<Record<Keyword, unknown>>): Schema {
   const out: Schema = {};
   for (const k of Object.keys(s)) {
-    if (!(KEYWORD_ORDER as readonly string[]).includes(k)) throw new CodegenError(`Internal: keyword ${k} is not in spec §2.`);
+    if (!(KEYWORD_ORDER as readonly string[]).includes(k))
+      throw new CodegenError(`Internal: keyword ${k} is not in spec §2.`);
   }
   for (const k of KEYWORD_ORDER) if (s[k] !== undefined) out[k] = s[k];
   return out;
@@ -60,7 +72,8 @@ export function checkConstraints(kind: string, c: Constraints | undefined, allow
   if (c === undefined) return;
   for (const k of Object.keys(c) as (keyof Constraints)[]) {
     if (c[k] === undefined) continue;
-    if (!allowed.includes(k)) throw new CodegenError(`The constraint ${k} does not fit a ${kind} (spec §4 validation tags).`);
+    if (!allowed.includes(k))
+      throw new CodegenError(`The constraint ${k} does not fit a ${kind} (spec §4 validation tags).`);
     if (k !== "pattern" && k !== "format" && (typeof c[k] !== "number" || !Number.isFinite(c[k]))) {
       throw new CodegenError(`The constraint ${k} must be a finite number.`);
     }
@@ -71,7 +84,12 @@ export function checkConstraints(kind: string, c: Constraints | undefined, allow
 }
 
 /** Constraints allowed per kind (spec §4 validation tags table). */
-export const ALLOWED_CONSTRAINTS = { string: STRING_KEYS, number: NUMBER_KEYS, integer: NUMBER_KEYS, array: ARRAY_KEYS };
+export const ALLOWED_CONSTRAINTS = {
+  string: STRING_KEYS,
+  number: NUMBER_KEYS,
+  integer: NUMBER_KEYS,
+  array: ARRAY_KEYS,
+};
 
 function stringSchema(t: Extract<TypeModel, { kind: "string" }>): Partial<Record<Keyword, unknown>> {
   checkConstraints("string", t.constraints, STRING_KEYS);
@@ -93,13 +111,19 @@ function enumSchema(t: Extract<TypeModel, { kind: "enum" }>): Partial<Record<Key
     return { type: "string", enum: [...t.values] };
   }
   const want = t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
-  if (t.values.some((v) => typeof v !== want) || (t.valueType === "integer" && t.values.some((v) => !Number.isInteger(v)))) {
+  if (
+    t.values.some((v) => typeof v !== want) ||
+    (t.valueType === "integer" && t.values.some((v) => !Number.isInteger(v)))
+  ) {
     throw new CodegenError(`Enum values do not match its value type ${t.valueType}.`);
   }
   return { type: t.valueType, enum: [...t.values] };
 }
 
-function arraySchema(t: Extract<TypeModel, { kind: "array" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+function arraySchema(
+  t: Extract<TypeModel, { kind: "array" }>,
+  where: "input" | "output",
+): Partial<Record<Keyword, unknown>> {
   checkConstraints(t.set ? "set" : "array", t.constraints, ARRAY_KEYS);
   const c = t.constraints ?? {};
   return {
@@ -111,7 +135,10 @@ function arraySchema(t: Extract<TypeModel, { kind: "array" }>, where: "input" | 
   };
 }
 
-function recordSchema(t: Extract<TypeModel, { kind: "record" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+function recordSchema(
+  t: Extract<TypeModel, { kind: "record" }>,
+  where: "input" | "output",
+): Partial<Record<Keyword, unknown>> {
   return { type: "object", additionalProperties: typeSchema(t.values, where) };
 }
 
@@ -138,7 +165,10 @@ function objectSchema(t: ObjectModel, where: "input" | "output"): Partial<Record
   };
 }
 
-function nullableSchema(t: Extract<TypeModel, { kind: "nullable" }>, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+function nullableSchema(
+  t: Extract<TypeModel, { kind: "nullable" }>,
+  where: "input" | "output",
+): Partial<Record<Keyword, unknown>> {
   if (t.inner.kind === "nullable") throw new CodegenError("A nullable type's inner type is itself nullable.");
   const s: Schema = { ...typeSchema(t.inner, where) };
   // §4a: a type array gets "null" last; an `anyOf` gets a trailing {"type":"null"} member.
@@ -182,7 +212,9 @@ export function checkUnion(t: UnionModel): void {
   for (const m of t.members) {
     if (m.kind === "nullable") throw new CodegenError("A union member cannot be nullable (spec §4a).");
     if (m.kind === "union" && (t.discriminator !== undefined || m.discriminator === undefined)) {
-      throw new CodegenError("A union member can only be a discriminated union, in a union without a discriminator (spec §4a).");
+      throw new CodegenError(
+        "A union member can only be a discriminated union, in a union without a discriminator (spec §4a).",
+      );
     }
     if (t.discriminator === undefined) {
       const w = wireType(m);
@@ -192,10 +224,13 @@ export function checkUnion(t: UnionModel): void {
     }
     const d = m.kind === "object" ? m.properties.find((p) => p.name === t.discriminator) : undefined;
     if (d === undefined || !d.required || d.type.kind !== "enum" || d.type.numeric !== undefined) {
-      throw new CodegenError(`Every member of a discriminated union lists ${t.discriminator} as a required enum of literals (spec §4a).`);
+      throw new CodegenError(
+        `Every member of a discriminated union lists ${t.discriminator} as a required enum of literals (spec §4a).`,
+      );
     }
     for (const v of d.type.values) {
-      if (literals.has(v)) throw new CodegenError(`The discriminator value ${JSON.stringify(v)} is in two members (spec §4a).`);
+      if (literals.has(v))
+        throw new CodegenError(`The discriminator value ${JSON.stringify(v)} is in two members (spec §4a).`);
       literals.add(v);
     }
   }
@@ -216,7 +251,8 @@ const SHAREABLE = new WeakMap<object, { base: object; key?: string }>();
 /** Records the object schema `s` and its object-valued keywords as shareable (shared.ts); returns `s`. */
 function markShareable(s: Schema): Schema {
   SHAREABLE.set(s, { base: s });
-  for (const [key, v] of Object.entries(s)) if (typeof v === "object" && v !== null && !SHAREABLE.has(v)) SHAREABLE.set(v, { base: s, key });
+  for (const [key, v] of Object.entries(s))
+    if (typeof v === "object" && v !== null && !SHAREABLE.has(v)) SHAREABLE.set(v, { base: s, key });
   return s;
 }
 
@@ -269,8 +305,14 @@ export function typeSchema(type: TypeModel, where: "input" | "output"): Record<s
     case "union":
       return ordered(unionSchema(type, where));
     case "tuple":
-      if (!Number.isSafeInteger(type.length) || type.length < 1) throw new CodegenError("A tuple has at least one element (spec §4a).");
-      return ordered({ type: "array", items: typeSchema(type.items, where), minItems: type.length, maxItems: type.length });
+      if (!Number.isSafeInteger(type.length) || type.length < 1)
+        throw new CodegenError("A tuple has at least one element (spec §4a).");
+      return ordered({
+        type: "array",
+        items: typeSchema(type.items, where),
+        minItems: type.length,
+        maxItems: type.length,
+      });
     default:
       return assertNever(type);
   }
@@ -306,7 +348,10 @@ export function listedParams(params: ParamModel[]): ValueParam[] {
  */
 export function inputSchema(params: ParamModel[]): Record<string, unknown> {
   const values = params.filter((p) => p.role === "value").length;
-  if (params.some((p) => p.role === "destructured") && (values > 0 || params.filter((p) => p.role === "destructured").length > 1)) {
+  if (
+    params.some((p) => p.role === "destructured") &&
+    (values > 0 || params.filter((p) => p.role === "destructured").length > 1)
+  ) {
     throw new CodegenError("A destructured parameter must be the only listed parameter (spec §3, OMCG0004).");
   }
   const properties: Schema = {};
@@ -318,7 +363,12 @@ export function inputSchema(params: ParamModel[]): Record<string, unknown> {
     setOwn(properties, p.name, s);
     if (p.required) required.push(p.name);
   }
-  return ordered({ type: "object", properties, required: required.length > 0 ? required : undefined, additionalProperties: false });
+  return ordered({
+    type: "object",
+    properties,
+    required: required.length > 0 ? required : undefined,
+    additionalProperties: false,
+  });
 }
 
 /**

@@ -88,7 +88,9 @@ export class SharedUnits {
     let name = this.schemas.get(part.base);
     if (name === undefined) {
       // The base's own keywords are written out in its literal; nested shared schemas are referred to.
-      const code = literal(part.base, (o) => (o === part.base || shareablePart(o)?.base === part.base ? undefined : this.schemaRef(o)));
+      const code = literal(part.base, (o) =>
+        o === part.base || shareablePart(o)?.base === part.base ? undefined : this.schemaRef(o),
+      );
       name = this.add(code);
       this.schemas.set(part.base, name);
     }
@@ -124,7 +126,13 @@ function unitFunction(params: string, scope: Scope, body: Lines, expr?: string):
  *
  * @param readObject read.ts's inline object reader, passed in to keep the module graph acyclic.
  */
-export function readShared(t: ObjectModel, x: string, path: Path, c: Ctx, readObject: (t: ObjectModel, x: string, path: Path, c: Ctx) => string): string {
+export function readShared(
+  t: ObjectModel,
+  x: string,
+  path: Path,
+  c: Ctx,
+  readObject: (t: ObjectModel, x: string, path: Path, c: Ctx) => string,
+): string {
   const share = c.scope.share!;
   const scope = new Scope();
   scope.share = share;
@@ -140,7 +148,11 @@ export function readShared(t: ObjectModel, x: string, path: Path, c: Ctx, readOb
 
 /** The failure a unit's `<path suffix>\n<sentence>` in local `r` becomes at `path`: the whole §5 text at a tool's reader, the longer suffix inside another unit. */
 function unitFailure(path: Path, r: string): string {
-  return inUnit(path) ? (path.length === 1 ? r : `${pathCode(path)} + ${r}`) : helperCall("invalidFrom", pathCode(path), r);
+  return inUnit(path)
+    ? path.length === 1
+      ? r
+      : `${pathCode(path)} + ${r}`
+    : helperCall("invalidFrom", pathCode(path), r);
 }
 
 /** Kinds whose reads may be check units ({@link checkShared}). */
@@ -157,12 +169,24 @@ const CHECKABLE = new Set<TypeModel["kind"]>(["string", "number", "integer", "en
  *
  * @param read The reader of one value ({@link readValue}), passed in to keep the module graph acyclic.
  */
-export function checkShared(t: TypeModel, x: string, path: Path, c: Ctx, read: (t: TypeModel, x: string, path: Path, c: Ctx) => string): string | undefined {
+export function checkShared(
+  t: TypeModel,
+  x: string,
+  path: Path,
+  c: Ctx,
+  read: (t: TypeModel, x: string, path: Path, c: Ctx) => string,
+): string | undefined {
   if (!CHECKABLE.has(t.kind) || c.scope.share === undefined || c.unitTop === true) return undefined;
   const scope = new Scope();
   scope.share = c.scope.share;
   const body = new Lines();
-  const expr = read(t, "x", UNIT_ROOT, { out: body, scope, orNull: c.orNull, nullAsAbsent: c.nullAsAbsent, unitTop: true });
+  const expr = read(t, "x", UNIT_ROOT, {
+    out: body,
+    scope,
+    orNull: c.orNull,
+    nullAsAbsent: c.nullAsAbsent,
+    unitTop: true,
+  });
   if (expr !== "x" || scope.constructs || body.lines.length < 2) return undefined;
   const name = c.scope.share.add(unitFunction("x", scope, body));
   const f = c.scope.fresh("f");
@@ -177,7 +201,12 @@ export function checkShared(t: TypeModel, x: string, path: Path, c: Ctx, read: (
  *
  * @param writeObject write.ts's inline object writer, passed in to keep the module graph acyclic.
  */
-export function writeShared(t: ObjectModel, x: string, share: SharedUnits, writeObject: (t: ObjectModel, x: string, c: { out: Lines; scope: Scope }) => string): string {
+export function writeShared(
+  t: ObjectModel,
+  x: string,
+  share: SharedUnits,
+  writeObject: (t: ObjectModel, x: string, c: { out: Lines; scope: Scope }) => string,
+): string {
   const scope = new Scope();
   scope.share = share;
   const body = new Lines();

@@ -28,10 +28,16 @@ export function toolWarnings(
   const n = tool.name;
   if (n.length > PROVIDER_NAME_LIMIT || n.includes(".")) {
     const why = n.includes(".") ? "contains '.'" : `is ${n.length} characters long (over ${PROVIDER_NAME_LIMIT})`;
-    add("OMCW0001", `Tool name '${n}' ${why}: OpenAI, Anthropic and Bedrock refuse it, and clients prefix it with the server's name.`);
+    add(
+      "OMCW0001",
+      `Tool name '${n}' ${why}: OpenAI, Anthropic and Bedrock refuse it, and clients prefix it with the server's name.`,
+    );
   }
   if (tool.result.kind === "structured" && tool.result.nullable) {
-    add("OMCW0002", `Tool '${n}' returns a T | null object-shaped result: the official client refuses the null answer (spec §6).`);
+    add(
+      "OMCW0002",
+      `Tool '${n}' returns a T | null object-shaped result: the official client refuses the null answer (spec §6).`,
+    );
   }
   for (const w of profile) add("OMCW0003", w.message);
   return out;

@@ -41,7 +41,9 @@ const PROTOTYPE_MEMBERS = new Set([
  * plain object would be written as `Object` (or `Object.prototype`) instead of being left out.
  */
 function readProperty(v: string, key: string): string {
-  return PROTOTYPE_MEMBERS.has(key) ? `(Object.hasOwn(${v}, ${str(key)}) ? ${member(v, key)} : undefined)` : member(v, key);
+  return PROTOTYPE_MEMBERS.has(key)
+    ? `(Object.hasOwn(${v}, ${str(key)}) ? ${member(v, key)} : undefined)`
+    : member(v, key);
 }
 
 /** Binds `x` to a local unless it already is one (so it is evaluated once). */
@@ -191,7 +193,9 @@ export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
     tail.line(`const ${e} = ${get};`);
     const inner = writeInner(p.type, e, { out: tail, scope: c.scope });
     const set =
-      p.name === "__proto__" ? `${helperCall("defineOwn", w, str(p.name), inner.expr)};` : `${member(w, p.name)} = ${inner.expr};`;
+      p.name === "__proto__"
+        ? `${helperCall("defineOwn", w, str(p.name), inner.expr)};`
+        : `${member(w, p.name)} = ${inner.expr};`;
     if (p.required) tail.append(inner.body).line(set);
     else tail.open(`if (${e} !== undefined) {`).append(inner.body).line(set).close();
   }
@@ -201,7 +205,9 @@ export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
     const k = c.scope.fresh("k");
     const e = c.scope.fresh("e");
     const value = writeInner(t.additionalProperties, e, c);
-    const skip = [...new Set(t.properties.flatMap((p) => [p.key, p.name]))].map((n) => ` || ${k} === ${str(n)}`).join("");
+    const skip = [...new Set(t.properties.flatMap((p) => [p.key, p.name]))]
+      .map((n) => ` || ${k} === ${str(n)}`)
+      .join("");
     c.out.open(`for (const ${k} in ${v}) {`);
     c.out.line(`if (!Object.hasOwn(${v}, ${k})${skip}) continue;`);
     c.out.line(`const ${e} = ${v}[${k}];`);
@@ -227,7 +233,12 @@ function memberTest(t: TypeModel, v: string): [string, number] {
     case "boolean":
       return [`typeof ${v} === "boolean"`, 0];
     case "enum":
-      return [t.numeric !== undefined ? `typeof ${v} === "number"` : `typeof ${v} === "${t.valueType === "integer" ? "number" : t.valueType}"`, 0];
+      return [
+        t.numeric !== undefined
+          ? `typeof ${v} === "number"`
+          : `typeof ${v} === "${t.valueType === "integer" ? "number" : t.valueType}"`,
+        0,
+      ];
     case "date":
       return [`${v} instanceof Date`, 0];
     case "url":
@@ -266,10 +277,18 @@ function writeUnion(t: UnionModel, x: string, c: Ctx): string {
     c.out.open(`switch (${readProperty(v, key(t.members[0]!))}) {`);
     for (const m of t.members) {
       const p = (m as ObjectModel).properties.find((q) => q.name === d)!;
-      if (p.key !== key(t.members[0]!)) throw new CodegenError(`The discriminator ${d} has different TypeScript keys in the members of a union.`);
-      const labels = (p.type as { values: (string | number | boolean)[] }).values.map((l) => `case ${typeof l === "string" ? str(l) : typeof l === "number" && l < 0 ? `(${l})` : String(l)}:`);
+      if (p.key !== key(t.members[0]!))
+        throw new CodegenError(`The discriminator ${d} has different TypeScript keys in the members of a union.`);
+      const labels = (p.type as { values: (string | number | boolean)[] }).values.map(
+        (l) => `case ${typeof l === "string" ? str(l) : typeof l === "number" && l < 0 ? `(${l})` : String(l)}:`,
+      );
       const inner = writeInner(m, v, c);
-      c.out.open(`${labels.join(" ")} {`).append(inner.body).line(`${w} = ${inner.expr};`).line("break;").close();
+      c.out
+        .open(`${labels.join(" ")} {`)
+        .append(inner.body)
+        .line(`${w} = ${inner.expr};`)
+        .line("break;")
+        .close();
     }
     c.out.line(`default: ${fit}`);
     c.out.close();
@@ -305,8 +324,14 @@ export function writeBody(result: ResultModel, scope: Scope): Lines {
       out.line(`return { content: [${TEXT(`value === null ? "null" : value`)}] };`);
       break;
     case "structured": {
-      if (result.type.kind !== "object" && result.type.kind !== "record" && !(result.type.kind === "union" && result.type.discriminator !== undefined)) {
-        throw new CodegenError("A structured result must be an object type, a record/map or a discriminated union (spec §6, §4a).");
+      if (
+        result.type.kind !== "object" &&
+        result.type.kind !== "record" &&
+        !(result.type.kind === "union" && result.type.discriminator !== undefined)
+      ) {
+        throw new CodegenError(
+          "A structured result must be an object type, a record/map or a discriminated union (spec §6, §4a).",
+        );
       }
       if (result.nullable) out.line(`if (value === null) return { content: [${TEXT(`"null"`)}] };`);
       const w = writeValue(result.type, "value", c);

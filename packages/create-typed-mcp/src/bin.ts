@@ -51,7 +51,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`create-typed-mcp: one project folder, not ${positionals.length}.\n${USAGE}`);
     return 2;
   }
-  const interactive = process.stdin.isTTY === true && (positionals[0] === undefined || values.bundler === undefined || values.runtime === undefined);
+  const interactive =
+    process.stdin.isTTY === true &&
+    (positionals[0] === undefined || values.bundler === undefined || values.runtime === undefined);
   let dir = positionals[0];
   let bundler = values.bundler;
   let runtime = values.runtime;
@@ -61,16 +63,26 @@ async function main(argv: string[]): Promise<number> {
       if (p.isCancel(v) || typeof v === "symbol") throw new Cancelled();
       return v as Exclude<T, symbol>;
     };
-    dir ??= answer(await p.text({ message: "Project folder", placeholder: "my-mcp-server", defaultValue: "my-mcp-server" }));
+    dir ??= answer(
+      await p.text({ message: "Project folder", placeholder: "my-mcp-server", defaultValue: "my-mcp-server" }),
+    );
     bundler ??= answer(await p.select<Bundler>({ message: "Bundler", options: BUNDLERS.map((value) => ({ value })) }));
     runtime ??= answer(
       await p.select<Runtime>({
         message: "Runtime",
-        options: RUNTIMES.filter((r) => r !== "workers" || bundler === "vite" || bundler === "esbuild").map((value) => ({ value })),
+        options: RUNTIMES.filter((r) => r !== "workers" || bundler === "vite" || bundler === "esbuild").map(
+          (value) => ({ value }),
+        ),
       }),
     );
   }
-  const target = scaffold({ dir: dir ?? "my-mcp-server", bundler: (bundler ?? "vite") as Bundler, runtime: (runtime ?? "node") as Runtime, install: values.install, packages: values.packages });
+  const target = scaffold({
+    dir: dir ?? "my-mcp-server",
+    bundler: (bundler ?? "vite") as Bundler,
+    runtime: (runtime ?? "node") as Runtime,
+    install: values.install,
+    packages: values.packages,
+  });
   const steps = `cd ${dir ?? "my-mcp-server"}\n${values.install ? "" : "npm install\n"}npm run build\nnpm start`;
   if (interactive) p.outro(`Done. Next:\n${steps}`);
   else process.stdout.write(`Created ${target}. Next:\n${steps}\n`);

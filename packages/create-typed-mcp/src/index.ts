@@ -86,7 +86,15 @@ function ownVersion(): string {
 }
 
 /** The typed-mcp packages a project installs, and the tarball name `pnpm pack` gives each. */
-const TYPED_MCP_PACKAGES = ["typed-mcp", "@typed-mcp/unplugin", "@typed-mcp/cli", "@typed-mcp/transform", "@typed-mcp/extract", "@typed-mcp/codegen", "@typed-mcp/model"];
+const TYPED_MCP_PACKAGES = [
+  "typed-mcp",
+  "@typed-mcp/unplugin",
+  "@typed-mcp/cli",
+  "@typed-mcp/transform",
+  "@typed-mcp/extract",
+  "@typed-mcp/codegen",
+  "@typed-mcp/model",
+];
 const tarballName = (name: string, version: string) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
 
 /**
@@ -95,11 +103,15 @@ const tarballName = (name: string, version: string) => `${name.replace(/^@/, "")
  * @throws {ScaffoldError} naming the bad value and the allowed ones.
  */
 export function checkChoices(bundler: string, runtime: string): { bundler: Bundler; runtime: Runtime } {
-  if (!(BUNDLERS as readonly string[]).includes(bundler)) throw new ScaffoldError(`--bundler '${bundler}' is not one of: ${BUNDLERS.join(", ")}.`);
-  if (!(RUNTIMES as readonly string[]).includes(runtime)) throw new ScaffoldError(`--runtime '${runtime}' is not one of: ${RUNTIMES.join(", ")}.`);
+  if (!(BUNDLERS as readonly string[]).includes(bundler))
+    throw new ScaffoldError(`--bundler '${bundler}' is not one of: ${BUNDLERS.join(", ")}.`);
+  if (!(RUNTIMES as readonly string[]).includes(runtime))
+    throw new ScaffoldError(`--runtime '${runtime}' is not one of: ${RUNTIMES.join(", ")}.`);
   const allowed = manifest().runtimes[runtime as Runtime].bundlers;
   if (allowed && !allowed.includes(bundler as Bundler)) {
-    throw new ScaffoldError(`--runtime ${runtime} is scaffolded with --bundler ${allowed.join(" or ")} (the Workers build needs the SDK's "workerd" export condition), not ${bundler}.`);
+    throw new ScaffoldError(
+      `--runtime ${runtime} is scaffolded with --bundler ${allowed.join(" or ")} (the Workers build needs the SDK's "workerd" export condition), not ${bundler}.`,
+    );
   }
   return { bundler: bundler as Bundler, runtime: runtime as Runtime };
 }
@@ -109,7 +121,10 @@ function typedMcpDependencies(version: string, packages: string | undefined, dir
   const spec = (name: string) => {
     if (packages === undefined) return version;
     const file = join(resolve(packages), tarballName(name, version));
-    if (!existsSync(file)) throw new ScaffoldError(`--packages ${packages}: no ${tarballName(name, version)} there (run pnpm pack:all in the typed-mcp workspace).`);
+    if (!existsSync(file))
+      throw new ScaffoldError(
+        `--packages ${packages}: no ${tarballName(name, version)} there (run pnpm pack:all in the typed-mcp workspace).`,
+      );
     return `file:${relative(dir, file).replace(/\\/g, "/")}`;
   };
   const overrides: Record<string, string> = {};
@@ -137,7 +152,8 @@ function fill(text: string, values: Record<string, string>): string {
   return text.replace(/__([A-Z_]+)__/g, (whole, key: string) => values[key] ?? whole);
 }
 
-const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (o: Record<string, string>) =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
  * Writes the project described by `options` and (unless `install: false`) runs `npm install`
@@ -150,20 +166,36 @@ const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(
 export function scaffold(options: ScaffoldOptions): string {
   const { bundler, runtime } = checkChoices(options.bundler, options.runtime);
   const dir = resolve(options.dir);
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw new ScaffoldError(`'${options.dir}' exists and is not empty: choose a new folder.`);
+  if (existsSync(dir) && readdirSync(dir).length > 0)
+    throw new ScaffoldError(`'${options.dir}' exists and is not empty: choose a new folder.`);
   const m = manifest();
   const b = m.bundlers[bundler];
   const r = m.runtimes[runtime];
-  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "") || "mcp-server";
-  const values = { NAME: name, BUNDLER: bundler, RUNTIME: runtime, START_NOTE: r.startNote, LIB: JSON.stringify(r.lib), TYPES: JSON.stringify(r.types) };
+  const name =
+    basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^[._-]+/, "") || "mcp-server";
+  const values = {
+    NAME: name,
+    BUNDLER: bundler,
+    RUNTIME: runtime,
+    START_NOTE: r.startNote,
+    LIB: JSON.stringify(r.lib),
+    TYPES: JSON.stringify(r.types),
+  };
   const ours = typedMcpDependencies(ownVersion(), options.packages, dir);
 
   mkdirSync(join(dir, "src"), { recursive: true });
   copyTemplate(join(TEMPLATES, "base"), dir, values);
-  writeFileSync(join(dir, "src/main.ts"), fill(readFileSync(join(TEMPLATES, "entry", `${runtime}.ts`), "utf8"), values));
+  writeFileSync(
+    join(dir, "src/main.ts"),
+    fill(readFileSync(join(TEMPLATES, "entry", `${runtime}.ts`), "utf8"), values),
+  );
   const configDir = join(TEMPLATES, runtime === "workers" ? "workers" : "bundler", bundler);
   writeFileSync(join(dir, b.config), fill(readFileSync(join(configDir, b.config), "utf8"), values));
-  for (const f of r.files ?? []) writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, runtime, f), "utf8"), values));
+  for (const f of r.files ?? [])
+    writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, runtime, f), "utf8"), values));
 
   const pkg = {
     name,
@@ -177,11 +209,17 @@ export function scaffold(options: ScaffoldOptions): string {
       typecheck: "tsc --noEmit",
     },
     dependencies: ours.dependencies,
-    devDependencies: sorted({ ...m.common.devDependencies, ...b.devDependencies, ...r.devDependencies, ...ours.devDependencies }),
+    devDependencies: sorted({
+      ...m.common.devDependencies,
+      ...b.devDependencies,
+      ...r.devDependencies,
+      ...ours.devDependencies,
+    }),
     ...(Object.keys(ours.overrides).length > 0 ? { overrides: ours.overrides } : {}),
   };
   writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
 
-  if (options.install !== false) execFileSync("npm", ["install", "--no-fund", "--no-audit"], { cwd: dir, stdio: options.stdio ?? "inherit" });
+  if (options.install !== false)
+    execFileSync("npm", ["install", "--no-fund", "--no-audit"], { cwd: dir, stdio: options.stdio ?? "inherit" });
   return dir;
 }

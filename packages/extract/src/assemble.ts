@@ -7,7 +7,15 @@
  */
 import { toolNameFromMember } from "@typed-mcp/model";
 import type { DeclarationSite, DiagnosticCode, SourceLocation, TypeModel } from "@typed-mcp/model";
-import type { ModuleSession, NamedInfo, ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import type {
+  ModuleSession,
+  NamedInfo,
+  ParamInfo,
+  SignatureInfo,
+  TypeHost,
+  TypeNodeRef,
+  TypeRef,
+} from "./backend/host.js";
 import { applyConstraints, convertTop, docConstraints, type ConvertContext } from "./convert.js";
 import { functionDocProblems } from "./jsdoc-tags.js";
 import { docMainText, docParamText, docTagText, parseDocComment, type DocComment } from "./jsdoc.js";
@@ -41,7 +49,12 @@ export interface Resolved<S extends Site> {
  * it. A method site's problems are reported; OMCG0008 ones (for resources and prompts: any)
  * block reading its signature; an unreadable signature, or one with type parameters, is OMCG0008.
  */
-export function* resolveSites<S extends Site>(session: SiteSession, sites: S[], at: (offset: number) => SourceLocation, sink: DiagnosticSink): Generator<Resolved<S>> {
+export function* resolveSites<S extends Site>(
+  session: SiteSession,
+  sites: S[],
+  at: (offset: number) => SourceLocation,
+  sink: DiagnosticSink,
+): Generator<Resolved<S>> {
   const quick = sites.filter((s): s is Extract<S, { kind: "quick" }> => s.kind === "quick");
   const resolutions = session.quickSites(quick);
   session.prefetchMethods?.(sites.flatMap((s) => (s.kind === "method" && !s.problems.length ? [s.memberSpan] : [])));
@@ -51,7 +64,8 @@ export function* resolveSites<S extends Site>(session: SiteSession, sites: S[], 
       const res = resolutions[next++]!;
       if (!res.isServer) continue;
       for (const p of site.problems) sink.add(p.code, at(p.offset), p.message);
-      if (res.problem) sink.add("OMCG0004", at(site.fn.span[0]), res.problem.replace(/^server\.tool/, `server.${site.what}`));
+      if (res.problem)
+        sink.add("OMCG0004", at(site.fn.span[0]), res.problem.replace(/^server\.tool/, `server.${site.what}`));
       if (site.problems.length || res.problem || !res.signature) continue;
       yield { site, sig: res.signature };
       continue;
@@ -65,7 +79,8 @@ export function* resolveSites<S extends Site>(session: SiteSession, sites: S[], 
     if (!sig) sink.add("OMCG0008", at(site.memberSpan[0]), `${where}: the method's signature could not be read.`);
     else if (site.problems.length) continue;
     // The site finder already rejects written type parameters; this guards a backend that sees more.
-    else if (sig.hasTypeParameters) sink.add("OMCG0008", at(site.memberSpan[0]), `${where}: ${typeParametersRule(site.what)}`);
+    else if (sig.hasTypeParameters)
+      sink.add("OMCG0008", at(site.memberSpan[0]), `${where}: ${typeParametersRule(site.what)}`);
     else yield { site, sig };
   }
 }
@@ -130,7 +145,13 @@ export class Assembly {
   siteModel(): DeclarationSite {
     const site = this.site;
     return site.kind === "method"
-      ? { kind: "method", member: site.member, static: site.static, classBodyStart: site.classBodyStart, decorator: site.decorator }
+      ? {
+          kind: "method",
+          member: site.member,
+          static: site.static,
+          classBodyStart: site.classBodyStart,
+          decorator: site.decorator,
+        }
       : { kind: "quick", callEnd: site.callEnd, trailingComma: site.trailingComma };
   }
 
@@ -236,7 +257,8 @@ export function awaited(host: TypeHost, sig: SignatureInfo): { t: TypeRef; node:
   const t = sig.returnType;
   if (host.shape(t).kind === "object") {
     const o = host.object(t);
-    if (o.named?.builtin && o.named.name === "Promise" && o.typeArguments[0]) return { t: o.typeArguments[0], node: host.childNode(sig.returnTypeNode, 0) };
+    if (o.named?.builtin && o.named.name === "Promise" && o.typeArguments[0])
+      return { t: o.typeArguments[0], node: host.childNode(sig.returnTypeNode, 0) };
   }
   return { t, node: sig.returnTypeNode };
 }

@@ -32,18 +32,35 @@ export function extractCompletions(
     for (const p of c.problems) sink.add(p.code, at(p.offset), p.message);
     if (c.problems.length > 0) continue;
     const who = `@complete(${JSON.stringify(c.prompt.value)}, ${JSON.stringify(c.argument.value)}) on '${c.member}'`;
-    const inClass = promptSites.filter((s) => s.what === "prompt" && s.kind === "method" && s.classBodyStart === c.classBodyStart && s.static === c.static);
+    const inClass = promptSites.filter(
+      (s) =>
+        s.what === "prompt" && s.kind === "method" && s.classBodyStart === c.classBodyStart && s.static === c.static,
+    );
     const site = inClass.find((s) => s.kind === "method" && s.member === c.prompt.value);
     if (site === undefined) {
       const names = inClass.map((s) => (s.kind === "method" ? s.member : ""));
-      sink.add("OMCG0012", at(c.prompt.offset), `${who}: this class has no ${c.static ? "static " : ""}@prompt method '${c.prompt.value}'; its prompt methods are ${quoted(names)}.`);
+      sink.add(
+        "OMCG0012",
+        at(c.prompt.offset),
+        `${who}: this class has no ${c.static ? "static " : ""}@prompt method '${c.prompt.value}'; its prompt methods are ${quoted(names)}.`,
+      );
       continue;
     }
-    const prompt = prompts.find((p) => p.site.kind === "method" && p.site.classBodyStart === c.classBodyStart && p.site.member === c.prompt.value && p.site.static === c.static);
+    const prompt = prompts.find(
+      (p) =>
+        p.site.kind === "method" &&
+        p.site.classBodyStart === c.classBodyStart &&
+        p.site.member === c.prompt.value &&
+        p.site.static === c.static,
+    );
     if (prompt === undefined) continue; // the prompt's own diagnostics fail the build
     const names = prompt.params.filter((p) => p.role === "value").map((p) => p.name);
     if (!names.includes(c.argument.value!)) {
-      sink.add("OMCG0012", at(c.argument.offset), `${who}: the prompt '${prompt.name}' has no argument '${c.argument.value}'; its arguments are ${quoted(names)}.`);
+      sink.add(
+        "OMCG0012",
+        at(c.argument.offset),
+        `${who}: the prompt '${prompt.name}' has no argument '${c.argument.value}'; its arguments are ${quoted(names)}.`,
+      );
       continue;
     }
     const others = names.filter((n) => n !== c.argument.value);
@@ -59,7 +76,11 @@ export function extractCompletions(
       continue;
     }
     if (out.some((h) => h.prompt === prompt.name && h.argument === c.argument.value)) {
-      sink.add("OMCG0012", at(c.decorator[0]), `${who}: the argument '${c.argument.value}' of the prompt '${prompt.name}' already has a @complete hook; keep one.`);
+      sink.add(
+        "OMCG0012",
+        at(c.decorator[0]),
+        `${who}: the argument '${c.argument.value}' of the prompt '${prompt.name}' already has a @complete hook; keep one.`,
+      );
       continue;
     }
     out.push({

@@ -44,7 +44,14 @@ export function docConstraints(ctx: ConvertContext, path: string, doc: DocCommen
 }
 
 /** Adds one constraint `name` = `value` (from a type tag or a JSDoc tag, named by `source`), checking its value. */
-export function addConstraint(ctx: ConvertContext, path: string, c: Constraints, name: string, value: unknown, source: string): void {
+export function addConstraint(
+  ctx: ConvertContext,
+  path: string,
+  c: Constraints,
+  name: string,
+  value: unknown,
+  source: string,
+): void {
   const set = (k: keyof Constraints, v: unknown) => {
     if (c[k] !== undefined && c[k] !== v) {
       tagProblem(ctx, path, `${k} is given twice with different values (${String(c[k])} and ${String(v)}).`);
@@ -55,7 +62,8 @@ export function addConstraint(ctx: ConvertContext, path: string, c: Constraints,
   switch (name) {
     case "minimum":
     case "maximum":
-      if (typeof value !== "number" || !Number.isFinite(value)) return tagProblem(ctx, path, `${name} needs a number literal (${source}).`);
+      if (typeof value !== "number" || !Number.isFinite(value))
+        return tagProblem(ctx, path, `${name} needs a number literal (${source}).`);
       return set(name, value);
     case "minLength":
     case "maxLength":
@@ -63,7 +71,8 @@ export function addConstraint(ctx: ConvertContext, path: string, c: Constraints,
         return tagProblem(ctx, path, `${name} needs a non-negative integer (${source}).`);
       return set(name, value);
     case "pattern":
-      if (typeof value !== "string" || value === "") return tagProblem(ctx, path, `pattern needs a regular expression (${source}).`);
+      if (typeof value !== "string" || value === "")
+        return tagProblem(ctx, path, `pattern needs a regular expression (${source}).`);
       try {
         new RegExp(value, "u");
       } catch (e) {
@@ -71,7 +80,8 @@ export function addConstraint(ctx: ConvertContext, path: string, c: Constraints,
       }
       return set("pattern", value);
     case "format":
-      if (value !== "email" && value !== "uri") return tagProblem(ctx, path, `format must be "email" or "uri", got '${String(value)}'.`);
+      if (value !== "email" && value !== "uri")
+        return tagProblem(ctx, path, `format must be "email" or "uri", got '${String(value)}'.`);
       return set("format", value);
     default:
       return tagProblem(ctx, path, `unknown type tag '${name}'.`);
@@ -105,7 +115,13 @@ function constraintFits(model: TypeModel, k: keyof Constraints): boolean {
 }
 
 /** Spec §4a: a JSDoc tag on a whole union is copied into each member it fits; one that fits no member is OMCG0007. */
-function applyToMembers(ctx: ConvertContext, path: string, model: Extract<TypeModel, { kind: "union" }>, add: Constraints, source: string): TypeModel {
+function applyToMembers(
+  ctx: ConvertContext,
+  path: string,
+  model: Extract<TypeModel, { kind: "union" }>,
+  add: Constraints,
+  source: string,
+): TypeModel {
   const keys = Object.keys(add) as (keyof Constraints)[];
   const unfit = keys.filter((k) => !model.members.some((m) => constraintFits(m, k)));
   if (unfit.length) {
@@ -125,19 +141,32 @@ function applyToMembers(ctx: ConvertContext, path: string, model: Extract<TypeMo
  * (spec §4): minimum/maximum on numbers; minLength/maxLength on strings and arrays/sets;
  * pattern/format on strings. Also checks `minimum <= maximum` and `minLength <= maxLength`.
  */
-export function applyConstraints(ctx: ConvertContext, path: string, model: TypeModel, add: Constraints, source: string): TypeModel {
+export function applyConstraints(
+  ctx: ConvertContext,
+  path: string,
+  model: TypeModel,
+  add: Constraints,
+  source: string,
+): TypeModel {
   const keys = Object.keys(add) as (keyof Constraints)[];
   if (keys.length === 0) return model;
-  if (model.kind === "nullable") return { kind: "nullable", inner: applyConstraints(ctx, path, model.inner, add, source) };
+  if (model.kind === "nullable")
+    return { kind: "nullable", inner: applyConstraints(ctx, path, model.inner, add, source) };
   if (model.kind === "union") return applyToMembers(ctx, path, model, add, source);
   const fits = (k: keyof Constraints): boolean => constraintFits(model, k);
   const bad = keys.filter((k) => !fits(k));
   if (bad.length) {
-    const hint = model.kind === "array" ? " (put the type tag on the item type instead, e.g. `(string & MaxLength<20>)[]`)" : "";
-    tagProblem(ctx, path, `${bad.map((k) => "@" + k).join(", ")} does not fit ${/^[aeiou]/.test(model.kind) ? "an" : "a"} ${model.kind} (${source})${hint}.`);
+    const hint =
+      model.kind === "array" ? " (put the type tag on the item type instead, e.g. `(string & MaxLength<20>)[]`)" : "";
+    tagProblem(
+      ctx,
+      path,
+      `${bad.map((k) => "@" + k).join(", ")} does not fit ${/^[aeiou]/.test(model.kind) ? "an" : "a"} ${model.kind} (${source})${hint}.`,
+    );
     return model;
   }
-  if (model.kind !== "number" && model.kind !== "integer" && model.kind !== "string" && model.kind !== "array") return model;
+  if (model.kind !== "number" && model.kind !== "integer" && model.kind !== "string" && model.kind !== "array")
+    return model;
   const merged: Constraints = { ...(model.constraints ?? {}) };
   for (const k of keys) {
     const v = add[k];

@@ -31,9 +31,15 @@ export function literalEnum(
 }
 
 /** The members of one TypeScript `enum` present in `members`, in declaration order (spec §4). */
-export function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, path: string): TypeModel | undefined {
+export function enumModel(
+  ctx: ConvertContext,
+  members: TypeRef[],
+  whole: TypeRef,
+  path: string,
+): TypeModel | undefined {
   const info = ctx.host.enumOf(members[0]!);
-  if (!info) return fail(ctx, path, whole, "the enum's declaration could not be read", "Use a union of string literals.");
+  if (!info)
+    return fail(ctx, path, whole, "the enum's declaration could not be read", "Use a union of string literals.");
   const present = new Set(members.map((m) => (ctx.host.shape(m) as { value: string | number }).value));
   const chosen = info.members.filter((m) => present.has(m.value));
   if (chosen.every((m) => typeof m.value === "string")) {
@@ -42,7 +48,12 @@ export function enumModel(ctx: ConvertContext, members: TypeRef[], whole: TypeRe
     return { kind: "enum", valueType: "string", values };
   }
   if (chosen.every((m) => typeof m.value === "number")) {
-    return { kind: "enum", valueType: "string", values: chosen.map((m) => m.name), numeric: chosen.map((m) => m.value as number) };
+    return {
+      kind: "enum",
+      valueType: "string",
+      values: chosen.map((m) => m.name),
+      numeric: chosen.map((m) => m.value as number),
+    };
   }
   return fail(ctx, path, whole, "an enum mixing string and number members", "Use a string enum or a numeric enum.");
 }

@@ -12,12 +12,23 @@ import type { ConvertContext } from "./convert.js";
  * name TypeScript cannot resolve) names the type as written instead of the checker's text of
  * `t` (`any` in a union) and marks the problem. Returns `undefined`.
  */
-export const fail = (ctx: ConvertContext, path: string, t: TypeRef | undefined, why: string, fix: string, unresolved?: { written: string }): undefined => {
+export const fail = (
+  ctx: ConvertContext,
+  path: string,
+  t: TypeRef | undefined,
+  why: string,
+  fix: string,
+  unresolved?: { written: string },
+): undefined => {
   if (ctx.problems.some((p) => p.code === "OMCG0005" || p.code === "OMCG0009")) return undefined;
   let where = "";
   if (t) {
     const at = ctx.host.declaredAt(t);
-    if (at) where = at.line > 0 ? ` (declared at ${displayPath(at.file, ctx.root)}:${at.line}:${at.column})` : ` (declared in ${at.file.split("/").pop()})`;
+    if (at)
+      where =
+        at.line > 0
+          ? ` (declared at ${displayPath(at.file, ctx.root)}:${at.line}:${at.column})`
+          : ` (declared in ${at.file.split("/").pop()})`;
   }
   const typeText = unresolved?.written ?? (t ? ctx.host.text(t) : "?");
   ctx.problems.push({

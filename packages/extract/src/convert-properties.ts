@@ -29,8 +29,14 @@ function byCodeUnit(a: string, b: string): number {
  * `Partial<T>`, which keep `T`'s property order) is returned as given. `node` is the annotation
  * the type was written as, if any.
  */
-export function mappedKeyOrder(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, props: PropertyInfo[]): PropertyInfo[] {
-  const isKeyed = (a: NamedInfo | undefined) => !!a?.builtin && (a.name === "Record" || a.name === "Pick" || a.name === "Omit");
+export function mappedKeyOrder(
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  props: PropertyInfo[],
+): PropertyInfo[] {
+  const isKeyed = (a: NamedInfo | undefined) =>
+    !!a?.builtin && (a.name === "Record" || a.name === "Pick" || a.name === "Omit");
   let alias = ctx.host.aliasNamed(t);
   let keyed = isKeyed(alias);
   if (!keyed && alias && !alias.builtin) {
@@ -49,7 +55,8 @@ export function mappedKeyOrder(ctx: ConvertContext, t: TypeRef, node: TypeNodeRe
   if (keyed && alias!.name !== "Omit") {
     const keyNode = ctx.host.childNode(node, alias!.name === "Record" ? 0 : 1);
     const written = keyNode ? ctx.host.literalOrder(t, keyNode) : undefined;
-    if (written && names.every((n) => written.includes(n))) order = written.filter((v): v is string => typeof v === "string");
+    if (written && names.every((n) => written.includes(n)))
+      order = written.filter((v): v is string => typeof v === "string");
   }
   order ??= [...names].sort(byCodeUnit);
   const rank = new Map(order.map((n, i) => [n, i] as const));

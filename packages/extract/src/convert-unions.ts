@@ -16,7 +16,12 @@ import { fail } from "./convert-problems.js";
  * A converter of one type at `path` that convert.ts passes in (it converts every kind, unions and
  * tuples through this module: passed, not imported, so the two modules form no import cycle).
  */
-export type ConvertOne = (ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string) => TypeModel | undefined;
+export type ConvertOne = (
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+) => TypeModel | undefined;
 
 /** Rank of a member in a union the source does not write out (spec §4a "Order"). */
 function fallbackRank(m: TypeModel): number {
@@ -47,8 +52,20 @@ function groups(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: T
   const out: Group[] = [];
   for (const t of [...members].sort((a, b) => position(a) - position(b))) {
     const s = host.shape(t);
-    const kind = s.kind === "stringLiteral" ? "string" : s.kind === "numberLiteral" ? "number" : s.kind === "booleanLiteral" ? "boolean" : s.kind === "enumLiteral" ? "enum" : "single";
-    const same = kind === "single" ? undefined : out.find((g) => g.kind === kind && (kind !== "enum" || sameEnum(ctx, g.types[0]!, t)));
+    const kind =
+      s.kind === "stringLiteral"
+        ? "string"
+        : s.kind === "numberLiteral"
+          ? "number"
+          : s.kind === "booleanLiteral"
+            ? "boolean"
+            : s.kind === "enumLiteral"
+              ? "enum"
+              : "single";
+    const same =
+      kind === "single"
+        ? undefined
+        : out.find((g) => g.kind === kind && (kind !== "enum" || sameEnum(ctx, g.types[0]!, t)));
     const at = position(t);
     const w = written.find((x) => host.typeId(x.type) === host.typeId(t));
     if (same) {
@@ -68,7 +85,14 @@ function sameEnum(ctx: ConvertContext, a: TypeRef, b: TypeRef): boolean {
 }
 
 /** Converts one group to a member model. */
-function convertGroup(ctx: ConvertContext, g: Group, whole: TypeRef, node: TypeNodeRef | undefined, path: string, single: ConvertOne): TypeModel | undefined {
+function convertGroup(
+  ctx: ConvertContext,
+  g: Group,
+  whole: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+  single: ConvertOne,
+): TypeModel | undefined {
   const values = g.types.map((t) => (ctx.host.shape(t) as { value: string | number | boolean }).value);
   const numeric = (values as number[]).every(Number.isInteger) ? "integer" : "number";
   switch (g.kind) {
@@ -97,7 +121,14 @@ function convertGroup(ctx: ConvertContext, g: Group, whole: TypeRef, node: TypeN
  *
  * @param single Converts one non-union, non-null member (convert.ts `convertSingle`).
  */
-export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: TypeNodeRef | undefined, path: string, single: ConvertOne): TypeModel | undefined {
+export function convertUnion(
+  ctx: ConvertContext,
+  members: TypeRef[],
+  whole: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+  single: ConvertOne,
+): TypeModel | undefined {
   const gs = groups(ctx, members, whole, node);
   // A boolean literal is read (as a one-value enum) in the members' own properties, the place of a discriminator.
   const saved = ctx.booleanLiteralsAt;
@@ -113,7 +144,9 @@ export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: Typ
     ctx.booleanLiteralsAt = saved;
   }
   // Members from one slot (a computed union, or none written at all) take the order string, integer, number, boolean, array, object.
-  const ranked = models.map((m, i) => ({ m, i, at: gs[i]!.at })).sort((a, b) => (a.at === b.at ? 0 : a.at < b.at ? -1 : 1) || fallbackRank(a.m) - fallbackRank(b.m) || a.i - b.i);
+  const ranked = models
+    .map((m, i) => ({ m, i, at: gs[i]!.at }))
+    .sort((a, b) => (a.at === b.at ? 0 : a.at < b.at ? -1 : 1) || fallbackRank(a.m) - fallbackRank(b.m) || a.i - b.i);
   models.splice(0, models.length, ...ranked.map((r) => r.m));
   if (models.length === 1) return models[0];
   const objects = models.filter((m) => wireType(m) === "object");
@@ -122,7 +155,13 @@ export function convertUnion(ctx: ConvertContext, members: TypeRef[], whole: Typ
     if (!tagged || objects.length === models.length) return tagged;
     // `Shape | Shape[]`: the discriminated objects are one member, at the first object's position.
     const first = models.indexOf(objects[0]!);
-    models.splice(0, models.length, ...models.filter((m, i) => i === first || !(objects as TypeModel[]).includes(m)).map((m, i) => (i === first ? tagged : m)));
+    models.splice(
+      0,
+      models.length,
+      ...models
+        .filter((m, i) => i === first || !(objects as TypeModel[]).includes(m))
+        .map((m, i) => (i === first ? tagged : m)),
+    );
   }
   const union: UnionModel = { kind: "union", members: models };
   return checkMembers(ctx, union, whole, path) ? union : undefined;
@@ -136,7 +175,13 @@ function checkMembers(ctx: ConvertContext, u: UnionModel, whole: TypeRef, path: 
   const seen = new Map<string, TypeModel>();
   for (const m of u.members) {
     if (m.kind === "enum" && m.numeric !== undefined) {
-      fail(ctx, path, whole, "a numeric enum in a union is written as its member names but held as numbers, so the writer cannot tell it apart", "Use a string enum, or the enum alone.");
+      fail(
+        ctx,
+        path,
+        whole,
+        "a numeric enum in a union is written as its member names but held as numbers, so the writer cannot tell it apart",
+        "Use a string enum, or the enum alone.",
+      );
       return false;
     }
     if (m.kind === "enum" && m.valueType === "boolean") {
@@ -146,7 +191,13 @@ function checkMembers(ctx: ConvertContext, u: UnionModel, whole: TypeRef, path: 
     const w = wireType(m);
     const before = seen.get(w);
     if (before && !ctx.fromString) {
-      fail(ctx, path, whole, `two of its members (${describe(before)} and ${describe(m)}) are JSON ${w}s, which the reader cannot tell apart`, FIX_KINDS);
+      fail(
+        ctx,
+        path,
+        whole,
+        `two of its members (${describe(before)} and ${describe(m)}) are JSON ${w}s, which the reader cannot tell apart`,
+        FIX_KINDS,
+      );
       return false;
     }
     seen.set(w, m);
@@ -155,14 +206,26 @@ function checkMembers(ctx: ConvertContext, u: UnionModel, whole: TypeRef, path: 
 }
 
 /** No boolean-literal enum left anywhere inside the members (they are read only as discriminators). */
-function noStrayBooleanLiterals(ctx: ConvertContext, ms: TypeModel[], whole: TypeRef, path: string, skip?: string): boolean {
+function noStrayBooleanLiterals(
+  ctx: ConvertContext,
+  ms: TypeModel[],
+  whole: TypeRef,
+  path: string,
+  skip?: string,
+): boolean {
   for (const m of ms) {
     if (m.kind !== "object") continue;
     for (const p of m.properties) {
       if (p.name === skip) continue;
       const t = p.type.kind === "nullable" ? p.type.inner : p.type;
       if (t.kind === "enum" && t.valueType === "boolean") {
-        fail(ctx, `${path}.${p.key}`, whole, "a single boolean literal is supported only as the discriminator of a union", "Use `boolean`, or make this property the discriminator.");
+        fail(
+          ctx,
+          `${path}.${p.key}`,
+          whole,
+          "a single boolean literal is supported only as the discriminator of a union",
+          "Use `boolean`, or make this property the discriminator.",
+        );
         return false;
       }
     }
@@ -172,9 +235,21 @@ function noStrayBooleanLiterals(ctx: ConvertContext, ms: TypeModel[], whole: Typ
 
 /** The member as a message names it: its kind, or `{ kind: … }` for an object. */
 function describe(m: TypeModel): string {
-  if (m.kind === "object") return `{ ${m.properties.map((p) => p.name).slice(0, 3).join(", ")}${m.properties.length > 3 ? ", …" : ""} }`;
+  if (m.kind === "object")
+    return `{ ${m.properties
+      .map((p) => p.name)
+      .slice(0, 3)
+      .join(", ")}${m.properties.length > 3 ? ", …" : ""} }`;
   if (m.kind === "enum") return m.values.map((v) => JSON.stringify(v)).join(" | ");
-  const names: Partial<Record<TypeModel["kind"], string>> = { integer: "Int", date: "Date", url: "URL", bytes: "Uint8Array", record: "a record", array: "an array", tuple: "a tuple" };
+  const names: Partial<Record<TypeModel["kind"], string>> = {
+    integer: "Int",
+    date: "Date",
+    url: "URL",
+    bytes: "Uint8Array",
+    record: "a record",
+    array: "an array",
+    tuple: "a tuple",
+  };
   if (m.kind === "integer" && m.bigint) return "bigint";
   if (m.kind === "array" && m.set) return "a Set";
   if (m.kind === "record" && m.map) return "a Map";
@@ -201,7 +276,12 @@ function notDiscriminator(members: ObjectModel[], name: string): string | undefi
 }
 
 /** A union of object types: the first member's first qualifying property is the discriminator (spec §4a). */
-function discriminated(ctx: ConvertContext, members: ObjectModel[], whole: TypeRef, path: string): TypeModel | undefined {
+function discriminated(
+  ctx: ConvertContext,
+  members: ObjectModel[],
+  whole: TypeRef,
+  path: string,
+): TypeModel | undefined {
   const reasons: string[] = [];
   for (const p of members[0]!.properties) {
     const why = notDiscriminator(members, p.name);
@@ -218,24 +298,30 @@ function discriminated(ctx: ConvertContext, members: ObjectModel[], whole: TypeR
     path,
     whole,
     `a union of object types needs a discriminator: a property present and required in every member, typed in each by literals of one JSON type, disjoint across members${candidates}`,
-    "Add such a property (e.g. `kind: \"circle\"` / `kind: \"square\"`), or use one object type with optional properties.",
+    'Add such a property (e.g. `kind: "circle"` / `kind: "square"`), or use one object type with optional properties.',
   );
 }
-
 
 /**
  * A homogeneous tuple `[T, T]` / `readonly [T, T, T]` (spec §4a); other tuples stay OMCG0005.
  *
  * @param element Converts one element type, which may not include `undefined` (convert.ts `convertType`).
  */
-export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[], path: string, element: ConvertOne): TypeModel | undefined {
+export function convertTuple(
+  ctx: ConvertContext,
+  t: TypeRef,
+  elements: TypeRef[],
+  path: string,
+  element: ConvertOne,
+): TypeModel | undefined {
   const { host } = ctx;
   const fix = "Use an array (`T[]`) or an object with named properties.";
   if (elements.length === 0) return fail(ctx, path, t, "an empty tuple carries no value", fix);
   // A tuple of fixed length has `length: n` (a literal); optional elements make it a union of literals, a rest element `number`.
   const length = host.properties(t).find((p) => p.name === "length");
   const ls = length ? host.shape(length.type) : undefined;
-  if (ls?.kind !== "numberLiteral" || ls.value !== elements.length) return fail(ctx, path, t, "tuples with optional or rest elements are not supported", fix);
+  if (ls?.kind !== "numberLiteral" || ls.value !== elements.length)
+    return fail(ctx, path, t, "tuples with optional or rest elements are not supported", fix);
   // Homogeneous: every element gives the same model (type ids differ for types written twice, such as `[{ a: string }, { a: string }]`).
   const items = element(ctx, elements[0]!, undefined, path + "[]");
   if (!items) return undefined;
@@ -245,7 +331,13 @@ export function convertTuple(ctx: ConvertContext, t: TypeRef, elements: TypeRef[
     const m = element(ctx, e, undefined, path + "[]");
     if (!m) return undefined;
     if (JSON.stringify(m) !== first) {
-      return fail(ctx, path, t, "tuples of different element types are not supported (only homogeneous tuples such as `[number, number]`)", fix);
+      return fail(
+        ctx,
+        path,
+        t,
+        "tuples of different element types are not supported (only homogeneous tuples such as `[number, number]`)",
+        fix,
+      );
     }
   }
   return { kind: "tuple", items, length: elements.length };

@@ -10,7 +10,14 @@ import type { ConstructorInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef,
 import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
 import { addConstraint, applyConstraints, docConstraints } from "./convert-constraints.js";
 import { displayPath, fail, tagProblem } from "./convert-problems.js";
-import { checkWireNames, ctorParamRequired, ctorRequired, keepProperty, mappedKeyOrder, parseNaming } from "./convert-properties.js";
+import {
+  checkWireNames,
+  ctorParamRequired,
+  ctorRequired,
+  keepProperty,
+  mappedKeyOrder,
+  parseNaming,
+} from "./convert-properties.js";
 import { enumModel, literalEnum } from "./convert-enums.js";
 import { convertTuple, convertUnion } from "./convert-unions.js";
 
@@ -62,7 +69,12 @@ export interface Converted {
  * Converts a type that may include `undefined` / `void` (a parameter, a property).
  * `node` is the type annotation as written, if any (source order of literals).
  */
-export function convertTop(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): Converted | undefined {
+export function convertTop(
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+): Converted | undefined {
   const s = ctx.host.shape(t);
   const members = s.kind === "union" ? s.members : [t];
   const isUndef = (m: TypeRef) => {
@@ -80,7 +92,12 @@ export function convertTop(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
  * undefined`) has no JSON form: OMCG0009 with a message about the result itself, not about
  * arrays/records/maps.
  */
-export function convertResult(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+export function convertResult(
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined {
   const r = convertTop(ctx, t, node, path);
   if (!r) return undefined;
   if (r.includesUndefined) {
@@ -96,19 +113,44 @@ export function convertResult(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef
 }
 
 /** Converts a type that is not allowed to include `undefined`. */
-export function convertType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+export function convertType(
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined {
   const r = convertTop(ctx, t, node, path);
   if (!r) return undefined;
-  if (r.includesUndefined) return fail(ctx, path, t, "undefined is not a JSON value here", "Use `T | null` instead of `T | undefined` inside arrays, records and maps.");
+  if (r.includesUndefined)
+    return fail(
+      ctx,
+      path,
+      t,
+      "undefined is not a JSON value here",
+      "Use `T | null` instead of `T | undefined` inside arrays, records and maps.",
+    );
   return r.model;
 }
 
 /** Handles `null` and literal unions among `members` (the union without `undefined`). */
-function convertMembers(ctx: ConvertContext, members: TypeRef[], whole: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+function convertMembers(
+  ctx: ConvertContext,
+  members: TypeRef[],
+  whole: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined {
   const { host } = ctx;
   const nullable = members.some((m) => host.shape(m).kind === "null");
   const rest = members.filter((m) => host.shape(m).kind !== "null");
-  if (rest.length === 0) return fail(ctx, path, whole, "`null`/`undefined` alone carries no value", "Give it a real type such as `string | null`.");
+  if (rest.length === 0)
+    return fail(
+      ctx,
+      path,
+      whole,
+      "`null`/`undefined` alone carries no value",
+      "Give it a real type such as `string | null`.",
+    );
   let inner: TypeModel | undefined;
   if (rest.length === 1) {
     inner = convertSingle(ctx, rest[0]!, host.childNode(node, "nonNull"), path);
@@ -116,7 +158,13 @@ function convertMembers(ctx: ConvertContext, members: TypeRef[], whole: TypeRef,
     const shapes = rest.map((m) => host.shape(m));
     if (shapes.length === 2 && shapes.every((x) => x.kind === "booleanLiteral")) inner = { kind: "boolean" };
     else if (shapes.every((x) => x.kind === "stringLiteral")) {
-      inner = literalEnum(ctx, shapes.map((x) => (x as { value: string }).value), whole, node, "string");
+      inner = literalEnum(
+        ctx,
+        shapes.map((x) => (x as { value: string }).value),
+        whole,
+        node,
+        "string",
+      );
     } else if (shapes.every((x) => x.kind === "numberLiteral")) {
       const values = shapes.map((x) => (x as { value: number }).value);
       inner = literalEnum(ctx, values, whole, node, values.every(Number.isInteger) ? "integer" : "number");
@@ -135,7 +183,12 @@ const UNRESOLVED_FIX =
   'Correct the name or import the type; for a global (Buffer, URL, …) add its declarations to the tsconfig ("types": ["node"], or "lib": [..., "DOM"]).';
 
 /** Dispatch on one non-union, non-null type (also a union's member, spec §4a). */
-function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+function convertSingle(
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined {
   const s = ctx.host.shape(t);
   switch (s.kind) {
     case "string":
@@ -159,18 +212,38 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
     case "any":
     case "unknown": {
       const unresolved = s.kind === "any" ? ctx.host.unresolvedReason(node) : undefined;
-      if (unresolved) return fail(ctx, path, t, `TypeScript cannot resolve the type (${unresolved.message.replace(/\.$/, "")})`, UNRESOLVED_FIX, unresolved);
+      if (unresolved)
+        return fail(
+          ctx,
+          path,
+          t,
+          `TypeScript cannot resolve the type (${unresolved.message.replace(/\.$/, "")})`,
+          UNRESOLVED_FIX,
+          unresolved,
+        );
       return fail(ctx, path, t, `'${s.kind}' says nothing about the value`, "Declare the type the tool expects.");
     }
     case "typeParameter":
       return fail(ctx, path, t, "an open type parameter has no schema", "Use a concrete type.");
     case "nonPrimitive":
-      return fail(ctx, path, t, "'object' says nothing about the properties", "Declare an interface with the properties.");
+      return fail(
+        ctx,
+        path,
+        t,
+        "'object' says nothing about the properties",
+        "Declare an interface with the properties.",
+      );
     case "symbol":
       return fail(ctx, path, t, "a symbol is not a JSON value", "Use a string.");
     case "booleanLiteral":
       if (ctx.booleanLiteralsAt === ctx.stack.length) return { kind: "enum", valueType: "boolean", values: [s.value] };
-      return fail(ctx, path, t, "a single boolean literal is not supported (except as the discriminator of a union of object types)", "Use `boolean`.");
+      return fail(
+        ctx,
+        path,
+        t,
+        "a single boolean literal is not supported (except as the discriminator of a union of object types)",
+        "Use `boolean`.",
+      );
     case "null":
     case "undefined":
     case "void":
@@ -178,7 +251,13 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
     case "bigintLiteral":
     case "union":
     case "other":
-      return fail(ctx, path, t, "this kind of type is not supported", "Use a type listed in the typed-mcp mapping (spec §4).");
+      return fail(
+        ctx,
+        path,
+        t,
+        "this kind of type is not supported",
+        "Use a type listed in the typed-mcp mapping (spec §4).",
+      );
     default:
       return assertNever(s);
   }
@@ -188,7 +267,13 @@ function convertSingle(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | unde
 const CTOR_FIX = "Make the parameter a public property (or give it a default).";
 
 /** `number & Minimum<1>`, `Int`, `string & MaxLength<20>`, or an intersection of object types. */
-function convertIntersection(ctx: ConvertContext, t: TypeRef, members: TypeRef[], node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+function convertIntersection(
+  ctx: ConvertContext,
+  t: TypeRef,
+  members: TypeRef[],
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined {
   const { host } = ctx;
   const constraints: Constraints = {};
   let int = false;
@@ -209,12 +294,22 @@ function convertIntersection(ctx: ConvertContext, t: TypeRef, members: TypeRef[]
     base = convertSingle(ctx, others[0]!, undefined, path);
   } else if (others.length > 1 && others.every((m) => host.shape(m).kind === "object")) {
     if (int || Object.keys(constraints).length) {
-      tagProblem(ctx, path, "type tags (Int, Minimum, MaxLength, …) apply to numbers, strings and arrays, not to object types.");
+      tagProblem(
+        ctx,
+        path,
+        "type tags (Int, Minimum, MaxLength, …) apply to numbers, strings and arrays, not to object types.",
+      );
       return undefined;
     }
     return convertObjectType(ctx, t, node, path);
   } else {
-    return fail(ctx, path, t, "an intersection of these types has no JSON Schema", "Use an interface or a primitive with type tags.");
+    return fail(
+      ctx,
+      path,
+      t,
+      "an intersection of these types has no JSON Schema",
+      "Use an interface or a primitive with type tags.",
+    );
   }
   if (!base) return undefined;
   if (int) {
@@ -237,7 +332,12 @@ const BUILTIN_KINDS = new Map<string, "date" | "url" | "bytes">([
 ]);
 
 /** Object types: arrays, built-ins (Date, URL, Uint8Array, Set, Map), records, interfaces, classes. */
-function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): TypeModel | undefined {
+function convertObjectType(
+  ctx: ConvertContext,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined {
   const { host } = ctx;
   const o = host.object(t);
   if (o.tuple) return convertTuple(ctx, t, o.typeArguments, path, convertType);
@@ -250,21 +350,63 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
     const builtin = convertBuiltin(ctx, t, o, node, path);
     if (builtin !== "object") return builtin;
   }
-  if (named?.typedMcp) return fail(ctx, path, t, `'${named.name}' from typed-mcp cannot be ${ctx.mode === "input" ? "an argument" : "part of a value"}`, "Use a plain data type.");
-  if (o.callable) return fail(ctx, path, t, "functions and classes' constructors are not data", "Pass data and call the function inside the tool.");
-  if (o.otherIndex && !o.stringIndex) return fail(ctx, path, t, "records and index signatures keyed by anything but `string` are not supported", "Use `Record<string, T>`.");
+  if (named?.typedMcp)
+    return fail(
+      ctx,
+      path,
+      t,
+      `'${named.name}' from typed-mcp cannot be ${ctx.mode === "input" ? "an argument" : "part of a value"}`,
+      "Use a plain data type.",
+    );
+  if (o.callable)
+    return fail(
+      ctx,
+      path,
+      t,
+      "functions and classes' constructors are not data",
+      "Pass data and call the function inside the tool.",
+    );
+  if (o.otherIndex && !o.stringIndex)
+    return fail(
+      ctx,
+      path,
+      t,
+      "records and index signatures keyed by anything but `string` are not supported",
+      "Use `Record<string, T>`.",
+    );
   const id = host.typeId(t);
-  if (ctx.stack.includes(id)) return fail(ctx, path, t, "recursive types are not supported", "Flatten the type or cut the cycle (for example with an id reference).");
+  if (ctx.stack.includes(id))
+    return fail(
+      ctx,
+      path,
+      t,
+      "recursive types are not supported",
+      "Flatten the type or cut the cycle (for example with an id reference).",
+    );
   const props = mappedKeyOrder(ctx, t, node, host.properties(t));
   const listed = props.filter((p) => keepProperty(ctx, p, !!named?.isClass));
   if (listed.length === 0 && !o.stringIndex) {
     if (named?.isClass && ctx.mode === "input") {
       // Nothing listed can fill a required constructor parameter: name it (spec §4), not '{}'.
       const unfilled = host.classConstructor(t, ctx.file)?.params.find((cp) => !cp.optional && !cp.hasDefault);
-      if (unfilled) return fail(ctx, path, t, `its constructor parameter '${unfilled.name ?? "?"}' is not filled by any listed public property`, CTOR_FIX);
+      if (unfilled)
+        return fail(
+          ctx,
+          path,
+          t,
+          `its constructor parameter '${unfilled.name ?? "?"}' is not filled by any listed public property`,
+          CTOR_FIX,
+        );
     }
-    if (named?.isClass && props.length > 0) return fail(ctx, path, t, "the class has no public data properties", "Give it public fields.");
-    return fail(ctx, path, t, "'{}' (an object type without properties) says nothing about the value", "Declare the properties.");
+    if (named?.isClass && props.length > 0)
+      return fail(ctx, path, t, "the class has no public data properties", "Give it public fields.");
+    return fail(
+      ctx,
+      path,
+      t,
+      "'{}' (an object type without properties) says nothing about the value",
+      "Declare the properties.",
+    );
   }
   ctx.stack.push(id);
   try {
@@ -278,7 +420,13 @@ function convertObjectType(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | 
  * A built-in object type (`o.named.builtin`): its model, a problem (`undefined`), or `"object"`
  * for the built-ins read as plain objects (`Array`/`ReadonlyArray` references, `Object`, `__type`).
  */
-function convertBuiltin(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node: TypeNodeRef | undefined, path: string): TypeModel | undefined | "object" {
+function convertBuiltin(
+  ctx: ConvertContext,
+  t: TypeRef,
+  o: ObjectShape,
+  node: TypeNodeRef | undefined,
+  path: string,
+): TypeModel | undefined | "object" {
   const { host } = ctx;
   const name = o.named!.name;
   const kind = BUILTIN_KINDS.get(name);
@@ -294,7 +442,8 @@ function convertBuiltin(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node: T
     case "Map":
     case "ReadonlyMap": {
       const [k, v] = o.typeArguments;
-      if (!k || !v || host.shape(k).kind !== "string") return fail(ctx, path, t, "maps are supported only with `string` keys", "Use `Map<string, T>`.");
+      if (!k || !v || host.shape(k).kind !== "string")
+        return fail(ctx, path, t, "maps are supported only with `string` keys", "Use `Map<string, T>`.");
       const values = convertType(ctx, v, host.childNode(node, 1), path + "{}");
       return values ? { kind: "record", values, map: true } : undefined;
     }
@@ -311,7 +460,14 @@ function convertBuiltin(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node: T
 }
 
 /** The object model of a type with listed properties (or a string index signature); `t` is on the stack. */
-function convertObjectBody(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node: TypeNodeRef | undefined, path: string, listed: PropertyInfo[]): TypeModel | undefined {
+function convertObjectBody(
+  ctx: ConvertContext,
+  t: TypeRef,
+  o: ObjectShape,
+  node: TypeNodeRef | undefined,
+  path: string,
+  listed: PropertyInfo[],
+): TypeModel | undefined {
   const { host } = ctx;
   const named = o.named;
   let additional: TypeModel | undefined;
@@ -334,7 +490,13 @@ function convertObjectBody(ctx: ConvertContext, t: TypeRef, o: ObjectShape, node
       const prop = properties.find((p) => p.key === cp.name);
       if (!prop || cp.rest) {
         if (!cp.optional && !cp.hasDefault && ctx.mode === "input") {
-          return fail(ctx, path, t, `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`, CTOR_FIX);
+          return fail(
+            ctx,
+            path,
+            t,
+            `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`,
+            CTOR_FIX,
+          );
         }
         break;
       }
@@ -388,7 +550,10 @@ function convertProperties(
       if (cr !== undefined) required = cr;
     }
     const pm: PropertyModel = { name: wire, key: p.name, type: model, required };
-    const description = docTagText(doc, "description") ?? docMainText(doc) ?? (p.parameterProperty && ctor?.doc ? docParamText(parseDocComment(ctor.doc), p.name) : undefined);
+    const description =
+      docTagText(doc, "description") ??
+      docMainText(doc) ??
+      (p.parameterProperty && ctor?.doc ? docParamText(parseDocComment(ctor.doc), p.name) : undefined);
     if (description !== undefined) pm.description = description;
     if (p.kind === "getter") pm.readOnly = true;
     properties.push(pm);

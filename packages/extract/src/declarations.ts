@@ -116,7 +116,7 @@ function declaredBy(s: Node): string[] | undefined {
     }
     case "TSModuleDeclaration": {
       // `namespace N { … }` (also `A.B.C`); `declare global` and `declare module "x"` augment others.
-      if (s.kind === "global" || s.id?.type !== "Identifier" && s.id?.type !== "TSQualifiedName") return undefined;
+      if (s.kind === "global" || (s.id?.type !== "Identifier" && s.id?.type !== "TSQualifiedName")) return undefined;
       const out: string[] = [];
       bindingNames(s.id, out);
       const stack: Node[] = [s.body];
@@ -163,7 +163,13 @@ export function declarationTable(file: string, text: string): DeclarationTable {
   const table: DeclarationTable = { statements: undefined, textHash: sha(text), byName: new Map() };
   let program: Node;
   try {
-    const lang = /\.tsx$/i.test(file) ? "tsx" : /\.[cm]?jsx?$/i.test(file) ? "jsx" : /\.d\.[cm]?ts$/i.test(file) ? "dts" : "ts";
+    const lang = /\.tsx$/i.test(file)
+      ? "tsx"
+      : /\.[cm]?jsx?$/i.test(file)
+        ? "jsx"
+        : /\.d\.[cm]?ts$/i.test(file)
+          ? "dts"
+          : "ts";
     const r = parseSync(file, text, { sourceType: "module", lang: lang as "ts" });
     if (r.errors.some((e) => e.severity === "Error")) return table;
     program = r.program;
@@ -178,7 +184,14 @@ export function declarationTable(file: string, text: string): DeclarationTable {
     namesIn(s, refers);
     const at = lineColumn(text, s.start, pos);
     const declares = declaredBy(s);
-    const i = statements.push({ declares, refers: [...refers], start: previousEnd, end: s.end, hash: sha(`${at}\0${text.slice(previousEnd, s.end)}`) }) - 1;
+    const i =
+      statements.push({
+        declares,
+        refers: [...refers],
+        start: previousEnd,
+        end: s.end,
+        hash: sha(`${at}\0${text.slice(previousEnd, s.end)}`),
+      }) - 1;
     for (const name of declares ?? []) {
       const list = table.byName.get(name);
       if (list) list.push(i);

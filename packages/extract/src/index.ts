@@ -29,7 +29,13 @@ export { findTypeScript, familyOf } from "./backend/select.js";
 export { findTsconfig, type ProjectOptions } from "./backend/project.js";
 export { displayPath } from "./convert-problems.js";
 export { parseDocComment, normalizeDocText } from "./jsdoc.js";
-export { declarationTable, dependencyDigest, DeclarationTables, type ConsultSeed, type DeclarationTable } from "./declarations.js";
+export {
+  declarationTable,
+  dependencyDigest,
+  DeclarationTables,
+  type ConsultSeed,
+  type DeclarationTable,
+} from "./declarations.js";
 
 /** Options of {@link createExtractor}. */
 export interface ExtractorOptions {
@@ -78,7 +84,15 @@ export function createExtractor(options: ExtractorOptions = {}): MeasuredExtract
   const memo = new Map<string, { code: string; generation: number; model: ModuleModel }>();
   const tables = new DeclarationTables();
   return {
-    extract: (file, code) => extractModule(backend, resolve(options.cwd ?? process.cwd(), file), code, memo, resolve(options.cwd ?? process.cwd()), tables),
+    extract: (file, code) =>
+      extractModule(
+        backend,
+        resolve(options.cwd ?? process.cwd(), file),
+        code,
+        memo,
+        resolve(options.cwd ?? process.cwd()),
+        tables,
+      ),
     invalidate: (file, deleted) => backend.invalidate(resolve(options.cwd ?? process.cwd(), file), deleted),
     close: () => backend.close(),
     stats: () => backend.stats(),
@@ -183,7 +197,12 @@ function extractModule(
   model.consultedFiles = session.consulted().filter((f) => f !== file);
   sortDiagnostics(diagnostics);
   if (diagnostics.length === 0 && model.consultedFiles.length > 0) {
-    model.declarations = recordDependencies(parsed.program, model.consultedFiles, session.consultedDeclarations(), (f) => tables.of(f));
+    model.declarations = recordDependencies(
+      parsed.program,
+      model.consultedFiles,
+      session.consultedDeclarations(),
+      (f) => tables.of(f),
+    );
   }
   memo.set(file, { code, generation: backend.generation, model: structuredClone(model) });
   return model;

@@ -12,7 +12,11 @@ export type ResourceSite = Site<"resource" | "prompt">;
  * module's one oxc parse ({@link parseModule}); parsed here when absent. Never throws; a module
  * that does not parse gives no sites (the tool finder reports its syntax errors).
  */
-export function findResourceSites(file: string, code: string, parsed: ParsedModule = parseModule(file, code)): ResourceSite[] {
+export function findResourceSites(
+  file: string,
+  code: string,
+  parsed: ParsedModule = parseModule(file, code),
+): ResourceSite[] {
   const scan = scanModule(code, parsed);
   if (scan.parseErrors.length) return [];
   return scan.sites.filter((s): s is ResourceSite => s.what !== "tool");

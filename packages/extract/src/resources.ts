@@ -4,9 +4,27 @@
  * diagnostics at the URI, the parameter or the return type in the declaring file. The steps all
  * kinds share are `assemble.ts`.
  */
-import type { PromptModel, PromptResultModel, ResourceModel, ResourceResultModel, SourceLocation, StringParam, StringParamModel, TypeModel } from "@typed-mcp/model";
+import type {
+  PromptModel,
+  PromptResultModel,
+  ResourceModel,
+  ResourceResultModel,
+  SourceLocation,
+  StringParam,
+  StringParamModel,
+  TypeModel,
+} from "@typed-mcp/model";
 import type { ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
-import { Assembly, assembleParams, awaited, convertParam, namesOneOf, resolveSites, type DiagnosticSink, type SiteSession } from "./assemble.js";
+import {
+  Assembly,
+  assembleParams,
+  awaited,
+  convertParam,
+  namesOneOf,
+  resolveSites,
+  type DiagnosticSink,
+  type SiteSession,
+} from "./assemble.js";
 import type { ResourceSite } from "./resource-sites.js";
 import type { Site } from "./sites.js";
 import { checkTemplate, isTemplate } from "./uri-template.js";
@@ -69,7 +87,11 @@ function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | und
     else variables = check.variables;
   } else if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
     uriOk = false;
-    a.report("OMCG0011", uriAt, `${subject}: the URI '${uri}' is not valid: it does not start with a URI scheme (\`scheme:\`).`);
+    a.report(
+      "OMCG0011",
+      uriAt,
+      `${subject}: the URI '${uri}' is not valid: it does not start with a URI scheme (\`scheme:\`).`,
+    );
   }
 
   const params = stringParams(a, subject, "OMCG0011");
@@ -78,7 +100,11 @@ function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | und
     const listed = params.filter((p): p is StringParam => p.role === "value");
     for (const v of variables) {
       if (!listed.some((p) => p.name === v)) {
-        a.report("OMCG0011", uriAt, `${subject}: the template variable '${v}' has no parameter of that name; add a parameter '${v}'.`);
+        a.report(
+          "OMCG0011",
+          uriAt,
+          `${subject}: the template variable '${v}' has no parameter of that name; add a parameter '${v}'.`,
+        );
       }
     }
     for (const p of listed) {
@@ -124,7 +150,8 @@ function buildPrompt(a: Assembly, site: Site<"prompt">): PromptModel | undefined
   const name = site.options.name ?? a.defaultName() ?? "";
   const subject = `Prompt '${name}'`;
   a.checkOwnDoc(subject);
-  if (name === "") a.report("OMCG0012", a.at(site.offset), "A prompt needs a name: @prompt(\"name\") or server.prompt(\"name\", fn).");
+  if (name === "")
+    a.report("OMCG0012", a.at(site.offset), 'A prompt needs a name: @prompt("name") or server.prompt("name", fn).');
   const params = stringParams(a, subject, "OMCG0012");
   const result = promptResult(host, sig);
   if (!result) {
@@ -171,7 +198,8 @@ function stringParams(a: Assembly, subject: string, code: "OMCG0011" | "OMCG0012
             message: `${who}: ${p.rest ? "a rest parameter" : "a destructuring pattern"} cannot be read from a string; name the parameter and give it a string-readable type.`,
           }
         : undefined,
-    tooMany: (role, who) => `${who}: at most one ${role === "context" ? "RequestContext" : "AbortSignal"} parameter; remove this one.`,
+    tooMany: (role, who) =>
+      `${who}: at most one ${role === "context" ? "RequestContext" : "AbortSignal"} parameter; remove this one.`,
     value: (p, who) => stringParam(a, p, who, code),
   });
   return ok ? params : undefined;
@@ -201,7 +229,11 @@ function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | 
   }
   if (inner.kind === "union" && inner.members.slice(0, -1).some((m) => m.kind === "string")) {
     // Spec §8: members are tried in the order written, and `string` takes every string.
-    a.report(code, p.loc, `${who}: in '${a.host.text(p.type)}', \`string\` must come last: the members are tried in the order written and \`string\` takes every value; move it to the end.`);
+    a.report(
+      code,
+      p.loc,
+      `${who}: in '${a.host.text(p.type)}', \`string\` must come last: the members are tried in the order written and \`string\` takes every value; move it to the end.`,
+    );
     return undefined;
   }
   const nullable = model.kind === "nullable";
@@ -220,7 +252,11 @@ function isNamed(host: TypeHost, t: TypeRef, node: TypeNodeRef | undefined, name
 }
 
 /** The element type of an array type `t`, with the annotation's element node. */
-function arrayOf(host: TypeHost, t: TypeRef, node: TypeNodeRef | undefined): { t: TypeRef; node: TypeNodeRef | undefined } | undefined {
+function arrayOf(
+  host: TypeHost,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+): { t: TypeRef; node: TypeNodeRef | undefined } | undefined {
   if (host.shape(t).kind !== "object") return undefined;
   const el = host.object(t).arrayElement;
   return el ? { t: el, node: host.childNode(node, "element") } : undefined;
@@ -253,4 +289,3 @@ function promptResult(host: TypeHost, sig: SignatureInfo): PromptResultModel | u
   if (el && isNamed(host, el.t, el.node, ["PromptMessage"])) return { kind: "messages" };
   return undefined;
 }
-

@@ -86,7 +86,8 @@ export interface DeclarationRules {
   requiredMessage?: string;
 }
 
-const STRINGS = (keys: string[]): Record<string, ValueKind> => Object.fromEntries(keys.map((k) => [k, "string" as const]));
+const STRINGS = (keys: string[]): Record<string, ValueKind> =>
+  Object.fromEntries(keys.map((k) => [k, "string" as const]));
 
 /** The one table of declaration kinds (spec §1, §8, §9; codes of §10). */
 export const DECLARATIONS: Record<SiteKind, DeclarationRules> = {
@@ -148,7 +149,11 @@ export interface ConstantReader {
 function literalConstant(node: Argument): ConstantValue | undefined {
   const s = literalString(node);
   if (s !== undefined) return s;
-  if (node.type === "Literal" && (typeof node.value === "boolean" || typeof node.value === "number" || node.value === null)) return node.value;
+  if (
+    node.type === "Literal" &&
+    (typeof node.value === "boolean" || typeof node.value === "number" || node.value === null)
+  )
+    return node.value;
   if (node.type === "ArrayExpression") {
     const out: ConstantValue[] = [];
     for (const el of node.elements) {
@@ -183,15 +188,26 @@ export interface ReadOptions<K extends SiteKind> {
  * or one string literal (sets the kind's `firstKey`) or object literal of options. Problems
  * (kind's code, OMCG0010 for MCP Apps values) are appended to `problems` in source order.
  */
-export function readDecoratorOptions<K extends SiteKind>(what: K, args: Argument[], problems: SiteProblem[], reader: ConstantReader): ReadOptions<K> {
+export function readDecoratorOptions<K extends SiteKind>(
+  what: K,
+  args: Argument[],
+  problems: SiteProblem[],
+  reader: ConstantReader,
+): ReadOptions<K> {
   const rules = DECLARATIONS[what];
   const label = `@${what}`;
   if (args.length === 0) return { options: {} };
-  if (args.length > 1) problems.push({ code: rules.code, offset: args[1]!.start, message: `${label}: takes at most one argument${rules.arityHint}.` });
+  if (args.length > 1)
+    problems.push({
+      code: rules.code,
+      offset: args[1]!.start,
+      message: `${label}: takes at most one argument${rules.arityHint}.`,
+    });
   const arg = unwrap(args[0]!);
   if (arg.type !== "ObjectExpression") {
     const c = constantOf(arg, reader);
-    if (c && "value" in c && typeof c.value === "string") return { options: { [rules.firstKey]: c.value }, firstOffset: arg.start };
+    if (c && "value" in c && typeof c.value === "string")
+      return { options: { [rules.firstKey]: c.value }, firstOffset: arg.start };
     if (c)
       problems.push({
         code: rules.code,
@@ -204,12 +220,21 @@ export function readDecoratorOptions<K extends SiteKind>(what: K, args: Argument
 }
 
 /** Reads a quick path's options argument (`server.tool("name", { … }, fn)`): an object literal. */
-export function readQuickOptions<K extends SiteKind>(what: K, options: Argument, problems: SiteProblem[], reader: ConstantReader): OptionsOf[K] {
+export function readQuickOptions<K extends SiteKind>(
+  what: K,
+  options: Argument,
+  problems: SiteProblem[],
+  reader: ConstantReader,
+): OptionsOf[K] {
   const rules = DECLARATIONS[what];
   const label = `server.${what}`;
   const arg = unwrap(options);
   if (arg.type !== "ObjectExpression") {
-    problems.push({ code: rules.code, offset: arg.start, message: `${label}: the options must be an object literal, so that they can be read at build time.` });
+    problems.push({
+      code: rules.code,
+      offset: arg.start,
+      message: `${label}: the options must be an object literal, so that they can be read at build time.`,
+    });
     return {};
   }
   const allowed = Object.keys(rules.options).filter((k) => !rules.quickOmits.includes(k));
@@ -217,31 +242,54 @@ export function readQuickOptions<K extends SiteKind>(what: K, options: Argument,
 }
 
 /** Reads an options object literal whose keys may be `allowed`; each value must be the literal its kind takes. */
-function readObject<K extends SiteKind>(what: K, arg: ObjectExpression, allowed: string[], label: string, problems: SiteProblem[], reader: ConstantReader): ReadOptions<K> {
+function readObject<K extends SiteKind>(
+  what: K,
+  arg: ObjectExpression,
+  allowed: string[],
+  label: string,
+  problems: SiteProblem[],
+  reader: ConstantReader,
+): ReadOptions<K> {
   const rules = DECLARATIONS[what];
   const values = new Map<string, string | boolean | string[]>();
   let firstOffset: number | undefined;
   for (const prop of arg.properties) {
     if (prop.type !== "Property" || prop.computed || prop.kind !== "init" || prop.method) {
-      problems.push({ code: rules.code, offset: prop.start, message: `${label}: options must be plain properties with literal values (no spread, computed keys or methods).` });
+      problems.push({
+        code: rules.code,
+        offset: prop.start,
+        message: `${label}: options must be plain properties with literal values (no spread, computed keys or methods).`,
+      });
       continue;
     }
     const key = keyName(prop.key);
     if (!allowed.includes(key)) {
-      problems.push({ code: rules.code, offset: prop.key.start, message: `${label}: unknown option '${key}'; the options are ${allowed.join(", ")}.` });
+      problems.push({
+        code: rules.code,
+        offset: prop.key.start,
+        message: `${label}: unknown option '${key}'; the options are ${allowed.join(", ")}.`,
+      });
       continue;
     }
     const value = unwrap(prop.value);
     const folded = constantOf(value, reader);
     if (!folded) continue;
     if ("error" in folded) {
-      problems.push({ code: rules.code, offset: value.start, message: `${label}: option '${key}' must be a compile-time constant (spec §1): ${folded.error}.` });
+      problems.push({
+        code: rules.code,
+        offset: value.start,
+        message: `${label}: option '${key}' must be a compile-time constant (spec §1): ${folded.error}.`,
+      });
       continue;
     }
     const read = readValue(rules.options[key]!, folded.value, value, label, problems, rules.code);
     if (read === undefined) {
       const [kind, code] = NON_LITERAL[rules.options[key]!];
-      problems.push({ code: code ?? rules.code, offset: value.start, message: `${label}: option '${key}' must be ${kind} constant, so that it can be read at build time.` });
+      problems.push({
+        code: code ?? rules.code,
+        offset: value.start,
+        message: `${label}: option '${key}' must be ${kind} constant, so that it can be read at build time.`,
+      });
       continue;
     }
     values.set(key, read);
@@ -267,7 +315,14 @@ const NON_LITERAL: Record<ValueKind, [string, DiagnosticCode?]> = {
  * Apps value problems (§9) and bad scope entries (under `code`, the kind's) go to `problems`, at
  * the written value `node` (its element, for an array literal).
  */
-function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label: string, problems: SiteProblem[], code: DiagnosticCode): string | boolean | string[] | undefined {
+function readValue(
+  kind: ValueKind,
+  value: ConstantValue,
+  node: Argument,
+  label: string,
+  problems: SiteProblem[],
+  code: DiagnosticCode,
+): string | boolean | string[] | undefined {
   const offset = node.start;
   switch (kind) {
     case "string":
@@ -276,7 +331,8 @@ function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label:
       return typeof value === "boolean" ? value : undefined;
     case "uiResource": {
       if (typeof value !== "string") return undefined;
-      if (!value.startsWith("ui://")) problems.push({ code: "OMCG0010", offset, message: `${label}: uiResource '${value}' must be a ui:// URI.` });
+      if (!value.startsWith("ui://"))
+        problems.push({ code: "OMCG0010", offset, message: `${label}: uiResource '${value}' must be a ui:// URI.` });
       return value;
     }
     case "uiVisibility": {
@@ -285,7 +341,12 @@ function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label:
       for (const [i, el] of value.entries()) {
         const at = node.type === "ArrayExpression" ? (node.elements[i]?.start ?? offset) : offset;
         if (el === "model" || el === "app") visibility.push(el);
-        else problems.push({ code: "OMCG0010", offset: at, message: `${label}: uiVisibility entries must be the literals "model" or "app".` });
+        else
+          problems.push({
+            code: "OMCG0010",
+            offset: at,
+            message: `${label}: uiVisibility entries must be the literals "model" or "app".`,
+          });
       }
       return visibility;
     }
@@ -297,7 +358,10 @@ function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label:
         if (typeof el === "string" && SCOPE_TOKEN.test(el)) {
           if (!scopes.includes(el)) scopes.push(el);
         } else {
-          const what = typeof el !== "string" ? "a string constant" : `an OAuth scope token (RFC 6749 §3.3: no spaces, quotes or backslashes), got ${JSON.stringify(el)}`;
+          const what =
+            typeof el !== "string"
+              ? "a string constant"
+              : `an OAuth scope token (RFC 6749 §3.3: no spaces, quotes or backslashes), got ${JSON.stringify(el)}`;
           problems.push({ code, offset: at, message: `${label}: each entry of scopes must be ${what}.` });
         }
       }
@@ -313,7 +377,12 @@ function readValue(kind: ValueKind, value: ConstantValue, node: Argument, label:
 }
 
 /** Tool options from the values read (spec §1 "Annotations" in their fixed order, §9 `ui`). */
-function toolOptions(values: Map<string, unknown>, objectStart: number, label: string, problems: SiteProblem[]): ToolOptions {
+function toolOptions(
+  values: Map<string, unknown>,
+  objectStart: number,
+  label: string,
+  problems: SiteProblem[],
+): ToolOptions {
   const options: ToolOptions = {};
   const name = values.get("name") as string | undefined;
   const description = values.get("description") as string | undefined;
@@ -327,19 +396,29 @@ function toolOptions(values: Map<string, unknown>, objectStart: number, label: s
     ["idempotent", "idempotentHint"],
     ["openWorld", "openWorldHint"],
   ] as const;
-  for (const [key, hint] of hints) if (values.has(key)) (annotations as Record<string, unknown>)[hint] = values.get(key);
+  for (const [key, hint] of hints)
+    if (values.has(key)) (annotations as Record<string, unknown>)[hint] = values.get(key);
   if (Object.keys(annotations).length > 0) options.annotations = annotations;
   const resourceUri = values.get("uiResource") as string | undefined;
   const visibility = values.get("uiVisibility") as ("model" | "app")[] | undefined;
   if (resourceUri !== undefined) options.ui = visibility ? { resourceUri, visibility } : { resourceUri };
-  else if (visibility) problems.push({ code: "OMCG0010", offset: objectStart, message: `${label}: uiVisibility needs a uiResource.` });
+  else if (visibility)
+    problems.push({ code: "OMCG0010", offset: objectStart, message: `${label}: uiVisibility needs a uiResource.` });
   const scopes = values.get("scopes") as string[] | undefined;
   if (scopes !== undefined && scopes.length > 0) options.scopes = scopes;
   const task = values.get("task") as TaskSupport | undefined;
   const start = values.get("taskStart") as TaskStart | undefined;
-  if (task !== undefined) options.execution = start === "after-input" && (task === "optional" || task === "required") ? { taskSupport: task, start } : { taskSupport: task };
+  if (task !== undefined)
+    options.execution =
+      start === "after-input" && (task === "optional" || task === "required")
+        ? { taskSupport: task, start }
+        : { taskSupport: task };
   if (start === "after-input" && task !== "optional" && task !== "required") {
-    problems.push({ code: "OMCG0001", offset: objectStart, message: `${label}: taskStart "after-input" needs task "optional" or "required".` });
+    problems.push({
+      code: "OMCG0001",
+      offset: objectStart,
+      message: `${label}: taskStart "after-input" needs task "optional" or "required".`,
+    });
   }
   return options;
 }
@@ -360,7 +439,8 @@ function keyName(key: PropertyKey): string {
 /** A string literal or a template literal without substitutions; else `undefined`. */
 export function literalString(node: Argument): string | undefined {
   if (node.type === "Literal" && typeof node.value === "string") return node.value;
-  if (node.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0]?.value?.cooked ?? undefined;
+  if (node.type === "TemplateLiteral" && node.expressions.length === 0)
+    return node.quasis[0]?.value?.cooked ?? undefined;
   return undefined;
 }
 

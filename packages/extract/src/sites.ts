@@ -152,11 +152,18 @@ export function parseModule(file: string, code: string): ParsedModule {
   try {
     result = parseSync(file, code, { sourceType: "module", lang: lang as "ts" });
   } catch (e) {
-    return { program: undefined, parseErrors: [{ code: "OMCG0000", offset: 0, message: `Could not parse the module: ${String(e)}` }] };
+    return {
+      program: undefined,
+      parseErrors: [{ code: "OMCG0000", offset: 0, message: `Could not parse the module: ${String(e)}` }],
+    };
   }
   const parseErrors: SiteProblem[] = result.errors
     .filter((e) => e.severity === "Error")
-    .map((e) => ({ code: "OMCG0000" as const, offset: e.labels[0]?.start ?? 0, message: `Syntax error: ${e.message}` }));
+    .map((e) => ({
+      code: "OMCG0000" as const,
+      offset: e.labels[0]?.start ?? 0,
+      message: `Syntax error: ${e.message}`,
+    }));
   return { program: result.program, parseErrors };
 }
 
@@ -201,7 +208,11 @@ export function scanModule(code: string, parsed: ParsedModule, fold?: ConstantRe
  */
 export function findSites(file: string, code: string, parsed: ParsedModule = parseModule(file, code)): SiteScan {
   const scan = scanModule(code, parsed);
-  return { sites: scan.sites.filter((s): s is Site<"tool"> => s.what === "tool"), completions: scan.completions, parseErrors: scan.parseErrors };
+  return {
+    sites: scan.sites.filter((s): s is Site<"tool"> => s.what === "tool"),
+    completions: scan.completions,
+    parseErrors: scan.parseErrors,
+  };
 }
 
 /** How a decorator expression names a declaration kind: the local names and namespaces imported from `"typed-mcp"`. */
@@ -237,14 +248,24 @@ function typedMcpDecorators(program: Program): TypedMcpDecorators {
 /** The kind a decorator's callee names (`tool`, `t` for a renamed import, `ns.tool`), if any. */
 function decoratorKind(e: Expression, imports: TypedMcpDecorators): SiteKind | undefined {
   if (e.type === "Identifier") return imports.named.get(e.name);
-  if (e.type === "MemberExpression" && !e.computed && e.object.type === "Identifier" && imports.namespaces.has(e.object.name)) {
+  if (
+    e.type === "MemberExpression" &&
+    !e.computed &&
+    e.object.type === "Identifier" &&
+    imports.namespaces.has(e.object.name)
+  ) {
     return isSiteKind(e.property.name) ? e.property.name : undefined;
   }
   return undefined;
 }
 
 /** The sites of the typed-mcp decorators on one class member. */
-function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorators, fold: ConstantReader["fold"]): Site[] {
+function memberSites(
+  cls: Class,
+  member: ClassElement,
+  imports: TypedMcpDecorators,
+  fold: ConstantReader["fold"],
+): Site[] {
   if (member.type === "StaticBlock" || member.type === "TSIndexSignature") return [];
   const sites: Site[] = [];
   for (const dec of member.decorators) {
@@ -281,7 +302,13 @@ function memberSites(cls: Class, member: ClassElement, imports: TypedMcpDecorato
 /** Whether a decorator's callee is typed-mcp's `complete` (`complete`, a renamed import, `ns.complete`). */
 function isComplete(e: Expression, imports: TypedMcpDecorators): boolean {
   if (e.type === "Identifier") return imports.completes.has(e.name);
-  return e.type === "MemberExpression" && !e.computed && e.object.type === "Identifier" && imports.namespaces.has(e.object.name) && e.property.name === "complete";
+  return (
+    e.type === "MemberExpression" &&
+    !e.computed &&
+    e.object.type === "Identifier" &&
+    imports.namespaces.has(e.object.name) &&
+    e.property.name === "complete"
+  );
 }
 
 /**
@@ -290,7 +317,12 @@ function isComplete(e: Expression, imports: TypedMcpDecorators): boolean {
  * `@prompt`), arguments that are not two string constants, a hook without the `value`
  * parameter, and a given parameter that is a pattern or a rest (OMCG0012).
  */
-function completionSites(cls: Class, member: ClassElement, imports: TypedMcpDecorators, fold: ConstantReader["fold"]): CompletionSite[] {
+function completionSites(
+  cls: Class,
+  member: ClassElement,
+  imports: TypedMcpDecorators,
+  fold: ConstantReader["fold"],
+): CompletionSite[] {
   if (member.type === "StaticBlock" || member.type === "TSIndexSignature") return [];
   const out: CompletionSite[] = [];
   for (const dec of member.decorators) {
@@ -302,21 +334,37 @@ function completionSites(cls: Class, member: ClassElement, imports: TypedMcpDeco
     const text = (i: number): { value?: string; offset: number } => {
       const arg = args[i];
       const c = arg && arg.type !== "SpreadElement" ? constantOf(unwrap(arg), reader) : undefined;
-      return { ...(c && "value" in c && typeof c.value === "string" && { value: c.value }), offset: arg?.start ?? dec.start };
+      return {
+        ...(c && "value" in c && typeof c.value === "string" && { value: c.value }),
+        offset: arg?.start ?? dec.start,
+      };
     };
     const prompt = text(0);
     const argument = text(1);
     if (args.length !== 2 || prompt.value === undefined || argument.value === undefined) {
-      problems.push({ code: "OMCG0012", offset: dec.start, message: "@complete(prompt, argument): both must be string constants — the name of a @prompt method of this class and one of its parameters." });
+      problems.push({
+        code: "OMCG0012",
+        offset: dec.start,
+        message:
+          "@complete(prompt, argument): both must be string constants — the name of a @prompt method of this class and one of its parameters.",
+      });
     }
     const params = member.type === "MethodDefinition" ? member.value.params : [];
     if (params.length === 0 && member.type === "MethodDefinition") {
-      problems.push({ code: "OMCG0012", offset: member.key.start, message: `@complete on '${memberNameOf(member)}': the first parameter receives the value being completed (value: string); declare it.` });
+      problems.push({
+        code: "OMCG0012",
+        offset: member.key.start,
+        message: `@complete on '${memberNameOf(member)}': the first parameter receives the value being completed (value: string); declare it.`,
+      });
     }
     const given = params.slice(1).map((p) => {
       const id = p.type === "AssignmentPattern" ? p.left : p;
       if (id.type === "Identifier") return { name: id.name, offset: p.start };
-      problems.push({ code: "OMCG0012", offset: p.start, message: `@complete on '${memberNameOf(member)}': a parameter after the first must be a plain name, one of the prompt's other arguments (it receives that argument's value as sent).` });
+      problems.push({
+        code: "OMCG0012",
+        offset: p.start,
+        message: `@complete on '${memberNameOf(member)}': a parameter after the first must be a plain name, one of the prompt's other arguments (it receives that argument's value as sent).`,
+      });
       return { offset: p.start };
     });
     out.push({
@@ -343,14 +391,18 @@ type DecoratedMember = Exclude<ClassElement, { type: "StaticBlock" | "TSIndexSig
 function memberProblems(what: SiteKind | "complete", member: DecoratedMember): SiteProblem[] {
   const problems: SiteProblem[] = [];
   const where = `'${memberNameOf(member) || "(computed)"}'`;
-  const unsupported = (why: string) => problems.push({ code: "OMCG0008", offset: member.key.start, message: `@${what} on ${where}: ${why}` });
+  const unsupported = (why: string) =>
+    problems.push({ code: "OMCG0008", offset: member.key.start, message: `@${what} on ${where}: ${why}` });
   const key = member.key;
   if (member.type === "MethodDefinition" || member.type === "TSAbstractMethodDefinition") {
-    if (member.kind === "get" || member.kind === "set") unsupported(`an accessor cannot be a ${what}; declare a method instead.`);
+    if (member.kind === "get" || member.kind === "set")
+      unsupported(`an accessor cannot be a ${what}; declare a method instead.`);
     else if (member.kind === "constructor") unsupported(`a constructor cannot be a ${what}.`);
     if (key.type === "PrivateIdentifier") unsupported(`a #private method cannot be a ${what}; make it public.`);
-    else if (member.accessibility === "private" || member.accessibility === "protected") unsupported(`a ${member.accessibility} method cannot be a ${what}; make it public.`);
-    else if (member.computed && !(key.type === "Literal" && typeof key.value === "string")) unsupported(`a method with a computed name cannot be a ${what}; give it a plain name.`);
+    else if (member.accessibility === "private" || member.accessibility === "protected")
+      unsupported(`a ${member.accessibility} method cannot be a ${what}; make it public.`);
+    else if (member.computed && !(key.type === "Literal" && typeof key.value === "string"))
+      unsupported(`a method with a computed name cannot be a ${what}; give it a plain name.`);
     if (member.value.typeParameters) unsupported(typeParametersRule(what));
   } else if ((member.type === "AccessorProperty" || member.type === "TSAbstractAccessorProperty") && what === "tool") {
     // Deliberate exception, kept byte-identical: resources and prompts have always called an
@@ -397,7 +449,10 @@ function quickSite(code: string, call: CallExpression, fold: ConstantReader["fol
   const first = unwrap(args[0]!);
   const reader: ConstantReader = { fold, pending: false };
   const firstValue = constantOf(first, reader);
-  const options = (args.length === 3 ? readQuickOptions(what, args[1]!, problems, reader) : {}) as Record<string, unknown>;
+  const options = (args.length === 3 ? readQuickOptions(what, args[1]!, problems, reader) : {}) as Record<
+    string,
+    unknown
+  >;
   if (firstValue && "value" in firstValue && typeof firstValue.value === "string") {
     options[rules.firstKey] = firstValue.value;
   } else if (firstValue) {
@@ -426,12 +481,16 @@ function quickSite(code: string, call: CallExpression, fold: ConstantReader["fol
 /** Classifies a quick path's function argument (parentheses and `!` looked through). */
 function quickFnOf(arg: Argument): QuickFn {
   const fnArg = unwrap(arg);
-  if (fnArg.type === "ArrowFunctionExpression" || fnArg.type === "FunctionExpression") return { kind: "inline", span: [fnArg.start, fnArg.end] };
+  if (fnArg.type === "ArrowFunctionExpression" || fnArg.type === "FunctionExpression")
+    return { kind: "inline", span: [fnArg.start, fnArg.end] };
   if (fnArg.type === "Identifier") return { kind: "identifier", name: fnArg.name, span: [fnArg.start, fnArg.end] };
   return { kind: "other", span: [fnArg.start, fnArg.end] };
 }
 
 /** Whether a comma (outside comments) follows the call's last argument before the closing `)` at `callEnd`. */
 function hasTrailingComma(code: string, lastArg: Argument, callEnd: number): boolean {
-  return code.slice(lastArg.end, callEnd).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").includes(",");
+  return code
+    .slice(lastArg.end, callEnd)
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "")
+    .includes(",");
 }

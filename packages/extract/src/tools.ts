@@ -4,10 +4,30 @@
  * the tool's file. The steps all kinds share are `assemble.ts`.
  */
 import { assertNever, isValidToolName } from "@typed-mcp/model";
-import type { DefaultValue, Diagnostic, ParamModel, ResultModel, SourceLocation, ToolModel, TypeModel, ValueParam } from "@typed-mcp/model";
+import type {
+  DefaultValue,
+  Diagnostic,
+  ParamModel,
+  ResultModel,
+  SourceLocation,
+  ToolModel,
+  TypeModel,
+  ValueParam,
+} from "@typed-mcp/model";
 import type { DefaultInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { convertResult, convertTop, isObjectShaped, type ConvertContext } from "./convert.js";
-import { Assembly, assembleParams, awaited, convertParam, isKnownNamed, namesOneOf, resolveSites, runtimeRole, type DiagnosticSink, type SiteSession } from "./assemble.js";
+import {
+  Assembly,
+  assembleParams,
+  awaited,
+  convertParam,
+  isKnownNamed,
+  namesOneOf,
+  resolveSites,
+  runtimeRole,
+  type DiagnosticSink,
+  type SiteSession,
+} from "./assemble.js";
 import type { Site } from "./sites.js";
 
 /**
@@ -15,7 +35,13 @@ import type { Site } from "./sites.js";
  * is built and reporting diagnostics to `sink`. A second tool with the same name in the file
  * (even one that failed to build) is OMCG0002 at its site and left out.
  */
-export function* extractTools(session: SiteSession, file: string, sites: Site<"tool">[], at: (offset: number) => SourceLocation, sink: DiagnosticSink): Generator<ToolModel> {
+export function* extractTools(
+  session: SiteSession,
+  file: string,
+  sites: Site<"tool">[],
+  at: (offset: number) => SourceLocation,
+  sink: DiagnosticSink,
+): Generator<ToolModel> {
   const seen = new Set<string>();
   for (const { site, sig } of resolveSites(session, sites, at, sink)) {
     const a = new Assembly(session.host, file, site, sig, at, sink);
@@ -23,7 +49,11 @@ export function* extractTools(session: SiteSession, file: string, sites: Site<"t
     const name = tool?.name ?? site.options.name;
     if (name !== undefined) {
       if (seen.has(name)) {
-        sink.add("OMCG0002", a.siteLoc, `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`);
+        sink.add(
+          "OMCG0002",
+          a.siteLoc,
+          `Two tools are named '${name}' in this file; give one a different name (@tool("other_name") or the quick path's first argument).`,
+        );
         continue;
       }
       seen.add(name);
@@ -53,12 +83,20 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
     subject: (label) => `Parameter '${label}' of tool '${name}'`,
     form: (p, subject) =>
       p.rest
-        ? { code: "OMCG0004", message: `${subject}: a rest parameter cannot be a tool parameter; take an array instead.` }
+        ? {
+            code: "OMCG0004",
+            message: `${subject}: a rest parameter cannot be a tool parameter; take an array instead.`,
+          }
         : p.pattern === "array"
-          ? { code: "OMCG0004", message: `${subject}: an array destructuring pattern cannot be a tool parameter; name the parameter.` }
+          ? {
+              code: "OMCG0004",
+              message: `${subject}: an array destructuring pattern cannot be a tool parameter; name the parameter.`,
+            }
           : undefined,
-    tooMany: (role, subject) => `${subject}: a tool takes at most one ${role === "context" ? "RequestContext" : "AbortSignal"} parameter; remove this one.`,
-    value: (p, subject) => (p.pattern === "object" ? destructuredParam(a, p, subject, listed.length) : valueParam(a, p, subject)),
+    tooMany: (role, subject) =>
+      `${subject}: a tool takes at most one ${role === "context" ? "RequestContext" : "AbortSignal"} parameter; remove this one.`,
+    value: (p, subject) =>
+      p.pattern === "object" ? destructuredParam(a, p, subject, listed.length) : valueParam(a, p, subject),
   });
 
   // Result (spec §6).
@@ -94,7 +132,11 @@ function valueParam(a: Assembly, p: ParamInfo, subject: string): ValueParam | un
 /** A destructured object parameter (spec §3): allowed only as the only listed parameter. */
 function destructuredParam(a: Assembly, p: ParamInfo, subject: string, listed: number): ParamModel | undefined {
   if (listed > 1) {
-    a.report("OMCG0004", p.loc, `${subject}: a destructured object parameter must be the only listed parameter; name it, or merge the other parameters into its type.`);
+    a.report(
+      "OMCG0004",
+      p.loc,
+      `${subject}: a destructured object parameter must be the only listed parameter; name it, or merge the other parameters into its type.`,
+    );
     return undefined;
   }
   const ctx = a.context("input", subject);
@@ -112,27 +154,50 @@ function destructured(
 ): { param: ParamModel; bindingProblems: { loc: SourceLocation; message: string }[] } | undefined {
   const bindingProblems: { loc: SourceLocation; message: string }[] = [];
   for (const b of p.bindings ?? []) {
-    if (b.rest) bindingProblems.push({ loc: b.loc, message: `${ctx.subject}: a rest element in a destructured parameter is not supported; list the properties.` });
-    else if (b.key === undefined) bindingProblems.push({ loc: b.loc, message: `${ctx.subject}: a computed key in a destructured parameter is not supported.` });
+    if (b.rest)
+      bindingProblems.push({
+        loc: b.loc,
+        message: `${ctx.subject}: a rest element in a destructured parameter is not supported; list the properties.`,
+      });
+    else if (b.key === undefined)
+      bindingProblems.push({
+        loc: b.loc,
+        message: `${ctx.subject}: a computed key in a destructured parameter is not supported.`,
+      });
   }
   // Spec §4a: a union is always a named parameter, never destructured (OMCG0004, before the union is read).
   const shape = host.shape(p.type);
-  const members = shape.kind === "union" ? shape.members.filter((m) => !["undefined", "null", "void"].includes(host.shape(m).kind)) : [];
+  const members =
+    shape.kind === "union"
+      ? shape.members.filter((m) => !["undefined", "null", "void"].includes(host.shape(m).kind))
+      : [];
   if (members.length > 1 && !members.every((m) => host.shape(m).kind === "booleanLiteral")) {
-    ctx.problems.push({ code: "OMCG0004", message: `${ctx.subject}: a destructured parameter cannot have a union type ('${host.text(p.type)}'); name the parameter (spec §4a: a union is always a property, never the whole input).` });
+    ctx.problems.push({
+      code: "OMCG0004",
+      message: `${ctx.subject}: a destructured parameter cannot have a union type ('${host.text(p.type)}'); name the parameter (spec §4a: a union is always a property, never the whole input).`,
+    });
     return undefined;
   }
   const r = convertTop(ctx, p.type, p.typeNode, "{…}");
   if (!r) return undefined;
   if (r.model.kind !== "object") {
-    ctx.problems.push({ code: "OMCG0004", message: `${ctx.subject}: a destructured parameter needs an object type with properties; got '${host.text(p.type)}'.` });
+    ctx.problems.push({
+      code: "OMCG0004",
+      message: `${ctx.subject}: a destructured parameter needs an object type with properties; got '${host.text(p.type)}'.`,
+    });
     return undefined;
   }
   const properties: ValueParam[] = [];
   for (const prop of r.model.properties) {
     if (prop.readOnly) continue;
     const binding = p.bindings?.find((b) => b.key === prop.key);
-    const vp: ValueParam = { role: "value", name: prop.name, key: prop.key, type: prop.type, required: prop.required && !binding?.default && !p.default };
+    const vp: ValueParam = {
+      role: "value",
+      name: prop.name,
+      key: prop.key,
+      type: prop.type,
+      required: prop.required && !binding?.default && !p.default,
+    };
     if (prop.description !== undefined) vp.description = prop.description;
     const def = defaultValue(host, binding?.default, prop.type);
     if (def !== undefined) vp.default = def;
@@ -205,7 +270,8 @@ function buildResult(a: Assembly, name: string): ResultModel | undefined {
   for (const p of ctx.problems) a.report(p.code, a.sig.returnLoc, p.message);
   if (!model || ctx.problems.length) return undefined;
   if (isObjectShaped(model)) return { kind: "structured", type: model, nullable: false };
-  if (model.kind === "nullable" && isObjectShaped(model.inner)) return { kind: "structured", type: model.inner, nullable: true };
+  if (model.kind === "nullable" && isObjectShaped(model.inner))
+    return { kind: "structured", type: model.inner, nullable: true };
   return { kind: "json", type: model };
 }
 

@@ -48,19 +48,28 @@ export function checkTemplate(template: string): TemplateCheck {
       } else if (RESERVED_OPERATORS.includes(body[0]!)) {
         return { ok: false, message: `the operator '${body[0]}' in '{${body}}' is reserved by RFC 6570` };
       }
-      if (op === ";") return { ok: false, message: `the ';' operator in '{${body}}' is not supported; use '{?…}' for parameters` };
+      if (op === ";")
+        return { ok: false, message: `the ';' operator in '{${body}}' is not supported; use '{?…}' for parameters` };
       const names = list.split(",");
       if (names.length > 1 && op !== "?" && op !== "&") {
-        return { ok: false, message: `'{${body}}' has several variables; write one expression per variable (several are allowed only in '{?…}' and '{&…}')` };
+        return {
+          ok: false,
+          message: `'{${body}}' has several variables; write one expression per variable (several are allowed only in '{?…}' and '{&…}')`,
+        };
       }
       for (const spec of names) {
         const m = /^(.*?)(\*|:[1-9][0-9]{0,3})?$/.exec(spec)!;
         const name = m[1]!;
-        if (!VARNAME.test(name)) return { ok: false, message: `'${spec}' in '{${body}}' is not a valid RFC 6570 variable name` };
+        if (!VARNAME.test(name))
+          return { ok: false, message: `'${spec}' in '{${body}}' is not a valid RFC 6570 variable name` };
         if (m[2] !== undefined) {
-          return { ok: false, message: `the modifier '${m[2]}' in '{${body}}' is not supported; a variable binds its whole value to a parameter` };
+          return {
+            ok: false,
+            message: `the modifier '${m[2]}' in '{${body}}' is not supported; a variable binds its whole value to a parameter`,
+          };
         }
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return { ok: false, message: `the variable '${name}' cannot name a parameter; use letters, digits and '_'` };
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+          return { ok: false, message: `the variable '${name}' cannot name a parameter; use letters, digits and '_'` };
         if (variables.includes(name)) return { ok: false, message: `the variable '${name}' appears twice` };
         variables.push(name);
       }
@@ -69,13 +78,19 @@ export function checkTemplate(template: string): TemplateCheck {
     }
     if (c === "}") return { ok: false, message: `a '}' at offset ${i} closes no expression` };
     if (c === "%") {
-      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i, i + 3))) return { ok: false, message: `'%' at offset ${i} does not start a percent-encoded octet` };
+      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i, i + 3)))
+        return { ok: false, message: `'%' at offset ${i} does not start a percent-encoded octet` };
       i += 3;
       continue;
     }
-    if (LITERAL_BAD.test(c)) return { ok: false, message: `the character ${JSON.stringify(c)} at offset ${i} is not allowed in a URI template` };
+    if (LITERAL_BAD.test(c))
+      return {
+        ok: false,
+        message: `the character ${JSON.stringify(c)} at offset ${i} is not allowed in a URI template`,
+      };
     i++;
   }
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(template)) return { ok: false, message: "it does not start with a URI scheme (`scheme:`)" };
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(template))
+    return { ok: false, message: "it does not start with a URI scheme (`scheme:`)" };
   return { ok: true, variables };
 }

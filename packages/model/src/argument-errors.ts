@@ -107,7 +107,8 @@ export function jsonTypeName(value: unknown): string {
  */
 export function argumentsObject(a: unknown): Record<string, unknown> | string {
   if (a === undefined) return {};
-  if (typeof a !== "object" || a === null || Array.isArray(a)) return argumentError("arguments", `Expected an object, got ${jsonTypeName(a)}.`);
+  if (typeof a !== "object" || a === null || Array.isArray(a))
+    return argumentError("arguments", `Expected an object, got ${jsonTypeName(a)}.`);
   return a as Record<string, unknown>;
 }
 

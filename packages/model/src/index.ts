@@ -11,7 +11,14 @@
  * @packageDocumentation
  */
 
-export type { ToolListing, ResourceListing, ResourceTemplateListing, ResourceListingEntry, PromptListing, PromptArgumentListing } from "./listing.js";
+export type {
+  ToolListing,
+  ResourceListing,
+  ResourceTemplateListing,
+  ResourceListingEntry,
+  PromptListing,
+  PromptArgumentListing,
+} from "./listing.js";
 export { RUNTIME_HELPERS, type RuntimeHelperName } from "./runtime-helpers.js";
 
 /** A position in a source file. `line` and `column` are 1-based; `column` counts UTF-16 code units. */
@@ -157,7 +164,11 @@ export function wireType(t: TypeModel): WireType {
     case "boolean":
       return "boolean";
     case "enum":
-      return t.numeric !== undefined || t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
+      return t.numeric !== undefined || t.valueType === "string"
+        ? "string"
+        : t.valueType === "boolean"
+          ? "boolean"
+          : "number";
     case "array":
     case "tuple":
       return "array";
@@ -167,7 +178,9 @@ export function wireType(t: TypeModel): WireType {
     case "nullable":
       return wireType(t.inner);
     case "union":
-      return t.members.length > 0 && t.members.every((m) => wireType(m) === wireType(t.members[0]!)) ? wireType(t.members[0]!) : "object";
+      return t.members.length > 0 && t.members.every((m) => wireType(m) === wireType(t.members[0]!))
+        ? wireType(t.members[0]!)
+        : "object";
     default:
       return assertNever(t);
   }
@@ -530,4 +543,13 @@ export function assertNever(x: never): never {
  */
 export const SCOPE_TOKEN: RegExp = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-export { pathStep, argumentError, argumentErrorFrom, argumentsObject, unknownArgument, jsonTypeName, cutEchoed, MAX_PATH_LENGTH } from "./argument-errors.js";
+export {
+  pathStep,
+  argumentError,
+  argumentErrorFrom,
+  argumentsObject,
+  unknownArgument,
+  jsonTypeName,
+  cutEchoed,
+  MAX_PATH_LENGTH,
+} from "./argument-errors.js";

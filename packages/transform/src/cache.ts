@@ -21,7 +21,16 @@
  * @packageDocumentation
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
@@ -58,7 +67,8 @@ export class FileHashes {
       return "missing";
     }
     const known = this.stamps.get(file);
-    if (known && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs && known.size === st.size) return known.hash;
+    if (known && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs && known.size === st.size)
+      return known.hash;
     let hash: string;
     try {
       hash = sha(readFileSync(file));
@@ -104,7 +114,9 @@ function saltOfExtractor(): string {
       h.update(name);
       for (const f of files.sort()) h.update(f.slice(dist.length)).update(readFileSync(f));
       try {
-        h.update(String((JSON.parse(readFileSync(join(dist, "../package.json"), "utf8")) as { version?: string }).version));
+        h.update(
+          String((JSON.parse(readFileSync(join(dist, "../package.json"), "utf8")) as { version?: string }).version),
+        );
       } catch {
         h.update("?");
       }
@@ -124,7 +136,12 @@ const LOCK_FILES = ["pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.loc
  * (`model.declarations`, checked with `@typed-mcp/extract`'s `dependencyDigest` over the files'
  * current text). A model without recorded declarations holds only while its files are unchanged.
  */
-export function stillValid(model: ModuleModel, consulted: Record<string, string>, hashes: FileHashes, tables: DeclarationTables): boolean {
+export function stillValid(
+  model: ModuleModel,
+  consulted: Record<string, string>,
+  hashes: FileHashes,
+  tables: DeclarationTables,
+): boolean {
   let changed = false;
   for (const [file, hash] of Object.entries(consulted)) {
     if (hashes.hash(file) !== hash) {
@@ -350,7 +367,8 @@ export function tsconfigChain(config: string): string[] {
       return;
     }
     const ext = (json as { extends?: unknown } | null)?.extends;
-    const targets = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((t): t is string => typeof t === "string") : [];
+    const targets =
+      typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((t): t is string => typeof t === "string") : [];
     for (const target of targets) {
       const next = resolveExtends(path, target);
       if (next) visit(next.replace(/\\/g, "/"));

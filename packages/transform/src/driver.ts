@@ -8,7 +8,13 @@
  * @packageDocumentation
  */
 import { join, resolve } from "node:path";
-import { createExtractor, DeclarationTables, findTsconfig, type MeasuredExtractor, type TypeScriptChoice } from "@typed-mcp/extract";
+import {
+  createExtractor,
+  DeclarationTables,
+  findTsconfig,
+  type MeasuredExtractor,
+  type TypeScriptChoice,
+} from "@typed-mcp/extract";
 import { moduleWarnings, PROFILES, type Profile } from "@typed-mcp/codegen";
 import type { BuildWarning, ModuleModel, WarningCode } from "@typed-mcp/model";
 import { ConfigHashes, FileHashes, hashesOf, ModelCache, stillValid } from "./cache.js";
@@ -97,7 +103,10 @@ export class Driver {
    * Per module: the last model without diagnostics, with the text, tsconfig hash and consulted
    * files' hashes it holds for (see {@link stillValid}).
    */
-  private readonly live = new Map<string, { code: string; config: string; consulted: Record<string, string>; model: ModuleModel }>();
+  private readonly live = new Map<
+    string,
+    { code: string; config: string; consulted: Record<string, string>; model: ModuleModel }
+  >();
   private extractor: MeasuredExtractor | undefined;
   private sidecarReported = false;
   private modelCache: ModelCache | null | undefined;
@@ -112,7 +121,9 @@ export class Driver {
   constructor(private readonly options: DriverOptions = {}) {
     const p = options.profile;
     if (p !== undefined && !PROFILES.includes(p)) {
-      throw new TypeError(`typed-mcp: unknown profile ${JSON.stringify(p)}; expected one of ${PROFILES.join(", ")} (spec §11).`);
+      throw new TypeError(
+        `typed-mcp: unknown profile ${JSON.stringify(p)}; expected one of ${PROFILES.join(", ")} (spec §11).`,
+      );
     }
   }
 
@@ -137,7 +148,12 @@ export class Driver {
     if (this.options.pollChanges) this.poll();
     const config = this.configKey(file);
     const live = this.live.get(file);
-    if (live && live.code === code && live.config === config && stillValid(live.model, live.consulted, this.hashes, this.tables)) {
+    if (
+      live &&
+      live.code === code &&
+      live.config === config &&
+      stillValid(live.model, live.consulted, this.hashes, this.tables)
+    ) {
       this.emit({ type: "reuse", file });
       live.consulted = hashesOf(live.model.consultedFiles, this.hashes);
       this.armIdleTimer();
@@ -255,7 +271,16 @@ export class Driver {
       typeof cache === "object" && cache.dir
         ? resolve(root, cache.dir)
         : (this.options.cacheDir?.() ?? join(root, "node_modules/.cache/typed-mcp"));
-    this.modelCache = new ModelCache({ dir, root, tsconfig, cwd, typescript, profile, hashes: this.hashes, tables: this.tables });
+    this.modelCache = new ModelCache({
+      dir,
+      root,
+      tsconfig,
+      cwd,
+      typescript,
+      profile,
+      hashes: this.hashes,
+      tables: this.tables,
+    });
     return this.modelCache;
   }
 

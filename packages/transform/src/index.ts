@@ -16,8 +16,23 @@
  */
 export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
 export { FileHashes, ModelCache, tsconfigChain, type CacheHit, type ModelCacheOptions } from "./cache.js";
-export { planSplice, spliceTools, RUNTIME_MODULE, type SplicePlan, type SpliceResult, type SpliceMore } from "./splice.js";
-export { UnitRegistry, unitFile, unitOfSpecifier, UNIT_FILE, UNIT_SPECIFIER, UNIT_SPECIFIER_PREFIX, type ShareMode } from "./units.js";
+export {
+  planSplice,
+  spliceTools,
+  RUNTIME_MODULE,
+  type SplicePlan,
+  type SpliceResult,
+  type SpliceMore,
+} from "./splice.js";
+export {
+  UnitRegistry,
+  unitFile,
+  unitOfSpecifier,
+  UNIT_FILE,
+  UNIT_SPECIFIER,
+  UNIT_SPECIFIER_PREFIX,
+  type ShareMode,
+} from "./units.js";
 export { GeneratedCodeMemo, type GeneratedCode, type GeneratedKind, type ModuleMemo } from "./memo.js";
 export { PROFILES, type Profile } from "@typed-mcp/codegen";
 export { formatDiagnostic } from "@typed-mcp/model";

@@ -15,7 +15,16 @@
 import MagicString from "magic-string";
 import type { CompletionHookModel, PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
 import { GeneratedCodeMemo, type ModuleMemo } from "./memo.js";
-import { generatePrompt, generateResource, generateTool, helperCall, RUNTIME_NAMESPACE, type ImportRequest, type Profile, type SharedUnit } from "@typed-mcp/codegen";
+import {
+  generatePrompt,
+  generateResource,
+  generateTool,
+  helperCall,
+  RUNTIME_NAMESPACE,
+  type ImportRequest,
+  type Profile,
+  type SharedUnit,
+} from "@typed-mcp/codegen";
 import { unitDeclaration, unitImport, type ShareMode } from "./units.js";
 
 /** The module specifier generated code imports its runtime helpers from. */
@@ -80,7 +89,11 @@ type ClassDefine = "defineTools" | "defineResources" | "definePrompts" | "define
  *
  * @returns The plan, or `undefined` when there is nothing to splice.
  */
-export function planSplice(tools: readonly ToolModel[], more: SpliceMore = {}, memo?: ModuleMemo): SplicePlan | undefined {
+export function planSplice(
+  tools: readonly ToolModel[],
+  more: SpliceMore = {},
+  memo?: ModuleMemo,
+): SplicePlan | undefined {
   const resources = more.resources ?? [];
   const prompts = more.prompts ?? [];
   if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
@@ -90,29 +103,48 @@ export function planSplice(tools: readonly ToolModel[], more: SpliceMore = {}, m
   const classes = new Map<number, Record<ClassDefine, string[]>>();
   const listsOf = (bodyStart: number): Record<ClassDefine, string[]> => {
     let lists = classes.get(bodyStart);
-    if (!lists) classes.set(bodyStart, (lists = { defineTools: [], defineResources: [], definePrompts: [], defineCompletions: [] }));
+    if (!lists)
+      classes.set(
+        bodyStart,
+        (lists = { defineTools: [], defineResources: [], definePrompts: [], defineCompletions: [] }),
+      );
     return lists;
   };
 
-  const place = (site: ToolModel["site"], generated: { code: string; imports: ImportRequest[]; units?: SharedUnit[] }, define: "defineTools" | "defineResources" | "definePrompts") => {
+  const place = (
+    site: ToolModel["site"],
+    generated: { code: string; imports: ImportRequest[]; units?: SharedUnit[] },
+    define: "defineTools" | "defineResources" | "definePrompts",
+  ) => {
     imports.push(...generated.imports);
     for (const u of generated.units ?? []) if (!units.has(u.id)) units.set(u.id, u);
     if (site.kind === "method") {
       plan.removals.push([site.decorator[0], site.decorator[1]]);
       listsOf(site.classBodyStart)[define].push(generated.code);
     } else {
-      plan.quickArgs.push({ callEnd: site.callEnd, trailingComma: site.trailingComma, code: helperCall("generated", generated.code) });
+      plan.quickArgs.push({
+        callEnd: site.callEnd,
+        trailingComma: site.trailingComma,
+        code: helperCall("generated", generated.code),
+      });
     }
   };
   const gen = memo ?? ((_kind, model, generate) => generate(model as never));
   const share = more.share !== undefined;
-  for (const tool of tools) place(tool.site, gen(share ? "shared-tool" : "tool", tool, (t: ToolModel) => generateTool(t, { profile: more.profile, share })), "defineTools");
+  for (const tool of tools)
+    place(
+      tool.site,
+      gen(share ? "shared-tool" : "tool", tool, (t: ToolModel) => generateTool(t, { profile: more.profile, share })),
+      "defineTools",
+    );
   for (const r of resources) place(r.site, gen("resource", r, generateResource), "defineResources");
   for (const p of prompts) place(p.site, gen("prompt", p, generatePrompt), "definePrompts");
   // `@complete` hooks: plain data, no generated code (docs/resources.md "Completion hooks").
   for (const c of more.completions ?? []) {
     plan.removals.push([c.decorator[0], c.decorator[1]]);
-    listsOf(c.classBodyStart).defineCompletions.push(JSON.stringify({ prompt: c.prompt, argument: c.argument, member: c.member, static: c.static, given: c.given }));
+    listsOf(c.classBodyStart).defineCompletions.push(
+      JSON.stringify({ prompt: c.prompt, argument: c.argument, member: c.member, static: c.static, given: c.given }),
+    );
   }
   for (const [bodyStart, lists] of classes) {
     const calls = (["defineTools", "defineResources", "definePrompts", "defineCompletions"] as const)
@@ -160,7 +192,13 @@ function copyMap(map: SpliceResult["map"]): SpliceResult["map"] {
  *   module whose text and models are all unchanged gets its previous output (a copy) back.
  * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
-export function spliceTools(code: string, id: string, tools: readonly ToolModel[], more: SpliceMore = {}, memo?: GeneratedCodeMemo): SpliceResult | undefined {
+export function spliceTools(
+  code: string,
+  id: string,
+  tools: readonly ToolModel[],
+  more: SpliceMore = {},
+  memo?: GeneratedCodeMemo,
+): SpliceResult | undefined {
   const plan = planSplice(tools, more, memo?.module(id));
   if (!plan) return undefined;
   const previous = memo?.previousSplice<SpliceResult>(id, code);
@@ -170,7 +208,11 @@ export function spliceTools(code: string, id: string, tools: readonly ToolModel[
   for (const q of plan.quickArgs) s.appendLeft(q.callEnd, `${q.trailingComma ? " " : ", "}${q.code}`);
   for (const c of plan.classBlocks) s.appendRight(c.bodyStart, c.code);
   s.prepend(plan.header + "\n");
-  const result = { code: s.toString(), map: s.generateMap({ hires: true, source: id, includeContent: true }), units: more.share === "virtual" ? plan.units : [] };
+  const result = {
+    code: s.toString(),
+    map: s.generateMap({ hires: true, source: id, includeContent: true }),
+    units: more.share === "virtual" ? plan.units : [],
+  };
   memo?.rememberSplice(id, code, result);
   return result;
 }

@@ -54,7 +54,6 @@ export function unitDeclaration(u: SharedUnit): string {
   return `const ${u.name} = ${u.code.replace(/\n\s*/g, " ")};`;
 }
 
-
 /**
  * The units of one build session, by id, for the plugin's `load` hook. Each is a pure function of
  * its id (a content hash), so entries are never replaced.
@@ -70,7 +69,8 @@ export class UnitRegistry {
     for (const u of units) {
       const known = this.units.get(u.id);
       if (known === undefined) this.units.set(u.id, u);
-      else if (known.code !== u.code) throw new Error(`typed-mcp: two generated units have the id ${u.id}; please report this (a hash collision).`);
+      else if (known.code !== u.code)
+        throw new Error(`typed-mcp: two generated units have the id ${u.id}; please report this (a hash collision).`);
     }
   }
 
@@ -84,6 +84,12 @@ export class UnitRegistry {
     if (u === undefined) return undefined;
     const deps = u.deps.map((d) => this.units.get(d)!);
     // A named binding, so that bundlers keep the short name instead of one made from the module id.
-    return [`import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(runtimeModule)};`, ...deps.map(unitImport), `const ${u.name} = ${u.code};`, `export default ${u.name};`, ""].join("\n");
+    return [
+      `import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(runtimeModule)};`,
+      ...deps.map(unitImport),
+      `const ${u.name} = ${u.code};`,
+      `export default ${u.name};`,
+      "",
+    ].join("\n");
   }
 }

@@ -91,14 +91,20 @@ export interface UiResourceParts {
  */
 export function uiResourceParts(uri: string, html: UiResourceHtml, options: UiResourceOptions = {}): UiResourceParts {
   if (typeof uri !== "string" || !uri.startsWith("ui://") || uri.length <= "ui://".length) {
-    throw new Error(`typed-mcp: server.addUiResource(${JSON.stringify(uri)}, …): an MCP Apps UI resource URI must start with "ui://" (spec §9).`);
+    throw new Error(
+      `typed-mcp: server.addUiResource(${JSON.stringify(uri)}, …): an MCP Apps UI resource URI must start with "ui://" (spec §9).`,
+    );
   }
   if (typeof html !== "string" && typeof html !== "function") {
-    throw new TypeError(`typed-mcp: server.addUiResource(${JSON.stringify(uri)}, …): the HTML must be a string or a function returning one.`);
+    throw new TypeError(
+      `typed-mcp: server.addUiResource(${JSON.stringify(uri)}, …): the HTML must be a string or a function returning one.`,
+    );
   }
   for (const key of ["name", "title", "description"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "string") {
-      throw new TypeError(`typed-mcp: server.addUiResource(${JSON.stringify(uri)}, …): option ${key} must be a string.`);
+      throw new TypeError(
+        `typed-mcp: server.addUiResource(${JSON.stringify(uri)}, …): option ${key} must be a string.`,
+      );
     }
   }
   const meta = options._meta;
@@ -118,7 +124,9 @@ export function uiResourceParts(uri: string, html: UiResourceHtml, options: UiRe
     read: () => [],
     write(value: unknown, requested: string) {
       if (typeof value !== "string") throw new TypeError(`the HTML of ${uri} is not a string`);
-      return { contents: [{ uri: requested, mimeType: UI_MIME_TYPE, text: value, ...(meta !== undefined && { _meta: meta }) }] };
+      return {
+        contents: [{ uri: requested, mimeType: UI_MIME_TYPE, text: value, ...(meta !== undefined && { _meta: meta }) }],
+      };
     },
   };
   const fn = typeof html === "string" ? () => html : () => html();

@@ -34,7 +34,10 @@ export function createIntrospector(
 ): (as: oauth.AuthorizationServer, token: string) => Promise<AuthInfo> {
   const cache = new Map<string, Cached>();
   return async (as, token) => {
-    const key = settings.introspectionCacheMaxAgeMs > 0 && settings.introspectionCacheMaxEntries > 0 ? await tokenDigest(token) : undefined;
+    const key =
+      settings.introspectionCacheMaxAgeMs > 0 && settings.introspectionCacheMaxEntries > 0
+        ? await tokenDigest(token)
+        : undefined;
     const hit = key === undefined ? undefined : cache.get(key);
     const fresh = hit !== undefined && Date.now() < hit.until;
     if (hit !== undefined && !fresh) cache.delete(key!);
@@ -55,8 +58,16 @@ async function tokenDigest(token: string): Promise<string> {
  * Keeps a checked, active answer until its `exp` or `introspectionCacheMaxAgeMs` from now,
  * whichever is first; past `introspectionCacheMaxEntries` answers the oldest (first stored) is evicted.
  */
-function remember(cache: Map<string, Cached>, key: string, answer: oauth.IntrospectionResponse, settings: VerifierSettings): void {
-  cache.set(key, { answer, until: Math.min(Date.now() + settings.introspectionCacheMaxAgeMs, (answer.exp as number) * 1000) });
+function remember(
+  cache: Map<string, Cached>,
+  key: string,
+  answer: oauth.IntrospectionResponse,
+  settings: VerifierSettings,
+): void {
+  cache.set(key, {
+    answer,
+    until: Math.min(Date.now() + settings.introspectionCacheMaxAgeMs, (answer.exp as number) * 1000),
+  });
   while (cache.size > settings.introspectionCacheMaxEntries) cache.delete(cache.keys().next().value!);
 }
 
@@ -67,10 +78,19 @@ async function askEndpoint(
   as: oauth.AuthorizationServer,
   token: string,
 ): Promise<oauth.IntrospectionResponse> {
-  if (as.introspection_endpoint === undefined) throw new AuthUnavailableError(`The authorization server ${settings.issuer.href} publishes no introspection_endpoint.`);
+  if (as.introspection_endpoint === undefined)
+    throw new AuthUnavailableError(
+      `The authorization server ${settings.issuer.href} publishes no introspection_endpoint.`,
+    );
   const client = { client_id: credentials.clientId };
   try {
-    const response = await oauth.introspectionRequest(as, client, oauth.ClientSecretBasic(credentials.clientSecret), token, requestOptions<"POST", URLSearchParams>(settings));
+    const response = await oauth.introspectionRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(credentials.clientSecret),
+      token,
+      requestOptions<"POST", URLSearchParams>(settings),
+    );
     return await oauth.processIntrospectionResponse(as, client, response);
   } catch (error) {
     throw new AuthUnavailableError(`Token introspection at ${as.introspection_endpoint} failed: ${messageOf(error)}`);
@@ -83,14 +103,23 @@ async function askEndpoint(
  * of a cached answer (its `exp` may have passed since).
  * @throws OAuthError `invalid_token` naming the failed check.
  */
-function checkAnswer(answer: oauth.IntrospectionResponse, as: oauth.AuthorizationServer, settings: VerifierSettings): void {
+function checkAnswer(
+  answer: oauth.IntrospectionResponse,
+  as: oauth.AuthorizationServer,
+  settings: VerifierSettings,
+): void {
   if (!answer.active) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token is not active");
-  if (answer.iss !== undefined && answer.iss !== as.issuer) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token was issued by another authorization server");
+  if (answer.iss !== undefined && answer.iss !== as.issuer)
+    throw new OAuthError(OAuthErrorCode.InvalidToken, "The token was issued by another authorization server");
   const aud = answer.aud === undefined ? [] : Array.isArray(answer.aud) ? answer.aud : [answer.aud];
-  if (!aud.some((a) => settings.audiences.includes(a))) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token was not issued for this resource");
+  if (!aud.some((a) => settings.audiences.includes(a)))
+    throw new OAuthError(OAuthErrorCode.InvalidToken, "The token was not issued for this resource");
   const now = Date.now() / 1000;
-  if (typeof answer.exp !== "number") throw new OAuthError(OAuthErrorCode.InvalidToken, "The token has no expiration time");
-  if (answer.exp + settings.clockTolerance <= now) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token has expired");
-  if (typeof answer.nbf === "number" && answer.nbf - settings.clockTolerance > now) throw new OAuthError(OAuthErrorCode.InvalidToken, "The token is not valid yet");
+  if (typeof answer.exp !== "number")
+    throw new OAuthError(OAuthErrorCode.InvalidToken, "The token has no expiration time");
+  if (answer.exp + settings.clockTolerance <= now)
+    throw new OAuthError(OAuthErrorCode.InvalidToken, "The token has expired");
+  if (typeof answer.nbf === "number" && answer.nbf - settings.clockTolerance > now)
+    throw new OAuthError(OAuthErrorCode.InvalidToken, "The token is not valid yet");
   checkIssuedAt(answer as JWTPayload, settings);
 }

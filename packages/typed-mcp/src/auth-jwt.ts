@@ -17,7 +17,19 @@ import { AuthUnavailableError, authInfoOf, checkIssuedAt, mediaType, messageOf }
 import type { VerifierSettings } from "./auth-token.js";
 
 /** JWS algorithms accepted for access tokens: asymmetric only (`none` and HMAC are refused, so no algorithm confusion). */
-export const ACCEPTED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
+export const ACCEPTED_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
 
 /** The `typ` every RFC 9068 access token carries (§2.1), as {@link mediaType} gives it. */
 export const ACCESS_TOKEN_TYPE = "application/at+jwt";
@@ -42,8 +54,11 @@ export function remoteKeys(uri: string, settings: VerifierSettings): JWTVerifyGe
     try {
       return await remote(header, token);
     } catch (error) {
-      if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys) throw error;
-      throw new AuthUnavailableError(`The authorization server's JWKS at ${uri} could not be used: ${messageOf(error)}`);
+      if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys)
+        throw error;
+      throw new AuthUnavailableError(
+        `The authorization server's JWKS at ${uri} could not be used: ${messageOf(error)}`,
+      );
     }
   };
 }
@@ -55,13 +70,21 @@ export function remoteKeys(uri: string, settings: VerifierSettings): JWTVerifyGe
  *   for `typ`, `sub` and `client_id`, which option accepts the issuer's own practice);
  *   {@link AuthUnavailableError} when the JWKS cannot be used.
  */
-export async function verifyJwt(token: string, issuer: string, keys: JWTVerifyGetKey, settings: VerifierSettings): Promise<AuthInfo> {
+export async function verifyJwt(
+  token: string,
+  issuer: string,
+  keys: JWTVerifyGetKey,
+  settings: VerifierSettings,
+): Promise<AuthInfo> {
   const options: JWTVerifyOptions = {
     issuer,
     audience: settings.audiences,
     algorithms: ACCEPTED_ALGORITHMS,
     clockTolerance: settings.clockTolerance,
-    requiredClaims: ["exp", ...(["iat", "sub", "client_id"] as const).filter((claim) => !settings.optionalClaims.has(claim))],
+    requiredClaims: [
+      "exp",
+      ...(["iat", "sub", "client_id"] as const).filter((claim) => !settings.optionalClaims.has(claim)),
+    ],
   };
   let verified: JWTVerifyResult;
   try {
@@ -104,7 +127,8 @@ function checkTokenType(typ: unknown, settings: VerifierSettings): void {
   const type = typeof typ === "string" ? mediaType(typ) : typ === undefined ? null : undefined;
   if (type !== undefined && settings.tokenTypes.has(type)) return;
   const quoted = typeof typ === "string" ? `'${cutEchoed(typ)}'` : undefined;
-  const found = typ === undefined ? "The token has no typ header" : `The token's typ header is ${quoted ?? "not a string"}`;
+  const found =
+    typ === undefined ? "The token has no typ header" : `The token's typ header is ${quoted ?? "not a string"}`;
   const accept = quoted ?? (typ === undefined ? "null" : undefined);
   throw new OAuthError(
     OAuthErrorCode.InvalidToken,
@@ -119,7 +143,8 @@ function checkTokenType(typ: unknown, settings: VerifierSettings): void {
  */
 function checkClaimTypes(claims: JWTPayload): void {
   for (const claim of ["sub", "client_id"]) {
-    if (claims[claim] !== undefined && (typeof claims[claim] !== "string" || claims[claim] === "")) throw new OAuthError(OAuthErrorCode.InvalidToken, `The token's ${claim} claim is not a non-empty string`);
+    if (claims[claim] !== undefined && (typeof claims[claim] !== "string" || claims[claim] === ""))
+      throw new OAuthError(OAuthErrorCode.InvalidToken, `The token's ${claim} claim is not a non-empty string`);
   }
 }
 
@@ -130,17 +155,25 @@ function checkClaimTypes(claims: JWTPayload): void {
  */
 function tokenError(error: unknown): Error {
   if (error instanceof AuthUnavailableError) return error;
-  if (error instanceof joseErrors.JWTExpired) return new OAuthError(OAuthErrorCode.InvalidToken, "The token has expired");
+  if (error instanceof joseErrors.JWTExpired)
+    return new OAuthError(OAuthErrorCode.InvalidToken, "The token has expired");
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     const missing = error.reason === "missing" ? MISSING_CLAIM_ERRORS[error.claim] : undefined;
     // "invalid": the claim is of the wrong type (RFC 7519 §2 NumericDate), not a failed time check.
     const invalid = error.reason === "invalid" ? `The token's ${error.claim} claim is not a NumericDate` : undefined;
-    return new OAuthError(OAuthErrorCode.InvalidToken, missing ?? invalid ?? CLAIM_ERRORS[error.claim] ?? "The token's claims are not valid");
+    return new OAuthError(
+      OAuthErrorCode.InvalidToken,
+      missing ?? invalid ?? CLAIM_ERRORS[error.claim] ?? "The token's claims are not valid",
+    );
   }
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return new OAuthError(OAuthErrorCode.InvalidToken, "The token is not signed by a key of the authorization server");
-  if (error instanceof joseErrors.JOSEAlgNotAllowed) return new OAuthError(OAuthErrorCode.InvalidToken, "The token's signature algorithm is not accepted");
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return new OAuthError(OAuthErrorCode.InvalidToken, "The token's signature is not valid");
-  if (error instanceof joseErrors.JOSEError) return new OAuthError(OAuthErrorCode.InvalidToken, "The token is not a valid JWT");
+  if (error instanceof joseErrors.JWKSNoMatchingKey)
+    return new OAuthError(OAuthErrorCode.InvalidToken, "The token is not signed by a key of the authorization server");
+  if (error instanceof joseErrors.JOSEAlgNotAllowed)
+    return new OAuthError(OAuthErrorCode.InvalidToken, "The token's signature algorithm is not accepted");
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+    return new OAuthError(OAuthErrorCode.InvalidToken, "The token's signature is not valid");
+  if (error instanceof joseErrors.JOSEError)
+    return new OAuthError(OAuthErrorCode.InvalidToken, "The token is not a valid JWT");
   return new AuthUnavailableError(`The authorization server's JWKS could not be used: ${messageOf(error)}`);
 }
 
@@ -158,5 +191,6 @@ const MISSING_CLAIM_ERRORS: Record<string, string> = {
   exp: "The token has no expiration time",
   iat: "The token has no iat claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['iat'] })",
   sub: "The token has no sub claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['sub'] })",
-  client_id: "The token has no client_id claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['client_id'] })",
+  client_id:
+    "The token has no client_id claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['client_id'] })",
 };

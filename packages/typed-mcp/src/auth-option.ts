@@ -21,7 +21,11 @@ export interface AuthHandler {
    */
   handle(request: Request, serve: GatedServe, maxBodyBytes: number): Promise<Response>;
   /** The `tools/list` result for a caller (`hideUnauthorizedTools`; `cacheScope: "private"` on 2026-07-28). */
-  listTools<T extends { name: string }>(tools: T[], authInfo: AuthInfo | undefined, protocolVersion: string): { tools: T[]; cacheScope?: "private" };
+  listTools<T extends { name: string }>(
+    tools: T[],
+    authInfo: AuthInfo | undefined,
+    protocolVersion: string,
+  ): { tools: T[]; cacheScope?: "private" };
 }
 
 /**
@@ -43,9 +47,11 @@ export interface ServerAuth {
  */
 export function authGate(value: ServerAuth | undefined, source: ScopeSource): AuthHandler | undefined {
   if (value === undefined) return undefined;
-  if (value !== null && typeof value === "object" && typeof (value as Partial<ServerAuth>).gate === "function") return value.gate(source);
+  if (value !== null && typeof value === "object" && typeof (value as Partial<ServerAuth>).gate === "function")
+    return value.gate(source);
   // Any plain object (a `{ issuer, audience }` of earlier versions, `{}`, a misspelt key): the fix is the same.
-  const plain = value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+  const plain =
+    value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
   throw new TypeError(
     plain
       ? 'The auth option takes oauth({ issuer, audience, … }) from "typed-mcp/auth", not the plain options object (docs/auth.md): import { oauth } from "typed-mcp/auth" and write auth: oauth({ … })'

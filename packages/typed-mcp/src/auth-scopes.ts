@@ -68,7 +68,10 @@ function needOf(message: unknown, source: ScopeSource): ScopeNeed | undefined {
  * scopes (for the challenge's `scope`, MCP 2025-11-25 "Scope challenge handling"); `undefined`
  * when every need is met.
  */
-export function missingScopes(needs: readonly ScopeNeed[], authInfo: AuthInfo): { what: string; scopes: string[]; required: readonly string[] } | undefined {
+export function missingScopes(
+  needs: readonly ScopeNeed[],
+  authInfo: AuthInfo,
+): { what: string; scopes: string[]; required: readonly string[] } | undefined {
   const granted = new Set(authInfo.scopes);
   for (const need of needs) {
     const missing = need.scopes.filter((s) => !granted.has(s));

@@ -66,7 +66,8 @@ export function mediaType(typ: string): string {
 export function requestOptions<M, B>(settings: VerifierSettings): oauth.HttpRequestOptions<M, B> {
   return {
     signal: () => AbortSignal.timeout(settings.timeoutMs),
-    [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<M, B>) => settings.fetch(url, init as RequestInit),
+    [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<M, B>) =>
+      settings.fetch(url, init as RequestInit),
     ...(settings.issuer.protocol === "http:" && { [oauth.allowInsecureRequests]: true }),
   };
 }
@@ -93,15 +94,33 @@ export function checkIssuedAt(claims: JWTPayload, settings: VerifierSettings): v
  * token (RFC 9068 §2.2; a `sub` the issuer is declared to omit counts as `""`), issuer + (`sub` ??
  * `client_id`) for an introspected one (RFC 7662 makes both optional).
  */
-export function authInfoOf(token: string, claims: JWTPayload, settings: VerifierSettings, via: "jwt" | "introspection"): AuthInfo {
+export function authInfoOf(
+  token: string,
+  claims: JWTPayload,
+  settings: VerifierSettings,
+  via: "jwt" | "introspection",
+): AuthInfo {
   const scope = claims["scope"];
   const scp = claims["scp"];
-  const scopes = typeof scope === "string" ? scope.split(" ").filter((s) => s !== "") : Array.isArray(scp) ? scp.filter((s): s is string => typeof s === "string") : [];
-  const clientId = typeof claims["client_id"] === "string" ? claims["client_id"] : typeof claims["azp"] === "string" ? claims["azp"] : "";
+  const scopes =
+    typeof scope === "string"
+      ? scope.split(" ").filter((s) => s !== "")
+      : Array.isArray(scp)
+        ? scp.filter((s): s is string => typeof s === "string")
+        : [];
+  const clientId =
+    typeof claims["client_id"] === "string"
+      ? claims["client_id"]
+      : typeof claims["azp"] === "string"
+        ? claims["azp"]
+        : "";
   const issuer = claims.iss ?? settings.issuer.href;
   const subject = typeof claims.sub === "string" ? claims.sub : undefined;
   // Introspection: the subject, else the client, each tagged, so a user whose `sub` equals a client's id is not that client's caller.
-  const owner = via === "jwt" ? [issuer, subject ?? "", clientId] : [issuer, subject !== undefined ? `sub:${subject}` : `client:${clientId}`];
+  const owner =
+    via === "jwt"
+      ? [issuer, subject ?? "", clientId]
+      : [issuer, subject !== undefined ? `sub:${subject}` : `client:${clientId}`];
   return {
     token,
     clientId,

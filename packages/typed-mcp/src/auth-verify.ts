@@ -44,7 +44,10 @@ export function createVerifier(settings: VerifierSettings): OAuthTokenVerifier {
   return {
     async verifyAccessToken(token) {
       const as = await metadata();
-      if (as.jwks_uri === undefined) throw new AuthUnavailableError(`The authorization server ${settings.issuer.href} publishes no jwks_uri; configure auth.introspection.`);
+      if (as.jwks_uri === undefined)
+        throw new AuthUnavailableError(
+          `The authorization server ${settings.issuer.href} publishes no jwks_uri; configure auth.introspection.`,
+        );
       if (jwks?.uri !== as.jwks_uri) jwks = { uri: as.jwks_uri, keys: remoteKeys(as.jwks_uri, settings) };
       return verifyJwt(token, as.issuer, jwks.keys, settings);
     },
@@ -72,11 +75,16 @@ async function discover(settings: VerifierSettings): Promise<oauth.Authorization
   let last: unknown;
   for (const algorithm of ["oauth2", "oidc"] as const) {
     try {
-      const response = await oauth.discoveryRequest(settings.issuer, { algorithm, ...requestOptions<"GET", undefined>(settings) });
+      const response = await oauth.discoveryRequest(settings.issuer, {
+        algorithm,
+        ...requestOptions<"GET", undefined>(settings),
+      });
       return await oauth.processDiscoveryResponse(settings.issuer, response);
     } catch (error) {
       last = error;
     }
   }
-  throw new AuthUnavailableError(`The authorization server metadata of ${settings.issuer.href} could not be read: ${messageOf(last)}`);
+  throw new AuthUnavailableError(
+    `The authorization server metadata of ${settings.issuer.href} could not be read: ${messageOf(last)}`,
+  );
 }

@@ -165,19 +165,28 @@ export class AuthGate implements AuthHandler {
   constructor(options: AuthOptions, source: ScopeSource) {
     const issuer = absoluteUrl(options.issuer, "auth.issuer");
     this.#audience = absoluteUrl(options.audience, "auth.audience");
-    if (this.#audience.hash !== "") throw new TypeError(`auth.audience must not have a fragment (RFC 8707 §2), got ${this.#audience.href}`);
-    for (const scope of [...(options.scopes ?? []), ...(options.scopesSupported ?? [])]) checkScopeToken(scope, "auth.scopes");
+    if (this.#audience.hash !== "")
+      throw new TypeError(`auth.audience must not have a fragment (RFC 8707 §2), got ${this.#audience.href}`);
+    for (const scope of [...(options.scopes ?? []), ...(options.scopesSupported ?? [])])
+      checkScopeToken(scope, "auth.scopes");
     this.#options = options;
     this.#source = source;
     this.#metadataUrl = getOAuthProtectedResourceMetadataUrl(this.#audience);
     // Only `issuer` is read for the protected resource document (the authorization server's own document is not served here).
     // RFC 8414 §3.3 / RFC 9728 §3: issuer identifiers are compared as strings, so the one configured is used exactly as written.
     const issuerId = typeof options.issuer === "string" ? options.issuer : options.issuer.href;
-    this.#metadata = { oauthMetadata: { issuer: issuerId } as OAuthMetadata, resourceServerUrl: this.#audience, ...(options.resourceName !== undefined && { resourceName: options.resourceName }) };
+    this.#metadata = {
+      oauthMetadata: { issuer: issuerId } as OAuthMetadata,
+      resourceServerUrl: this.#audience,
+      ...(options.resourceName !== undefined && { resourceName: options.resourceName }),
+    };
     buildOAuthProtectedResourceMetadata(this.#metadata); // fail fast on an insecure issuer
     this.#maxHeader = positive(options.maxAuthorizationHeaderBytes, 8192, "auth.maxAuthorizationHeaderBytes");
     // AbortSignal.timeout and jose's timeoutDuration are setTimeout: a longer delay would fire after 1 ms (timers.ts).
-    if (typeof options.timeoutMs === "number" && options.timeoutMs > MAX_TIMER_DELAY_MS) throw new TypeError(`auth.timeoutMs must be at most ${MAX_TIMER_DELAY_MS} ms (the longest timer), got ${options.timeoutMs}`);
+    if (typeof options.timeoutMs === "number" && options.timeoutMs > MAX_TIMER_DELAY_MS)
+      throw new TypeError(
+        `auth.timeoutMs must be at most ${MAX_TIMER_DELAY_MS} ms (the longest timer), got ${options.timeoutMs}`,
+      );
     const href = this.#audience.href;
     this.#verifier =
       options.verify ??
@@ -190,8 +199,11 @@ export class AuthGate implements AuthHandler {
         tokenTypes: tokenTypes(options.acceptTokenTypes),
         optionalClaims: optionalClaims(options.optionalClaims),
         ...(options.introspection !== undefined && { introspection: options.introspection }),
-        introspectionCacheMaxAgeMs: positive(options.introspectionCacheMaxAgeSeconds, 60, "auth.introspectionCacheMaxAgeSeconds", true) * 1000,
-        introspectionCacheMaxEntries: Math.floor(positive(options.introspectionCacheMaxEntries, 10_000, "auth.introspectionCacheMaxEntries", true)),
+        introspectionCacheMaxAgeMs:
+          positive(options.introspectionCacheMaxAgeSeconds, 60, "auth.introspectionCacheMaxAgeSeconds", true) * 1000,
+        introspectionCacheMaxEntries: Math.floor(
+          positive(options.introspectionCacheMaxEntries, 10_000, "auth.introspectionCacheMaxEntries", true),
+        ),
         fetch: options.fetch ?? ((input, init) => fetch(input, init)),
       });
   }
@@ -201,7 +213,11 @@ export class AuthGate implements AuthHandler {
    * and a verified caller, only the tools whose `scopes` its token carries, and on 2026-07-28
    * `cacheScope: "private"` (the answer depends on the caller; docs/mapping.md §11).
    */
-  listTools<T extends { name: string }>(tools: T[], authInfo: AuthInfo | undefined, protocolVersion: string): { tools: T[]; cacheScope?: "private" } {
+  listTools<T extends { name: string }>(
+    tools: T[],
+    authInfo: AuthInfo | undefined,
+    protocolVersion: string,
+  ): { tools: T[]; cacheScope?: "private" } {
     if (this.#options.hideUnauthorizedTools !== true || authInfo === undefined) return { tools };
     const visible = tools.filter((t) => mayUse(this.#source.toolScopes(t.name), authInfo));
     return { tools: visible, ...(isStateless(protocolVersion) && { cacheScope: "private" as const }) };
@@ -225,7 +241,10 @@ export class AuthGate implements AuthHandler {
     const path = url.pathname.replace(/(.)\/$/, "$1");
     if (path === ROOT_METADATA_PATH || path === new URL(this.#metadataUrl).pathname) {
       // The SDK serves the document (GET/HEAD, CORS preflight, 405) on the resource's path-suffixed path; the root form is the same document.
-      return oauthMetadataResponse(new Request(this.#metadataUrl, request), { ...this.#metadata, scopesSupported: this.#scopesSupported() })!;
+      return oauthMetadataResponse(new Request(this.#metadataUrl, request), {
+        ...this.#metadata,
+        scopesSupported: this.#scopesSupported(),
+      })!;
     }
     const challenge = { requiredScopes: [...(this.#options.scopes ?? [])], resourceMetadataUrl: this.#metadataUrl };
     if (url.searchParams.has("access_token")) {
@@ -233,13 +252,20 @@ export class AuthGate implements AuthHandler {
     }
     const header = request.headers.get("authorization");
     if (header !== null && new TextEncoder().encode(header).length > this.#maxHeader) {
-      const error = new OAuthError(OAuthErrorCode.InvalidRequest, `The Authorization header is longer than ${this.#maxHeader} bytes`);
+      const error = new OAuthError(
+        OAuthErrorCode.InvalidRequest,
+        `The Authorization header is longer than ${this.#maxHeader} bytes`,
+      );
       return Response.json(error.toResponseObject(), { status: 431 });
     }
     if (header === null || !/^bearer(?: |$)/i.test(header)) return noTokenChallenge(challenge);
     let authInfo: AuthInfo;
     try {
-      authInfo = await verifyBearerToken(header, { ...challenge, verifier: this.#verifier, expectedResource: this.#audience });
+      authInfo = await verifyBearerToken(header, {
+        ...challenge,
+        verifier: this.#verifier,
+        expectedResource: this.#audience,
+      });
     } catch (error) {
       if (error instanceof AuthUnavailableError) return unavailable();
       return bearerAuthChallengeResponse(error, challenge);
@@ -249,22 +275,33 @@ export class AuthGate implements AuthHandler {
     const body = "parsedBody" in read ? { value: read.parsedBody } : undefined;
     const missing = body === undefined ? undefined : missingScopes(requiredScopes(body.value, this.#source), authInfo);
     if (missing !== undefined) {
-      const error = new OAuthError(OAuthErrorCode.InsufficientScope, `${missing.what} needs the scope ${missing.scopes.join(" ")}`);
-      return bearerAuthChallengeResponse(error, { requiredScopes: [...new Set([...challenge.requiredScopes, ...missing.required])], resourceMetadataUrl: this.#metadataUrl });
+      const error = new OAuthError(
+        OAuthErrorCode.InsufficientScope,
+        `${missing.what} needs the scope ${missing.scopes.join(" ")}`,
+      );
+      return bearerAuthChallengeResponse(error, {
+        requiredScopes: [...new Set([...challenge.requiredScopes, ...missing.required])],
+        resourceMetadataUrl: this.#metadataUrl,
+      });
     }
     return serve(read.request, { authInfo, ...(body !== undefined && { parsedBody: body.value }) });
   }
 
   /** RFC 9728 `scopes_supported`: the option, else the global scopes with every registered `scopes` option (`undefined` when none). */
   #scopesSupported(): string[] | undefined {
-    const all = this.#options.scopesSupported ?? [...new Set([...(this.#options.scopes ?? []), ...this.#source.allScopes()])];
+    const all = this.#options.scopesSupported ?? [
+      ...new Set([...(this.#options.scopes ?? []), ...this.#source.allScopes()]),
+    ];
     return all.length > 0 ? [...all] : undefined;
   }
 }
 
 /** 503 with the OAuth error `temporarily_unavailable` and `Retry-After` (RFC 9110 §10.2.3); the cause stays on the server. */
 function unavailable(): Response {
-  const error = new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "The authorization server cannot be reached; try again later");
+  const error = new OAuthError(
+    OAuthErrorCode.TemporarilyUnavailable,
+    "The authorization server cannot be reached; try again later",
+  );
   return Response.json(error.toResponseObject(), { status: 503, headers: { "Retry-After": "30" } });
 }
 
@@ -279,7 +316,10 @@ function unavailable(): Response {
  */
 function noTokenChallenge(challenge: { requiredScopes: string[]; resourceMetadataUrl: string }): Response {
   const scope = challenge.requiredScopes.length > 0 ? `scope="${challenge.requiredScopes.join(" ")}", ` : "";
-  return new Response(null, { status: 401, headers: { "WWW-Authenticate": `Bearer ${scope}resource_metadata="${challenge.resourceMetadataUrl}"` } });
+  return new Response(null, {
+    status: 401,
+    headers: { "WWW-Authenticate": `Bearer ${scope}resource_metadata="${challenge.resourceMetadataUrl}"` },
+  });
 }
 
 /**
@@ -289,7 +329,10 @@ function noTokenChallenge(challenge: { requiredScopes: string[]; resourceMetadat
  * (the SDK's `bearerAuthChallengeResponse` sends none for `invalid_request`).
  */
 function queryTokenRefusal(challenge: { requiredScopes: string[]; resourceMetadataUrl: string }): Response {
-  const error = new OAuthError(OAuthErrorCode.InvalidRequest, "Access tokens must be sent in the Authorization header, not the query string");
+  const error = new OAuthError(
+    OAuthErrorCode.InvalidRequest,
+    "Access tokens must be sent in the Authorization header, not the query string",
+  );
   const scope = challenge.requiredScopes.length > 0 ? `, scope="${challenge.requiredScopes.join(" ")}"` : "";
   const header = `Bearer error="invalid_request", error_description="${error.message}"${scope}, resource_metadata="${challenge.resourceMetadataUrl}"`;
   return Response.json(error.toResponseObject(), { status: 400, headers: { "WWW-Authenticate": header } });
@@ -299,7 +342,10 @@ function queryTokenRefusal(challenge: { requiredScopes: string[]; resourceMetada
 function tokenTypes(accepted: readonly (string | null)[] | undefined): Set<string | null> {
   const types = new Set<string | null>([ACCESS_TOKEN_TYPE]);
   for (const typ of accepted ?? []) {
-    if (typ !== null && (typeof typ !== "string" || typ === "")) throw new TypeError(`auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got ${JSON.stringify(typ) ?? String(typ)}`);
+    if (typ !== null && (typeof typ !== "string" || typ === ""))
+      throw new TypeError(
+        `auth.acceptTokenTypes takes typ header values (strings) and null (no typ), got ${JSON.stringify(typ) ?? String(typ)}`,
+      );
     types.add(typ === null ? null : mediaType(typ));
   }
   return types;
@@ -308,7 +354,10 @@ function tokenTypes(accepted: readonly (string | null)[] | undefined): Set<strin
 /** {@link AuthOptions.optionalClaims}, checked. */
 function optionalClaims(claims: readonly OptionalClaim[] | undefined): Set<OptionalClaim> {
   for (const claim of claims ?? []) {
-    if (claim !== "sub" && claim !== "client_id" && claim !== "iat") throw new TypeError(`auth.optionalClaims takes "sub", "client_id" and "iat", got ${JSON.stringify(claim) ?? String(claim)}`);
+    if (claim !== "sub" && claim !== "client_id" && claim !== "iat")
+      throw new TypeError(
+        `auth.optionalClaims takes "sub", "client_id" and "iat", got ${JSON.stringify(claim) ?? String(claim)}`,
+      );
   }
   return new Set(claims);
 }
@@ -323,11 +372,15 @@ function absoluteUrl(value: string | URL, option: string): URL {
 
 function positive(value: number | undefined, fallback: number, option: string, zeroAllowed = false): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0)) throw new TypeError(`${option} must be a ${zeroAllowed ? "non-negative" : "positive"} number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0))
+    throw new TypeError(
+      `${option} must be a ${zeroAllowed ? "non-negative" : "positive"} number, got ${String(value)}`,
+    );
   return value;
 }
 
 /** @throws TypeError unless `scope` is an RFC 6749 §3.3 scope token ({@link SCOPE_TOKEN}). */
 function checkScopeToken(scope: string, option: string): void {
-  if (typeof scope !== "string" || !SCOPE_TOKEN.test(scope)) throw new TypeError(`${option}: ${JSON.stringify(scope)} is not an OAuth scope token (RFC 6749 §3.3)`);
+  if (typeof scope !== "string" || !SCOPE_TOKEN.test(scope))
+    throw new TypeError(`${option}: ${JSON.stringify(scope)} is not an OAuth scope token (RFC 6749 §3.3)`);
 }

@@ -72,7 +72,8 @@ export function callerOf(ctx: ServerContext, connection: string | undefined, cal
   // A session id scopes what the session sees, but it is no quota boundary: any client can mint
   // sessions (`initialize`) or make ids up, so an unauthenticated session is charged to the
   // anonymous bucket like any anonymous request.
-  if (session !== null && session !== undefined && session !== "") return { owner: `session:${session}`, bucket: anonymousBucket(ctx.http?.req, callerKey), anonymous: true };
+  if (session !== null && session !== undefined && session !== "")
+    return { owner: `session:${session}`, bucket: anonymousBucket(ctx.http?.req, callerKey), anonymous: true };
   return { owner: ANONYMOUS_OWNER, bucket: anonymousBucket(ctx.http?.req, callerKey), anonymous: true };
 }
 

@@ -31,7 +31,11 @@ export interface BoundMember {
  * @param key The storage symbol (`TOOLS`, `RESOURCES`, `PROMPTS`).
  * @param memberOf The member a descriptor stands for (defaults to `d.member`).
  */
-export function collect<D extends MemberDescriptor>(target: object, key: symbol, memberOf: (d: D) => string = (d) => d.member ?? ""): D[] {
+export function collect<D extends MemberDescriptor>(
+  target: object,
+  key: symbol,
+  memberOf: (d: D) => string = (d) => d.member ?? "",
+): D[] {
   const wantStatic = typeof target === "function";
   const out: D[] = [];
   const members = new Set<string>();
@@ -61,7 +65,8 @@ export function collect<D extends MemberDescriptor>(target: object, key: symbol,
  * @throws Error with that message.
  */
 export function bindMember(target: object, d: MemberDescriptor, notAFunction: (origin: string) => string): BoundMember {
-  const owner = typeof target === "function" ? target.name || "(anonymous class)" : target.constructor?.name || "(object)";
+  const owner =
+    typeof target === "function" ? target.name || "(anonymous class)" : target.constructor?.name || "(object)";
   const origin = `${d.static ? "static " : ""}${owner}.${d.member ?? "?"}`;
   const fn = d.member === undefined ? undefined : (target as Record<string, unknown>)[d.member];
   if (typeof fn !== "function") throw new Error(notAFunction(origin));
@@ -75,7 +80,10 @@ export function bindMember(target: object, d: MemberDescriptor, notAFunction: (o
  * @param what The decorators looked for, e.g. `@tool()` or `@tool(), @resource() or @prompt()`.
  */
 export function noMembersMessage(target: object, what: string): string {
-  const name = typeof target === "function" ? `class ${target.name || "(anonymous)"}` : `this ${target.constructor?.name ?? "object"} instance`;
+  const name =
+    typeof target === "function"
+      ? `class ${target.name || "(anonymous)"}`
+      : `this ${target.constructor?.name ?? "object"} instance`;
   const kind = typeof target === "function" ? "static" : "instance";
   return (
     `typed-mcp: ${name} has no ${kind} ${what} members to register. ` +

@@ -6,7 +6,11 @@
  *
  * @module
  */
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from "@modelcontextprotocol/server";
 import type { ClientCapabilities, Implementation, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { ToolListing } from "@typed-mcp/model";
 import { UI_EXTENSION } from "./apps.js";
@@ -45,7 +49,10 @@ export function viewOf(sdk: Server, ctx: ServerContext): ClientView {
   const fromEnvelope = envelope?.[PROTOCOL_VERSION_META_KEY];
   const negotiated = sdk.getNegotiatedProtocolVersion();
   // A stateless 2025-era HTTP request: what its `initialize` negotiated travels in Mcp-Session-Id (session.ts).
-  const session = typeof fromEnvelope !== "string" && negotiated === undefined ? decodeSession(ctx.http?.req?.headers.get("mcp-session-id")) : undefined;
+  const session =
+    typeof fromEnvelope !== "string" && negotiated === undefined
+      ? decodeSession(ctx.http?.req?.headers.get("mcp-session-id"))
+      : undefined;
   const protocolVersion =
     (typeof fromEnvelope === "string" ? fromEnvelope : undefined) ??
     negotiated ??
@@ -53,8 +60,11 @@ export function viewOf(sdk: Server, ctx: ServerContext): ClientView {
     ctx.http?.req?.headers.get("mcp-protocol-version") ??
     DEFAULT_HTTP_REVISION;
   const clientCapabilities =
-    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? sdk.getClientCapabilities() ?? session?.clientCapabilities;
-  const clientInfo = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? sdk.getClientVersion() ?? session?.clientInfo;
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
+    sdk.getClientCapabilities() ??
+    session?.clientCapabilities;
+  const clientInfo =
+    (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? sdk.getClientVersion() ?? session?.clientInfo;
   return {
     protocolVersion,
     structured: hasStructuredContent(protocolVersion),
@@ -68,7 +78,12 @@ export function viewOf(sdk: Server, ctx: ServerContext): ClientView {
 /** Whether declared client capabilities have an `extensions["io.modelcontextprotocol/ui"]` key (spec §9). */
 function negotiatedApps(capabilities: ClientCapabilities | undefined): boolean {
   const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
-  return extensions !== undefined && extensions !== null && typeof extensions === "object" && Object.prototype.hasOwnProperty.call(extensions, UI_EXTENSION);
+  return (
+    extensions !== undefined &&
+    extensions !== null &&
+    typeof extensions === "object" &&
+    Object.prototype.hasOwnProperty.call(extensions, UI_EXTENSION)
+  );
 }
 
 /** A tool as the view needs it: its full listing, and whether only apps may see it. */

@@ -28,7 +28,9 @@ export type CompletionPart = {
  * A completion reference as in MCP `completion/complete` (`ref`): a prompt by name, or a resource
  * template by its exact `uriTemplate`.
  */
-export type CompletionRef<T extends string = string> = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: T };
+export type CompletionRef<T extends string = string> =
+  | { type: "ref/prompt"; name: string }
+  | { type: "ref/resource"; uri: T };
 
 /**
  * The variable names of an RFC 6570 URI template literal type: `TemplateVariables<"books://{genre}/{id}{?page,size}">`
@@ -38,9 +40,13 @@ export type CompletionRef<T extends string = string> = { type: "ref/prompt"; nam
 export type TemplateVariables<T extends string> = string extends T
   ? string
   : T extends `${string}{${infer Body}}${infer Rest}`
-    ? VariableList<Body extends `${"+" | "#" | "." | "/" | ";" | "?" | "&"}${infer List}` ? List : Body> | TemplateVariables<Rest>
+    ?
+        | VariableList<Body extends `${"+" | "#" | "." | "/" | ";" | "?" | "&"}${infer List}` ? List : Body>
+        | TemplateVariables<Rest>
     : never;
-type VariableList<L extends string> = L extends `${infer A},${infer R}` ? VariableName<A> | VariableList<R> : VariableName<L>;
+type VariableList<L extends string> = L extends `${infer A},${infer R}`
+  ? VariableName<A> | VariableList<R>
+  : VariableName<L>;
 type VariableName<V extends string> = V extends `${infer N}*` ? N : V extends `${infer N}:${string}` ? N : V;
 
 /**
@@ -83,8 +89,13 @@ export interface MethodHook {
  */
 export function methodHooks(target: object): MethodHook[] {
   return collect<GeneratedCompletion>(target, COMPLETIONS, (d) => `${d.prompt}\u0000${d.argument}`).map((d) => {
-    const { fn, thisArg } = bindMember(target, d, (origin) => `typed-mcp: completion hook ${origin} is not a function on the registered object.`);
-    const hook: CompletionHook = (value, given) => fn.call(thisArg, value, ...d.given.map((name) => given[name])) as readonly string[];
+    const { fn, thisArg } = bindMember(
+      target,
+      d,
+      (origin) => `typed-mcp: completion hook ${origin} is not a function on the registered object.`,
+    );
+    const hook: CompletionHook = (value, given) =>
+      fn.call(thisArg, value, ...d.given.map((name) => given[name])) as readonly string[];
     return { ref: { type: "ref/prompt", name: d.prompt }, argument: d.argument, hook };
   });
 }
@@ -122,7 +133,11 @@ export interface CompletionSource {
 export function completeFrom(values: readonly string[] | undefined, prefix: string): CompletionPart {
   if (values === undefined) return { values: [], hasMore: false };
   const matching = values.filter((v) => v.startsWith(prefix));
-  return { values: matching.slice(0, MAX_COMPLETION_VALUES), total: matching.length, hasMore: matching.length > MAX_COMPLETION_VALUES };
+  return {
+    values: matching.slice(0, MAX_COMPLETION_VALUES),
+    total: matching.length,
+    hasMore: matching.length > MAX_COMPLETION_VALUES,
+  };
 }
 
 /**
@@ -145,12 +160,17 @@ export function installCompletion(sdk: Server, source: CompletionSource): void {
     let key: string;
     if (ref.type === "ref/prompt") {
       sets = source.promptCompletions((key = ref.name));
-      if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${cutEchoed(ref.name)} not found`);
+      if (sets === undefined)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${cutEchoed(ref.name)} not found`);
     } else if (ref.type === "ref/resource") {
       sets = source.resourceCompletions((key = ref.uri));
-      if (sets === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${cutEchoed(ref.uri)} not found`);
+      if (sets === undefined)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${cutEchoed(ref.uri)} not found`);
     } else {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid completion reference: ${String((ref as { type?: unknown }).type)}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid completion reference: ${String((ref as { type?: unknown }).type)}`,
+      );
     }
     const hook = source.completionHook(ref.type === "ref/prompt" ? "prompt" : "resource", key, argument.name);
     if (hook !== undefined) {
@@ -192,7 +212,19 @@ async function runHook(
     throw thrownAnswer(error, HOOK_FAILED, report);
   }
   if (!Array.isArray(values) || !values.every((v) => typeof v === "string")) {
-    throw thrownAnswer(new TypeError(`a completion hook returned ${Array.isArray(values) ? "an array with a non-string value" : typeof values}, not an array of strings`), HOOK_FAILED, report);
+    throw thrownAnswer(
+      new TypeError(
+        `a completion hook returned ${Array.isArray(values) ? "an array with a non-string value" : typeof values}, not an array of strings`,
+      ),
+      HOOK_FAILED,
+      report,
+    );
   }
-  return { completion: { values: values.slice(0, MAX_COMPLETION_VALUES), total: values.length, hasMore: values.length > MAX_COMPLETION_VALUES } };
+  return {
+    completion: {
+      values: values.slice(0, MAX_COMPLETION_VALUES),
+      total: values.length,
+      hasMore: values.length > MAX_COMPLETION_VALUES,
+    },
+  };
 }

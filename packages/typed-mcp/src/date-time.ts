@@ -59,7 +59,8 @@ export function readDateTime(value: unknown): Date | undefined {
   const n = s.length;
   // Fixed part: "YYYY-MM-DDTHH:MM:SS" is 19 code units, then at least "Z".
   if (n < 20) return undefined;
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58)
+    return undefined;
   const t = s.charCodeAt(10);
   if (t !== 84 && t !== 116) return undefined;
   const year = digits(s, 0, 4);

@@ -71,7 +71,10 @@ export interface ToolOptions extends QuickToolOptions {
  */
 export interface ToolDecorator {
   /** Standard (TC39) decorators. */
-  <This, Fn extends (this: This, ...args: any[]) => any>(value: Fn, context: ClassMethodDecoratorContext<This, Fn>): void;
+  <This, Fn extends (this: This, ...args: any[]) => any>(
+    value: Fn,
+    context: ClassMethodDecoratorContext<This, Fn>,
+  ): void;
   /** `experimentalDecorators`. */
   (target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor): void;
 }

@@ -28,7 +28,9 @@ function toolErrorChannel(): Channel | null {
   if (channel !== undefined) return channel;
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const dc = proc?.getBuiltinModule?.("node:diagnostics_channel") as { channel?: (name: string) => Channel } | undefined;
+    const dc = proc?.getBuiltinModule?.("node:diagnostics_channel") as
+      | { channel?: (name: string) => Channel }
+      | undefined;
     channel = dc?.channel?.(TOOL_ERROR_CHANNEL) ?? null;
   } catch {
     channel = null;

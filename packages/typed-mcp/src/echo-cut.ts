@@ -59,7 +59,8 @@ export function cutEchoes(text: string, echoed: readonly string[]): string {
     if (text.length < s.length) continue;
     if (text.includes(s)) text = text.split(s).join(cutEchoed(s));
     const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s && text.includes(escaped)) text = text.split(escaped).join(JSON.stringify(cutEchoed(s)).slice(1, -1));
+    if (escaped !== s && text.includes(escaped))
+      text = text.split(escaped).join(JSON.stringify(cutEchoed(s)).slice(1, -1));
   }
   return text;
 }

@@ -45,7 +45,10 @@ export class ToolError extends Error {
  * @internal
  */
 export function isToolError(error: unknown): error is ToolError {
-  return error instanceof ToolError || (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true);
+  return (
+    error instanceof ToolError ||
+    (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true)
+  );
 }
 
 /**

@@ -59,7 +59,11 @@ function parseAuthorityUrl(text: string): URL | undefined {
 }
 
 function badRequest(res: ServerResponse, reason: string): false {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Bad Request: ${reason}.` }, id: null });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    error: { code: -32600, message: `Bad Request: ${reason}.` },
+    id: null,
+  });
   res.writeHead(400, { "content-type": "application/json", connection: "close" }).end(body);
   return false;
 }

@@ -20,7 +20,13 @@ export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.
 export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";
 export { resource, prompt, complete } from "./resource-decorators.js";
 export { UI_MIME_TYPE } from "./apps.js";
-export type { UiResourceOptions, UiResourceMeta, UiResourceCsp, UiResourcePermissions, UiResourceHtml } from "./apps.js";
+export type {
+  UiResourceOptions,
+  UiResourceMeta,
+  UiResourceCsp,
+  UiResourcePermissions,
+  UiResourceHtml,
+} from "./apps.js";
 export type {
   ResourceOptions,
   QuickResourceOptions,

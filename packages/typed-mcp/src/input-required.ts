@@ -27,8 +27,21 @@
  *
  * @module
  */
-import { ProtocolError, ProtocolErrorCode, createRequestStateCodec, inputRequired, inputResponse } from "@modelcontextprotocol/server";
-import type { InputRequest, InputRequests, InputRequiredResult, RequestStateCodec, Server, ServerContext } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+} from "@modelcontextprotocol/server";
+import type {
+  InputRequest,
+  InputRequests,
+  InputRequiredResult,
+  RequestStateCodec,
+  Server,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import { inputRequiredFlow } from "./revisions.js";
 import { wrapRequestHandlers } from "./sdk-patches.js";
 import type { RequestContext } from "./types.js";
@@ -82,7 +95,9 @@ interface StatePayload {
 /** The internal signal a pending input request rejects with. Never reaches the client. */
 class InputRequiredSignal extends Error {
   constructor(key: string) {
-    super(`typed-mcp: input '${key}' is required from the client; the request is answered with input_required (protocol revision 2026-07-28).`);
+    super(
+      `typed-mcp: input '${key}' is required from the client; the request is answered with input_required (protocol revision 2026-07-28).`,
+    );
     this.name = "InputRequiredSignal";
   }
 }
@@ -114,7 +129,11 @@ export function inputRequestOf(kind: Kind, params: ElicitParams | SampleParams |
 /** Whether the bare answer `responses[key]` is of `kind` (the SDK's `inputResponse` view). */
 export function answerMatches(kind: Kind, responses: Record<string, unknown>, key: string): boolean {
   const view = inputResponse(responses, key);
-  return (kind === "elicit" && view.kind === "elicit") || (kind === "sample" && view.kind === "sampling") || (kind === "roots" && view.kind === "roots");
+  return (
+    (kind === "elicit" && view.kind === "elicit") ||
+    (kind === "sample" && view.kind === "sampling") ||
+    (kind === "roots" && view.kind === "roots")
+  );
 }
 
 /** Where `RequestContext.elicit` / `sample` / `listRoots` of a 2026-07-28 request get their answers: an {@link InputRound}, or a task's inputs (task-input.ts). */
@@ -157,15 +176,20 @@ export class InputRound {
 
   /** `roots/list`: the client's `ListRootsResult` for the key, or the signal. */
   listRoots(options?: InputRequestOptions): ReturnType<RequestContext["listRoots"]> {
-    return this.#ask("roots", options, () => inputRequestOf("roots", undefined)) as ReturnType<RequestContext["listRoots"]>;
+    return this.#ask("roots", options, () => inputRequestOf("roots", undefined)) as ReturnType<
+      RequestContext["listRoots"]
+    >;
   }
 
   #ask(kind: Kind, options: InputRequestOptions | undefined, build: () => InputRequest): Promise<unknown> {
     const key = options?.key ?? `${kind}-${++this.#counters[kind]}`;
-    if (typeof key !== "string" || key === "") return Promise.reject(new TypeError("typed-mcp: an input request key must be a non-empty string."));
+    if (typeof key !== "string" || key === "")
+      return Promise.reject(new TypeError("typed-mcp: an input request key must be a non-empty string."));
     const earlier = this.#kinds.get(key);
     if (earlier !== undefined && earlier !== kind) {
-      return Promise.reject(new TypeError(`typed-mcp: input request key '${key}' is used for both ${earlier} and ${kind} in one call.`));
+      return Promise.reject(
+        new TypeError(`typed-mcp: input request key '${key}' is used for both ${earlier} and ${kind} in one call.`),
+      );
     }
     this.#kinds.set(key, kind);
     if (answerMatches(kind, this.answers, key)) {
@@ -216,7 +240,8 @@ export function checkRequestStateOptions(options: RequestStateOptions | undefine
     if (length < 32) throw new RangeError(`requestState.key must be at least 32 bytes, got ${length}`);
   }
   const ttl = options?.ttlSeconds;
-  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0)) throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds, got ${String(ttl)}`);
+  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0))
+    throw new RangeError(`requestState.ttlSeconds must be a positive number of seconds, got ${String(ttl)}`);
 }
 
 /** The HMAC codec sealing `requestState`; bound to the method and the authenticated client. */
@@ -240,7 +265,11 @@ export function requestStateCodec(options: RequestStateOptions | undefined): Req
  * @throws ProtocolError `-32602` `Invalid or expired requestState` (from the wrapped handler)
  *   for a state minted for another request.
  */
-export function installInputRequired(sdk: Server, codec: RequestStateCodec<StatePayload>, revisionOf: (ctx: ServerContext) => string): void {
+export function installInputRequired(
+  sdk: Server,
+  codec: RequestStateCodec<StatePayload>,
+  revisionOf: (ctx: ServerContext) => string,
+): void {
   wrapRequestHandlers(sdk, CAPABLE_METHODS, (method, handler) => async (request, ctx) => {
     if (!inputRequiredFlow(revisionOf(ctx))) return handler(request, ctx);
     const params = (request as { params?: Record<string, unknown> }).params;
@@ -251,7 +280,9 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
     const state = ctx.mcpReq.requestState<StatePayload | string>();
     const verified = state === undefined ? undefined : await verifiedAnswers(state, targetOnce);
     const responses = ctx.mcpReq.inputResponses;
-    const round = new InputRound(verified === undefined && responses === undefined ? {} : { ...(responses ?? {}), ...verified });
+    const round = new InputRound(
+      verified === undefined && responses === undefined ? {} : { ...(responses ?? {}), ...verified },
+    );
     ROUNDS.set(ctx, round);
     let outcome: { value: unknown } | { error: unknown };
     try {
@@ -261,7 +292,8 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
     } finally {
       ROUNDS.delete(ctx);
     }
-    if (round.hasPending) return inputRequiredResult(round, await codec.mint({ v: 1, t: await targetOnce(), r: round.used }, ctx));
+    if (round.hasPending)
+      return inputRequiredResult(round, await codec.mint({ v: 1, t: await targetOnce(), r: round.used }, ctx));
     if ("error" in outcome) throw outcome.error;
     return outcome.value;
   });
@@ -271,9 +303,21 @@ export function installInputRequired(sdk: Server, codec: RequestStateCodec<State
  * The answers carried by the request's `requestState` `state` (already verified by the SDK's codec).
  * @throws ProtocolError `-32602` `Invalid or expired requestState` when it was minted for another target.
  */
-async function verifiedAnswers(state: StatePayload | string, target: () => Promise<string>): Promise<Record<string, unknown>> {
-  if (typeof state !== "object" || state === null || state.v !== 1 || state.t !== (await target()) || typeof state.r !== "object" || state.r === null) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state" });
+async function verifiedAnswers(
+  state: StatePayload | string,
+  target: () => Promise<string>,
+): Promise<Record<string, unknown>> {
+  if (
+    typeof state !== "object" ||
+    state === null ||
+    state.v !== 1 ||
+    state.t !== (await target()) ||
+    typeof state.r !== "object" ||
+    state.r === null
+  ) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", {
+      reason: "invalid_request_state",
+    });
   }
   return state.r;
 }

@@ -73,4 +73,7 @@ export * from "./resource-internal.js";
 export type RuntimeHelpers = CheckedHelpers<typeof self>;
 
 /** `T`, accepted only when it has a function for every {@link RuntimeHelperName}. */
-type CheckedHelpers<T extends { readonly [K in RuntimeHelperName]: (...args: never[]) => unknown }> = Pick<T, RuntimeHelperName>;
+type CheckedHelpers<T extends { readonly [K in RuntimeHelperName]: (...args: never[]) => unknown }> = Pick<
+  T,
+  RuntimeHelperName
+>;

@@ -45,12 +45,19 @@ export function resolveLimits(options: LimitOptions): { maxRequestBodySize: numb
   if (maxRequestBodySize !== undefined && !(Number.isFinite(maxRequestBodySize) && maxRequestBodySize > 0)) {
     throw new RangeError(`maxRequestBodySize must be a positive number of bytes, got ${String(maxRequestBodySize)}`);
   }
-  for (const [name, value] of [["maxArgumentDepth", maxArgumentDepth], ["maxArgumentValues", maxArgumentValues]] as const) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  for (const [name, value] of [
+    ["maxArgumentDepth", maxArgumentDepth],
+    ["maxArgumentValues", maxArgumentValues],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+      throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
   }
   return {
     maxRequestBodySize: maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
-    arguments: { maxDepth: maxArgumentDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth, maxValues: maxArgumentValues ?? DEFAULT_ARGUMENT_LIMITS.maxValues },
+    arguments: {
+      maxDepth: maxArgumentDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
+      maxValues: maxArgumentValues ?? DEFAULT_ARGUMENT_LIMITS.maxValues,
+    },
   };
 }
 
@@ -126,10 +133,11 @@ function ownValue(obj: Record<string, unknown>, key: string): unknown {
  */
 function overBound(name: string, bound: "depth" | "values", limits: ArgumentLimits): string {
   const sentence =
-    bound === "depth" ? `Expected at most ${limits.maxDepth} levels of nesting.` : `Expected at most ${limits.maxValues} values in all arguments together.`;
+    bound === "depth"
+      ? `Expected at most ${limits.maxDepth} levels of nesting.`
+      : `Expected at most ${limits.maxValues} values in all arguments together.`;
   return argumentError(pathStep(name, true), sentence);
 }
-
 
 /**
  * Deepest nesting of a JSON-RPC message outside `tools/call` arguments (docs/security.md
@@ -146,7 +154,10 @@ export const MAX_MESSAGE_DEPTH = 64;
  * {@link checkArgumentBounds}, answered with the §5 error). An explicit stack; each value once.
  */
 export function nestsTooDeep(message: unknown): boolean {
-  const skip = typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call" ? (message as { params?: { arguments?: unknown } }).params?.arguments : undefined;
+  const skip =
+    typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call"
+      ? (message as { params?: { arguments?: unknown } }).params?.arguments
+      : undefined;
   const pending: unknown[] = [message];
   const depths: number[] = [1];
   while (pending.length > 0) {
@@ -165,7 +176,15 @@ export function nestsTooDeep(message: unknown): boolean {
 }
 
 /** The JSON-RPC answer to a message that {@link nestsTooDeep}: `-32600` Invalid Request with its id (a string or number), else `null` (JSON-RPC 2.0 §5). */
-export function tooDeepAnswer(message: unknown): { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string } } {
+export function tooDeepAnswer(message: unknown): {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  error: { code: number; message: string };
+} {
   const id = (message as { id?: unknown } | null)?.id;
-  return { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code: -32600, message: `Invalid Request: the message is nested deeper than ${MAX_MESSAGE_DEPTH} levels` } };
+  return {
+    jsonrpc: "2.0",
+    id: typeof id === "string" || typeof id === "number" ? id : null,
+    error: { code: -32600, message: `Invalid Request: the message is nested deeper than ${MAX_MESSAGE_DEPTH} levels` },
+  };
 }

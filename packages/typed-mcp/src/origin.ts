@@ -34,13 +34,17 @@ import { cutEchoed } from "@typed-mcp/model";
 export function checkAllowedOrigins(allowedOrigins: unknown): ReadonlySet<string> | undefined {
   if (allowedOrigins === undefined) return undefined;
   if (!Array.isArray(allowedOrigins) || !allowedOrigins.every((o) => typeof o === "string")) {
-    throw new TypeError(`allowedOrigins must be an array of origins such as "https://app.example.com", got ${typeof allowedOrigins}`);
+    throw new TypeError(
+      `allowedOrigins must be an array of origins such as "https://app.example.com", got ${typeof allowedOrigins}`,
+    );
   }
   const origins = new Set<string>();
   for (const entry of allowedOrigins as string[]) {
     const origin = bareOrigin(entry);
     if (origin === undefined) {
-      throw new RangeError(`allowedOrigins: ${JSON.stringify(cutEchoed(entry))} is not an origin; write scheme://host[:port] with nothing after it, e.g. "https://app.example.com"`);
+      throw new RangeError(
+        `allowedOrigins: ${JSON.stringify(cutEchoed(entry))} is not an origin; write scheme://host[:port] with nothing after it, e.g. "https://app.example.com"`,
+      );
     }
     origins.add(origin);
   }
@@ -55,7 +59,14 @@ function bareOrigin(text: string): string | undefined {
   } catch {
     return undefined;
   }
-  const bare = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === "" && !text.endsWith("?") && !text.endsWith("#");
+  const bare =
+    url.pathname === "/" &&
+    url.search === "" &&
+    url.hash === "" &&
+    url.username === "" &&
+    url.password === "" &&
+    !text.endsWith("?") &&
+    !text.endsWith("#");
   return bare && url.origin !== "null" ? url.origin : undefined;
 }
 
@@ -84,8 +95,20 @@ export function originRefusal(request: Request, allowed: ReadonlySet<string> | u
     // A listed origin matches only the RFC 6454 serialization browsers send (no path, user info,
     // upper case: `https://APP.example.com/` is not `https://app.example.com`); the same-host
     // default compares hostnames, which URL parsing lower-cases.
-    if (allowed !== undefined ? origin === header && allowed.has(origin) : new URL(origin).hostname === new URL(request.url).hostname) return undefined;
+    if (
+      allowed !== undefined
+        ? origin === header && allowed.has(origin)
+        : new URL(origin).hostname === new URL(request.url).hostname
+    )
+      return undefined;
   }
-  const body = { jsonrpc: "2.0", error: { code: -32000, message: `Forbidden: Origin ${cutEchoed(header)} is not allowed (McpServerOptions.allowedOrigins)` }, id: null };
+  const body = {
+    jsonrpc: "2.0",
+    error: {
+      code: -32000,
+      message: `Forbidden: Origin ${cutEchoed(header)} is not allowed (McpServerOptions.allowedOrigins)`,
+    },
+    id: null,
+  };
   return new Response(JSON.stringify(body), { status: 403, headers: { "content-type": "application/json" } });
 }

@@ -58,7 +58,11 @@ export class Registry {
    * @param dynamic The server option `dynamic`: `listChanged` advertised, every list served even when empty.
    * @param changed Told which lists changed after every registration and removal.
    */
-  constructor(onResourceFailure: (name: string, error: unknown) => void, dynamic = false, changed: (kinds: ListKind[]) => void = () => {}) {
+  constructor(
+    onResourceFailure: (name: string, error: unknown) => void,
+    dynamic = false,
+    changed: (kinds: ListKind[]) => void = () => {},
+  ) {
     this.resources = new ResourceRegistry(onResourceFailure, dynamic);
     this.#dynamic = dynamic;
     this.#changed = changed;
@@ -109,7 +113,8 @@ export class Registry {
   /** `server.addResources(target)` / `server.addPrompts(target)`. @throws Error when nothing of that kind is compiled, or on a duplicate. */
   addResourcesOrPrompts(target: object, kind: "resources" | "prompts"): void {
     const pending = this.resources.prepare(target, { resources: kind === "resources", prompts: kind === "prompts" });
-    if (pending[kind].length === 0) throw new Error(noMembersMessage(target, kind === "resources" ? "@resource()" : "@prompt()"));
+    if (pending[kind].length === 0)
+      throw new Error(noMembersMessage(target, kind === "resources" ? "@resource()" : "@prompt()"));
     this.#commitResources(pending);
   }
 
@@ -129,14 +134,18 @@ export class Registry {
       throw new Error(pluginMissingMessage(`server.tool(${JSON.stringify(name)}, …)`));
     }
     const origin = `server.tool(${JSON.stringify(descriptor.listing.name)})`;
-    this.#registerTools([makeToolEntry(descriptor, { fn: fn as (...args: unknown[]) => unknown, thisArg: undefined, origin })]);
+    this.#registerTools([
+      makeToolEntry(descriptor, { fn: fn as (...args: unknown[]) => unknown, thisArg: undefined, origin }),
+    ]);
   }
 
   /** `server.addUiResource(uri, html, options)` (spec §9). @throws as {@link uiResourceParts}, or on a duplicate URI. */
   addUiResource(uri: `ui://${string}`, html: UiResourceHtml, options?: UiResourceOptions): void {
     const { descriptor, fn } = uiResourceParts(uri, html, options);
     const branded = Object.assign(descriptor, { [GENERATED]: true as const });
-    this.#commitResources(this.resources.prepareQuick("resource", uri, branded, fn, `server.addUiResource(${JSON.stringify(uri)})`));
+    this.#commitResources(
+      this.resources.prepareQuick("resource", uri, branded, fn, `server.addUiResource(${JSON.stringify(uri)})`),
+    );
   }
 
   /** The registered tool `name`, if any. */
@@ -151,7 +160,12 @@ export class Registry {
 
   /** Every `scopes` entry of the registered tools, resources and prompts, without repeats (RFC 9728 `scopes_supported`). */
   allScopes(): string[] {
-    return [...new Set([...[...this.#tools.values()].flatMap((t) => t.descriptor.scopes ?? []), ...this.resources.allScopes()])];
+    return [
+      ...new Set([
+        ...[...this.#tools.values()].flatMap((t) => t.descriptor.scopes ?? []),
+        ...this.resources.allScopes(),
+      ]),
+    ];
   }
 
   /** The `tools/list` array for a client view (client-view.ts; memoized until the next registration). */
@@ -209,7 +223,10 @@ export class Registry {
   #commitResources(pending: PendingEntries): void {
     this.resources.commit(pending);
     this.#uiChecked = false;
-    this.#changed([...(pending.resources.length > 0 ? ["resources" as const] : []), ...(pending.prompts.length > 0 ? ["prompts" as const] : [])]);
+    this.#changed([
+      ...(pending.resources.length > 0 ? ["resources" as const] : []),
+      ...(pending.prompts.length > 0 ? ["prompts" as const] : []),
+    ]);
   }
 
   #registerTools(entries: ToolEntry[]): void {
@@ -218,7 +235,9 @@ export class Registry {
     for (const entry of entries) {
       const other = this.#tools.get(entry.name) ?? seen.get(entry.name);
       if (other !== undefined) {
-        throw new Error(`typed-mcp: two tools are named ${JSON.stringify(entry.name)} on this server: ${other.origin} and ${entry.origin}. Tool names must be unique.`);
+        throw new Error(
+          `typed-mcp: two tools are named ${JSON.stringify(entry.name)} on this server: ${other.origin} and ${entry.origin}. Tool names must be unique.`,
+        );
       }
       seen.set(entry.name, entry);
     }
@@ -243,12 +262,16 @@ function toolEntryFor(target: object, d: GeneratedTool): ToolEntry {
   const bound = bindMember(
     target,
     d,
-    (origin) => `typed-mcp: tool ${JSON.stringify(d.listing.name)} refers to method ${origin}, which is not a function on the registered object.`,
+    (origin) =>
+      `typed-mcp: tool ${JSON.stringify(d.listing.name)} refers to method ${origin}, which is not a function on the registered object.`,
   );
   return makeToolEntry(d, bound);
 }
 
-function makeToolEntry(descriptor: GeneratedTool, bound: { fn: (...args: unknown[]) => unknown; thisArg: unknown; origin: string }): ToolEntry {
+function makeToolEntry(
+  descriptor: GeneratedTool,
+  bound: { fn: (...args: unknown[]) => unknown; thisArg: unknown; origin: string },
+): ToolEntry {
   const visibility = descriptor.listing._meta?.ui?.visibility;
   return {
     name: descriptor.listing.name,

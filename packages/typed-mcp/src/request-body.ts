@@ -41,7 +41,12 @@ export interface ReadBody {
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<ReadBody> {
   const body = request.body;
-  if (body === null || request.method.toUpperCase() !== "POST" || !isJsonContentType(request.headers.get("content-type"))) return { request };
+  if (
+    body === null ||
+    request.method.toUpperCase() !== "POST" ||
+    !isJsonContentType(request.headers.get("content-type"))
+  )
+    return { request };
   if (Number(request.headers.get("content-length")) > maxBytes) return { request };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -85,7 +90,11 @@ function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
  * of `rest` (a reader: the original stream, cancelled with the copy; `{ error }`: the original
  * stream's failure; absent: nothing).
  */
-function replay(request: Request, chunks: readonly Uint8Array[], rest?: ReadableStreamDefaultReader<Uint8Array> | { readonly error: unknown }): Request {
+function replay(
+  request: Request,
+  chunks: readonly Uint8Array[],
+  rest?: ReadableStreamDefaultReader<Uint8Array> | { readonly error: unknown },
+): Request {
   let next = 0;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -122,6 +131,8 @@ export function refuseBatch(request: Request, body: unknown, revisions: readonly
   if (!Array.isArray(body)) return undefined;
   const version = request.headers.get("mcp-protocol-version");
   if (version === null || takesBatches(version) || !revisions.includes(version)) return undefined;
-  const message = precedesBatches(version) ? `JSON-RPC batches are not supported on MCP ${version}.` : "JSON-RPC batches are not supported on MCP 2025-06-18 and later.";
+  const message = precedesBatches(version)
+    ? `JSON-RPC batches are not supported on MCP ${version}.`
+    : "JSON-RPC batches are not supported on MCP 2025-06-18 and later.";
   return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }, { status: 400 });
 }

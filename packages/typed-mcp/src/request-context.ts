@@ -78,7 +78,10 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
       unavailableRequest(sdk, "sampling/createMessage") ??
       sdk.createMessage(params, { ...related, signal }),
     listRoots: (options) =>
-      missingCapability(view, "roots") ?? round?.listRoots(options) ?? unavailableRequest(sdk, "roots/list") ?? sdk.listRoots(undefined, { ...related, signal }),
+      missingCapability(view, "roots") ??
+      round?.listRoots(options) ??
+      unavailableRequest(sdk, "roots/list") ??
+      sdk.listRoots(undefined, { ...related, signal }),
   };
 }
 
@@ -88,10 +91,19 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
  * when the request's declared client capabilities lack `capability`; `undefined` otherwise
  * (earlier revisions: the SDK decides).
  */
-function missingCapability(view: ClientView, capability: "elicitation" | "sampling" | "roots"): Promise<never> | undefined {
+function missingCapability(
+  view: ClientView,
+  capability: "elicitation" | "sampling" | "roots",
+): Promise<never> | undefined {
   if (!hasMissingCapabilityError(view.protocolVersion)) return undefined;
   const declared = view.clientCapabilities as Record<string, unknown> | undefined;
-  if (declared !== undefined && declared !== null && declared[capability] !== undefined && declared[capability] !== null) return undefined;
+  if (
+    declared !== undefined &&
+    declared !== null &&
+    declared[capability] !== undefined &&
+    declared[capability] !== null
+  )
+    return undefined;
   return Promise.reject(new MissingRequiredClientCapabilityError({ requiredCapabilities: { [capability]: {} } }));
 }
 
@@ -101,6 +113,8 @@ function missingCapability(view: ClientView, capability: "elicitation" | "sampli
  */
 export function isMissingCapabilityAnswer(error: unknown, protocolVersion: string): boolean {
   return (
-    hasMissingCapabilityError(protocolVersion) && error instanceof ProtocolError && error.code === ProtocolErrorCode.MissingRequiredClientCapability
+    hasMissingCapabilityError(protocolVersion) &&
+    error instanceof ProtocolError &&
+    error.code === ProtocolErrorCode.MissingRequiredClientCapability
   );
 }

@@ -103,7 +103,10 @@ export function prompt(nameOrOptions?: string | PromptOptions): ToolDecorator {
  * client sent them, `undefined` when not sent); it answers the values, best first (the first 100
  * are sent, with `total` and `hasMore`).
  */
-export type CompletionMethod = (value: string, ...given: Array<string | undefined>) => readonly string[] | Promise<readonly string[]>;
+export type CompletionMethod = (
+  value: string,
+  ...given: Array<string | undefined>
+) => readonly string[] | Promise<readonly string[]>;
 
 /**
  * The decorator returned by {@link complete}: a standard (TC39) or `experimentalDecorators`
@@ -112,9 +115,16 @@ export type CompletionMethod = (value: string, ...given: Array<string | undefine
  */
 export interface CompleteDecorator<P extends string> {
   /** Standard (TC39) decorators. */
-  <This extends { readonly [K in P]: (...args: any[]) => unknown }, Fn extends CompletionMethod>(value: Fn, context: ClassMethodDecoratorContext<This, Fn>): void;
+  <This extends { readonly [K in P]: (...args: any[]) => unknown }, Fn extends CompletionMethod>(
+    value: Fn,
+    context: ClassMethodDecoratorContext<This, Fn>,
+  ): void;
   /** `experimentalDecorators`. */
-  <This extends { readonly [K in P]: (...args: any[]) => unknown }>(target: This, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<CompletionMethod>): void;
+  <This extends { readonly [K in P]: (...args: any[]) => unknown }>(
+    target: This,
+    propertyKey: string | symbol,
+    descriptor: TypedPropertyDescriptor<CompletionMethod>,
+  ): void;
 }
 
 /**

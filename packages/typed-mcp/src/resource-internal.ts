@@ -78,12 +78,22 @@ export interface GeneratedCompletion {
 
 /** Called from the plugin's `static {}` block of a class with `@complete()` methods. */
 export function defineCompletions(target: Function, completions: GeneratedCompletion[]): void {
-  Object.defineProperty(target, COMPLETIONS, { value: completions, enumerable: false, configurable: true, writable: false });
+  Object.defineProperty(target, COMPLETIONS, {
+    value: completions,
+    enumerable: false,
+    configurable: true,
+    writable: false,
+  });
 }
 
 /** Called from the plugin's `static {}` block of a class with `@resource()` methods. */
 export function defineResources(target: Function, resources: GeneratedResource[]): void {
-  Object.defineProperty(target, RESOURCES, { value: resources, enumerable: false, configurable: true, writable: false });
+  Object.defineProperty(target, RESOURCES, {
+    value: resources,
+    enumerable: false,
+    configurable: true,
+    writable: false,
+  });
 }
 
 /** Called from the plugin's `static {}` block of a class with `@prompt()` methods. */
@@ -125,10 +135,12 @@ export function bigintFromString(s: string): bigint | undefined {
  */
 export function resourceResult(value: unknown, uri: string): ReadResourceResult {
   const withUri = (c: unknown): never => {
-    if (typeof c === "object" && c !== null && (c as { uri?: unknown }).uri === undefined) return { uri, ...(c as object) } as never;
+    if (typeof c === "object" && c !== null && (c as { uri?: unknown }).uri === undefined)
+      return { uri, ...(c as object) } as never;
     return c as never;
   };
   if (Array.isArray(value)) return { contents: value.map(withUri) };
-  if (typeof value === "object" && value !== null && Array.isArray((value as { contents?: unknown }).contents)) return value as ReadResourceResult;
+  if (typeof value === "object" && value !== null && Array.isArray((value as { contents?: unknown }).contents))
+    return value as ReadResourceResult;
   return { contents: [withUri(value)] };
 }

@@ -61,7 +61,10 @@ export class ResourceRegistry {
   readonly #prompts = new Map<string, PromptEntry>();
   readonly #onError: (name: string, error: unknown) => void;
   /** Completion hooks: `prompt`/`resource` → prompt name / template → argument → hook (`server.complete`). */
-  readonly #hooks = { prompt: new Map<string, Map<string, RegisteredHook>>(), resource: new Map<string, Map<string, RegisteredHook>>() };
+  readonly #hooks = {
+    prompt: new Map<string, Map<string, RegisteredHook>>(),
+    resource: new Map<string, Map<string, RegisteredHook>>(),
+  };
   /** The server option `dynamic`: resources, prompts and completion are served even while none is registered. */
   readonly #dynamic: boolean;
 
@@ -109,21 +112,44 @@ export class ResourceRegistry {
    *   variables (the message lists them), or when that argument already has a hook.
    */
   addCompletionHook(ref: CompletionRef, argument: string, hook: CompletionHook): void {
-    if (typeof hook !== "function") throw new TypeError(`typed-mcp: server.complete(…, ${JSON.stringify(argument)}, hook): hook must be a function, got ${typeof hook}.`);
+    if (typeof hook !== "function")
+      throw new TypeError(
+        `typed-mcp: server.complete(…, ${JSON.stringify(argument)}, hook): hook must be a function, got ${typeof hook}.`,
+      );
     const [kind, key, names, what] =
       ref?.type === "ref/prompt"
-        ? (["prompt", ref.name, this.#prompts.get(ref.name)?.descriptor.listing.arguments?.map((a) => a.name), `prompt ${JSON.stringify(ref.name)}`] as const)
+        ? ([
+            "prompt",
+            ref.name,
+            this.#prompts.get(ref.name)?.descriptor.listing.arguments?.map((a) => a.name),
+            `prompt ${JSON.stringify(ref.name)}`,
+          ] as const)
         : ref?.type === "ref/resource"
-          ? (["resource", ref.uri, this.#templates.get(ref.uri)?.template!.variableNames, `resource template ${JSON.stringify(ref.uri)}`] as const)
+          ? ([
+              "resource",
+              ref.uri,
+              this.#templates.get(ref.uri)?.template!.variableNames,
+              `resource template ${JSON.stringify(ref.uri)}`,
+            ] as const)
           : (() => {
-              throw new TypeError(`typed-mcp: server.complete(ref, …): ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }.`);
+              throw new TypeError(
+                `typed-mcp: server.complete(ref, …): ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }.`,
+              );
             })();
-    if (names === undefined) throw new Error(`typed-mcp: server.complete: no ${what} is registered on this server; register it before its completion hooks.`);
+    if (names === undefined)
+      throw new Error(
+        `typed-mcp: server.complete: no ${what} is registered on this server; register it before its completion hooks.`,
+      );
     if (!names.includes(argument)) {
-      throw new Error(`typed-mcp: server.complete: ${what} has no argument ${JSON.stringify(argument)}; its arguments are ${names.map((n) => JSON.stringify(n)).join(", ") || "none"}.`);
+      throw new Error(
+        `typed-mcp: server.complete: ${what} has no argument ${JSON.stringify(argument)}; its arguments are ${names.map((n) => JSON.stringify(n)).join(", ") || "none"}.`,
+      );
     }
     const forKey = this.#hooks[kind].get(key) ?? new Map<string, RegisteredHook>();
-    if (forKey.has(argument)) throw new Error(`typed-mcp: server.complete: ${what} already has a completion hook for ${JSON.stringify(argument)}.`);
+    if (forKey.has(argument))
+      throw new Error(
+        `typed-mcp: server.complete: ${what} already has a completion hook for ${JSON.stringify(argument)}.`,
+      );
     forKey.set(argument, { hook: hook as CompletionHook, others: names.filter((n) => n !== argument) });
     this.#hooks[kind].set(key, forKey);
   }
@@ -191,7 +217,9 @@ export class ResourceRegistry {
 
   /** Every `scopes` entry of the registered resources, templates and prompts, in registration order. */
   allScopes(): string[] {
-    return [...this.#fixed.values(), ...this.#templates.values(), ...this.#prompts.values()].flatMap((e) => e.descriptor.scopes ?? []);
+    return [...this.#fixed.values(), ...this.#templates.values(), ...this.#prompts.values()].flatMap(
+      (e) => e.descriptor.scopes ?? [],
+    );
   }
 
   /** The entry serving `uri`: the fixed URI, else the first template (in registration order) that matches, with its variables. */
@@ -213,8 +241,12 @@ export class ResourceRegistry {
    *   when a descriptor's method is not a function on `target`.
    */
   prepare(target: object, kinds: { resources: boolean; prompts: boolean }): PendingEntries {
-    const resources = kinds.resources ? collect<GeneratedResource>(target, RESOURCES).map((d) => this.#resourceEntry(d, ...bind(target, d, "resource"))) : [];
-    const prompts = kinds.prompts ? collect<GeneratedPrompt>(target, PROMPTS).map((d) => promptEntry(d, ...bind(target, d, "prompt"))) : [];
+    const resources = kinds.resources
+      ? collect<GeneratedResource>(target, RESOURCES).map((d) => this.#resourceEntry(d, ...bind(target, d, "resource")))
+      : [];
+    const prompts = kinds.prompts
+      ? collect<GeneratedPrompt>(target, PROMPTS).map((d) => promptEntry(d, ...bind(target, d, "prompt")))
+      : [];
     const pending = { resources, prompts, hooks: kinds.prompts ? methodHooks(target) : [] };
     this.#check(pending);
     return pending;
@@ -226,15 +258,41 @@ export class ResourceRegistry {
    *
    * @throws Error when `descriptor` is not a plugin-made descriptor (the plugin is missing), or on a duplicate.
    */
-  prepareQuick(kind: "resource" | "prompt", label: string, descriptor: unknown, fn: unknown, origin?: string): PendingEntries {
+  prepareQuick(
+    kind: "resource" | "prompt",
+    label: string,
+    descriptor: unknown,
+    fn: unknown,
+    origin?: string,
+  ): PendingEntries {
     if (!isGenerated(descriptor) || typeof fn !== "function") {
       throw new Error(pluginMissingMessage(`server.${kind}(${JSON.stringify(label)}, …)`));
     }
     const call = fn as (...args: unknown[]) => unknown;
     const pending: PendingEntries =
       kind === "resource"
-        ? { resources: [this.#resourceEntry(descriptor as unknown as GeneratedResource, call, undefined, origin ?? `server.resource(${JSON.stringify(label)})`)], prompts: [] }
-        : { resources: [], prompts: [promptEntry(descriptor as unknown as GeneratedPrompt, call, undefined, `server.prompt(${JSON.stringify(label)})`)] };
+        ? {
+            resources: [
+              this.#resourceEntry(
+                descriptor as unknown as GeneratedResource,
+                call,
+                undefined,
+                origin ?? `server.resource(${JSON.stringify(label)})`,
+              ),
+            ],
+            prompts: [],
+          }
+        : {
+            resources: [],
+            prompts: [
+              promptEntry(
+                descriptor as unknown as GeneratedPrompt,
+                call,
+                undefined,
+                `server.prompt(${JSON.stringify(label)})`,
+              ),
+            ],
+          };
     this.#check(pending);
     return pending;
   }
@@ -246,9 +304,22 @@ export class ResourceRegistry {
     for (const h of pending.hooks ?? []) this.addCompletionHook(h.ref, h.argument, h.hook);
   }
 
-  #resourceEntry(d: GeneratedResource, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): ResourceEntry {
+  #resourceEntry(
+    d: GeneratedResource,
+    fn: (...args: unknown[]) => unknown,
+    thisArg: unknown,
+    origin: string,
+  ): ResourceEntry {
     const listing = d.listing as { uri?: string; uriTemplate?: string };
-    if (listing.uriTemplate !== undefined) return { key: listing.uriTemplate, descriptor: d, fn, thisArg, origin, template: new UriTemplate(listing.uriTemplate) };
+    if (listing.uriTemplate !== undefined)
+      return {
+        key: listing.uriTemplate,
+        descriptor: d,
+        fn,
+        thisArg,
+        origin,
+        template: new UriTemplate(listing.uriTemplate),
+      };
     return { key: listing.uri!, descriptor: d, fn, thisArg, origin };
   }
 
@@ -257,12 +328,18 @@ export class ResourceRegistry {
     for (const e of pending.resources) {
       const kind = e.template ? "template" : "uri";
       const other = (e.template ? this.#templates : this.#fixed).get(e.key) ?? seen.get(kind + e.key);
-      if (other) throw new Error(`typed-mcp: two resources have the URI ${JSON.stringify(e.key)} on this server: ${other.origin} and ${e.origin}. Resource URIs must be unique.`);
+      if (other)
+        throw new Error(
+          `typed-mcp: two resources have the URI ${JSON.stringify(e.key)} on this server: ${other.origin} and ${e.origin}. Resource URIs must be unique.`,
+        );
       seen.set(kind + e.key, e);
     }
     for (const e of pending.prompts) {
       const other = this.#prompts.get(e.key) ?? seen.get("prompt" + e.key);
-      if (other) throw new Error(`typed-mcp: two prompts are named ${JSON.stringify(e.key)} on this server: ${other.origin} and ${e.origin}. Prompt names must be unique.`);
+      if (other)
+        throw new Error(
+          `typed-mcp: two prompts are named ${JSON.stringify(e.key)} on this server: ${other.origin} and ${e.origin}. Prompt names must be unique.`,
+        );
       seen.set("prompt" + e.key, e);
     }
   }
@@ -277,7 +354,11 @@ export class ResourceRegistry {
    * `resources/unsubscribe` (subscriptions.ts; the server must advertise `resources.subscribe`),
    * `connection` telling whether `sdk` serves a lasting connection (stdio).
    */
-  install(sdk: Server, info: (ctx: ServerContext) => RequestInfo, subscriptions?: { hub: Subscriptions; connection: boolean }): void {
+  install(
+    sdk: Server,
+    info: (ctx: ServerContext) => RequestInfo,
+    subscriptions?: { hub: Subscriptions; connection: boolean },
+  ): void {
     if (this.servesCompletions) installCompletion(sdk, this);
     if (this.servesResources) {
       const markNotFound2025 = patchResourceNotFoundCode(sdk);
@@ -287,7 +368,9 @@ export class ResourceRegistry {
         throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
       };
       subscriptions?.hub.install(sdk, subscriptions.connection, { matches: (uri) => this.matches(uri), notFound });
-      sdk.setRequestHandler("resources/list", () => ({ resources: [...this.#fixed.values()].map((e) => e.descriptor.listing) as never }));
+      sdk.setRequestHandler("resources/list", () => ({
+        resources: [...this.#fixed.values()].map((e) => e.descriptor.listing) as never,
+      }));
       sdk.setRequestHandler("resources/templates/list", () => ({
         resourceTemplates: [...this.#templates.values()].map((e) => e.descriptor.listing) as never,
       }));
@@ -306,16 +389,32 @@ export class ResourceRegistry {
           }
         }
         const e = found.entry;
-        return this.#run(e, "resource", () => e.descriptor.read(vars, request_.context), (value) => e.descriptor.write(value, uri)) as Promise<ReadResourceResult>;
+        return this.#run(
+          e,
+          "resource",
+          () => e.descriptor.read(vars, request_.context),
+          (value) => e.descriptor.write(value, uri),
+        ) as Promise<ReadResourceResult>;
       });
     }
     if (this.servesPrompts) {
-      sdk.setRequestHandler("prompts/list", () => ({ prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never }));
+      sdk.setRequestHandler("prompts/list", () => ({
+        prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never,
+      }));
       sdk.setRequestHandler("prompts/get", async (request, ctx) => {
         const entry = this.#prompts.get(request.params.name);
-        if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${cutEchoed(request.params.name)} not found`);
+        if (entry === undefined)
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Prompt ${cutEchoed(request.params.name)} not found`,
+          );
         const request_ = info(ctx);
-        return this.#run(entry, "prompt", () => entry.descriptor.read(request.params.arguments, request_.context), (value) => entry.descriptor.write(value)) as Promise<GetPromptResult>;
+        return this.#run(
+          entry,
+          "prompt",
+          () => entry.descriptor.read(request.params.arguments, request_.context),
+          (value) => entry.descriptor.write(value),
+        ) as Promise<GetPromptResult>;
       });
     }
   }
@@ -325,7 +424,12 @@ export class ResourceRegistry {
    * `ToolError` from the function is `-32603` with its message; the SDK's `ProtocolError` is sent
    * as is (spec §7); anything else thrown is `-32603` `The resource failed.` / `The prompt failed.`.
    */
-  async #run(entry: Entry<unknown>, what: "resource" | "prompt", read: () => unknown[] | string, write: (value: unknown) => unknown): Promise<unknown> {
+  async #run(
+    entry: Entry<unknown>,
+    what: "resource" | "prompt",
+    read: () => unknown[] | string,
+    write: (value: unknown) => unknown,
+  ): Promise<unknown> {
     let args: unknown[] | string;
     try {
       args = read();
@@ -361,13 +465,26 @@ function invalidArgument(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 
-function promptEntry(d: GeneratedPrompt, fn: (...args: unknown[]) => unknown, thisArg: unknown, origin: string): PromptEntry {
+function promptEntry(
+  d: GeneratedPrompt,
+  fn: (...args: unknown[]) => unknown,
+  thisArg: unknown,
+  origin: string,
+): PromptEntry {
   return { key: d.listing.name, descriptor: d, fn, thisArg, origin };
 }
 
 /** The method a class-stored descriptor names, bound to `target`, and its origin text. */
-function bind(target: object, d: GeneratedResource | GeneratedPrompt, kind: "resource" | "prompt"): [(...args: unknown[]) => unknown, unknown, string] {
-  const bound = bindMember(target, d, (origin) => `typed-mcp: ${kind} ${origin} is not a function on the registered object.`);
+function bind(
+  target: object,
+  d: GeneratedResource | GeneratedPrompt,
+  kind: "resource" | "prompt",
+): [(...args: unknown[]) => unknown, unknown, string] {
+  const bound = bindMember(
+    target,
+    d,
+    (origin) => `typed-mcp: ${kind} ${origin} is not a function on the registered object.`,
+  );
   return [bound.fn, bound.thisArg, bound.origin];
 }
 
@@ -382,4 +499,3 @@ export const MAX_RESOURCE_URI_LENGTH = 65_536;
 function matchTemplate(template: UriTemplate, uri: string): ReturnType<UriTemplate["match"]> {
   return uri.length > MAX_RESOURCE_URI_LENGTH ? null : template.match(uri);
 }
-

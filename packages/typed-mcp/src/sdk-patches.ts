@@ -38,7 +38,13 @@
  *
  * @module
  */
-import type { ClientCapabilities, Implementation, McpRequestContext, Server, ServerContext } from "@modelcontextprotocol/server";
+import type {
+  ClientCapabilities,
+  Implementation,
+  McpRequestContext,
+  Server,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import { argumentError, jsonTypeName, pathStep } from "@typed-mcp/model";
 import { cutErrorEchoes, longStringsOf } from "./echo-cut.js";
 import { encodeSession } from "./session.js";
@@ -61,7 +67,11 @@ export type AnyRequestHandler = (request: unknown, ctx: ServerContext) => unknow
  * @param methods The request methods to wrap, e.g. `tools/call`.
  * @param wrap Builds the dispatched handler from the one being installed.
  */
-export function wrapRequestHandlers(sdk: Server, methods: ReadonlySet<string>, wrap: (method: string, handler: AnyRequestHandler) => AnyRequestHandler): void {
+export function wrapRequestHandlers(
+  sdk: Server,
+  methods: ReadonlySet<string>,
+  wrap: (method: string, handler: AnyRequestHandler) => AnyRequestHandler,
+): void {
   const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, ...rest: unknown[]) => void;
   // Both forms: (method, handler) and (method, { params }, handler) for custom-schema methods (tasks.ts).
   (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) => {
@@ -159,11 +169,17 @@ export function installSessionHook(sdk: NegotiatedSource, uiExtension: string): 
       if (initId === undefined) return response;
       // The SDK answers `initialize` synchronously; the timeout only guards against a handler that never answers.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([initAnswered, new Promise<void>((resolve) => (timer = setTimeout(resolve, INITIALIZE_ANSWER_TIMEOUT_MS)))]);
+      await Promise.race([
+        initAnswered,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, INITIALIZE_ANSWER_TIMEOUT_MS))),
+      ]);
       clearTimeout(timer);
       const protocolVersion = sdk.getNegotiatedProtocolVersion();
       if (protocolVersion === undefined || !response.ok) return response;
-      const token = encodeSession({ protocolVersion, clientInfo: sdk.getClientVersion(), clientCapabilities: sdk.getClientCapabilities() }, uiExtension);
+      const token = encodeSession(
+        { protocolVersion, clientInfo: sdk.getClientVersion(), clientCapabilities: sdk.getClientCapabilities() },
+        uiExtension,
+      );
       return withHeader(response, "mcp-session-id", token);
     };
   };
@@ -249,7 +265,8 @@ export function patchRawMessages(
         requests.delete(id);
         message = cleanValidationError(message, method);
         // The request's long strings are looked for only when its answer is an error (echo-cut.ts).
-        if (request !== undefined && (message as { error?: unknown }).error !== undefined) message = cutErrorEchoes(message, longStringsOf(request));
+        if (request !== undefined && (message as { error?: unknown }).error !== undefined)
+          message = cutErrorEchoes(message, longStringsOf(request));
       }
       return send(message, options);
     };
@@ -291,7 +308,8 @@ function captureArguments(
     captured.set(id, { refused });
     return { ...m, params: { ...m.params, arguments: {} } };
   }
-  if (Object.prototype.hasOwnProperty.call(args, "__proto__")) captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
+  if (Object.prototype.hasOwnProperty.call(args, "__proto__"))
+    captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
   return m;
 }
 
@@ -315,7 +333,14 @@ function zodIssues(text: string): ZodIssue[] | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
-    const ok = parsed.every((i) => typeof i === "object" && i !== null && Array.isArray(i.path) && typeof i.message === "string" && typeof i.code === "string");
+    const ok = parsed.every(
+      (i) =>
+        typeof i === "object" &&
+        i !== null &&
+        Array.isArray(i.path) &&
+        typeof i.message === "string" &&
+        typeof i.code === "string",
+    );
     return ok ? (parsed as ZodIssue[]) : undefined;
   } catch {
     return undefined;
@@ -349,10 +374,13 @@ export function validationErrorMessage(method: string, issue: ZodIssue): string 
  */
 function cleanValidationError<M>(message: M, method: string): M {
   const error = (message as { error?: { code: number; message: string } }).error;
-  if (error === undefined || typeof error.message !== "string" || (error.code !== -32602 && error.code !== -32603)) return message;
+  if (error === undefined || typeof error.message !== "string" || (error.code !== -32602 && error.code !== -32603))
+    return message;
   const prefix = `Invalid ${method} request: `;
   const issues = zodIssues(error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message);
-  return issues === undefined ? message : { ...message, error: { code: -32602, message: validationErrorMessage(method, issues[0]!) } };
+  return issues === undefined
+    ? message
+    : { ...message, error: { code: -32602, message: validationErrorMessage(method, issues[0]!) } };
 }
 
 /**
@@ -366,11 +394,14 @@ function cleanValidationError<M>(message: M, method: string): M {
  */
 export function promptArgumentsProblem(args: unknown): string | undefined {
   if (args === undefined) return undefined;
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`);
-  if (Object.prototype.hasOwnProperty.call(args, "__proto__")) return argumentError(pathStep("__proto__", true), "It is not an argument of this prompt.");
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`);
+  if (Object.prototype.hasOwnProperty.call(args, "__proto__"))
+    return argumentError(pathStep("__proto__", true), "It is not an argument of this prompt.");
   for (const key of Object.keys(args)) {
     const value = (args as Record<string, unknown>)[key];
-    if (typeof value !== "string") return argumentError(pathStep(key, true), `Expected a string, got ${jsonTypeName(value)}.`);
+    if (typeof value !== "string")
+      return argumentError(pathStep(key, true), `Expected a string, got ${jsonTypeName(value)}.`);
   }
   return undefined;
 }

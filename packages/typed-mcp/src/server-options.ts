@@ -117,13 +117,19 @@ export interface McpServerOptions extends LimitOptions {
  *   `resolveStreamLimits` when a `streams` value is invalid. (`tasks` and
  *   `auth` are checked by the task store and the auth gate the constructor builds next.)
  */
-export function checkServerOptions(options: McpServerOptions): { arguments: ArgumentLimits; maxRequestBodySize: number; streams: StreamLimits } {
+export function checkServerOptions(options: McpServerOptions): {
+  arguments: ArgumentLimits;
+  maxRequestBodySize: number;
+  streams: StreamLimits;
+} {
   const { requestTimeoutMs } = options;
   if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
     throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
   }
   if (options.callerKey !== undefined && typeof options.callerKey !== "function") {
-    throw new TypeError(`callerKey must be a function (request) => string | undefined, got ${typeof options.callerKey}`);
+    throw new TypeError(
+      `callerKey must be a function (request) => string | undefined, got ${typeof options.callerKey}`,
+    );
   }
   const limits = resolveLimits(options);
   checkRequestStateOptions(options.requestState);

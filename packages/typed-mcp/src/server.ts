@@ -161,7 +161,11 @@ export class McpServer {
     const refused = originRefusal(request, this.#origins);
     if (refused !== undefined) return Promise.resolve(refused);
     if (this.#auth === undefined) return this.#serve(request, options);
-    return this.#auth.handle(request, (r, verified) => this.#serve(r, { ...options, ...verified }), this.maxRequestBodySize);
+    return this.#auth.handle(
+      request,
+      (r, verified) => this.#serve(r, { ...options, ...verified }),
+      this.maxRequestBodySize,
+    );
   };
 
   /**
@@ -171,12 +175,31 @@ export class McpServer {
    */
   async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
     const maxSubscriptions = this.#listen.limits.maxListenStreams;
-    const handler = (this.#lists.handler = this.#handler ??= createMcpHandler((ctx) => this[SDK_FACTORY](ctx), { maxRequestBodySize: this.maxRequestBodySize, maxSubscriptions }));
+    const handler =
+      (this.#lists.handler =
+      this.#handler ??=
+        createMcpHandler((ctx) => this[SDK_FACTORY](ctx), {
+          maxRequestBodySize: this.maxRequestBodySize,
+          maxSubscriptions,
+        }));
     // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams.ts).
-    const hand = (r: Request, body: unknown, o: FetchOptions | undefined) => this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
-    if (options?.parsedBody !== undefined) return refuseBatch(request, options.parsedBody, REVISIONS) ?? refuseDeep(options.parsedBody) ?? cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers);
+    const hand = (r: Request, body: unknown, o: FetchOptions | undefined) =>
+      this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
+    if (options?.parsedBody !== undefined)
+      return (
+        refuseBatch(request, options.parsedBody, REVISIONS) ??
+        refuseDeep(options.parsedBody) ??
+        cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers)
+      );
     const read = await readJsonBody(request, this.maxRequestBodySize);
-    const answer = refuseBatch(request, read.parsedBody, REVISIONS) ?? refuseDeep(read.parsedBody) ?? hand(read.request, read.parsedBody, read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody });
+    const answer =
+      refuseBatch(request, read.parsedBody, REVISIONS) ??
+      refuseDeep(read.parsedBody) ??
+      hand(
+        read.request,
+        read.parsedBody,
+        read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody },
+      );
     // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
     return cutResponseEchoes(await answer, read.parsedBody, request.headers);
   }
@@ -372,9 +395,17 @@ export class McpServer {
    * @throws Error when `ref` names no registered prompt / template, `argument` is not one of its
    *   arguments / variables, or already has a hook; TypeError when `hook` is not a function.
    */
-  complete<T extends string, A extends TemplateVariables<T>>(ref: { type: "ref/resource"; uri: T }, argument: A, hook: CompletionHook<Exclude<TemplateVariables<T>, A>>): this;
+  complete<T extends string, A extends TemplateVariables<T>>(
+    ref: { type: "ref/resource"; uri: T },
+    argument: A,
+    hook: CompletionHook<Exclude<TemplateVariables<T>, A>>,
+  ): this;
   complete(ref: { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook): this;
-  complete(ref: { type: "ref/resource"; uri: string } | { type: "ref/prompt"; name: string }, argument: string, hook: CompletionHook<never>): this {
+  complete(
+    ref: { type: "ref/resource"; uri: string } | { type: "ref/prompt"; name: string },
+    argument: string,
+    hook: CompletionHook<never>,
+  ): this {
     this.#registry.resources.addCompletionHook(ref, argument, hook as CompletionHook);
     return this;
   }
@@ -425,12 +456,20 @@ export class McpServer {
     const limits = this.#limits;
     const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
     // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
-    const tasks = registry.hasTaskTools() ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), this.#callerKey, registry) : undefined;
+    const tasks = registry.hasTaskTools()
+      ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), this.#callerKey, registry)
+      : undefined;
     sdk.setRequestHandler("tools/call", (request, ctx) => {
       const entry = registry.tool(request.params.name);
       const capture = rawArguments(ctx.mcpReq.id);
       const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
-      return (tasks?.dispatch(entry?.listing.execution?.taskSupport, entry?.descriptor.taskStart, request.params, ctx, run) ?? run(ctx)) as never;
+      return (tasks?.dispatch(
+        entry?.listing.execution?.taskSupport,
+        entry?.descriptor.taskStart,
+        request.params,
+        ctx,
+        run,
+      ) ?? run(ctx)) as never;
     });
     registry.resources.install(
       sdk,

@@ -66,8 +66,11 @@ export function encodeSession(state: SessionState, uiExtension: string): string 
     info === undefined
       ? undefined
       : { name: info.name, version: info.version, ...(typeof info.title === "string" && { title: info.title }) };
-  const shortInfo = info === undefined ? undefined : { name: cut(String(info.name)), version: cut(String(info.version)) };
-  const ui = (state.clientCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[uiExtension];
+  const shortInfo =
+    info === undefined ? undefined : { name: cut(String(info.name)), version: cut(String(info.version)) };
+  const ui = (state.clientCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[
+    uiExtension
+  ];
   const uiOnly = ui === undefined ? {} : { extensions: { [uiExtension]: ui } };
   const uiPresent = ui === undefined ? {} : { extensions: { [uiExtension]: {} } };
   const nonce = toBase64url(crypto.getRandomValues(new Uint8Array(9)));
@@ -98,17 +101,22 @@ function cut(text: string): string {
  * then served as one without a session.
  */
 export function decodeSession(header: string | null | undefined): SessionState | undefined {
-  if (typeof header !== "string" || !header.startsWith(SESSION_PREFIX) || header.length > MAX_TOKEN_LENGTH) return undefined;
+  if (typeof header !== "string" || !header.startsWith(SESSION_PREFIX) || header.length > MAX_TOKEN_LENGTH)
+    return undefined;
   try {
     const bytes = fromBase64url(header.slice(SESSION_PREFIX.length));
     if (bytes === undefined) return undefined;
     const data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as Record<string, unknown>;
-    if (typeof data !== "object" || data === null || typeof data.v !== "string" || !isLegacyRevision(data.v)) return undefined;
+    if (typeof data !== "object" || data === null || typeof data.v !== "string" || !isLegacyRevision(data.v))
+      return undefined;
     const i = data.i as Record<string, unknown> | undefined;
     const clientInfo =
-      typeof i === "object" && i !== null && typeof i.name === "string" && typeof i.version === "string" ? (i as unknown as Implementation) : undefined;
+      typeof i === "object" && i !== null && typeof i.name === "string" && typeof i.version === "string"
+        ? (i as unknown as Implementation)
+        : undefined;
     const c = data.c;
-    const clientCapabilities = typeof c === "object" && c !== null && !Array.isArray(c) ? (c as ClientCapabilities) : undefined;
+    const clientCapabilities =
+      typeof c === "object" && c !== null && !Array.isArray(c) ? (c as ClientCapabilities) : undefined;
     return { protocolVersion: data.v, clientInfo, clientCapabilities };
   } catch {
     return undefined;

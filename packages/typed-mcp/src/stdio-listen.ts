@@ -47,7 +47,12 @@ export function applyListenRules<T extends Transport>(transport: T, maxUris: num
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     const answer = message as { id?: unknown; error?: { code?: unknown; message?: unknown } };
-    if ((typeof answer.id === "string" || typeof answer.id === "number") && listening.delete(answer.id) && answer.error?.code === -32603 && answer.error.message === SDK_LIMIT_TEXT) {
+    if (
+      (typeof answer.id === "string" || typeof answer.id === "number") &&
+      listening.delete(answer.id) &&
+      answer.error?.code === -32603 &&
+      answer.error.message === SDK_LIMIT_TEXT
+    ) {
       const error = listenQuotaError("maxListenStreamsPerCaller", maxStreams, maxStreams, "this connection");
       return send({ jsonrpc: "2.0", id: answer.id, error } as unknown as JSONRPCMessage, options);
     }

@@ -51,12 +51,21 @@ export function serveStdio(server: McpServer, options?: ServeStdioOptions): Stdi
   // Listen streams: one connection is one caller (streams.ts, stdio-listen.ts).
   const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
   const streams = options?.maxSubscriptions ?? maxSubscriptions;
-  if (options?.transport !== undefined) return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: applyListenRules(options.transport, maxListenUris, streams) });
+  if (options?.transport !== undefined)
+    return sdkServeStdio(factory, {
+      maxSubscriptions,
+      ...options,
+      transport: applyListenRules(options.transport, maxListenUris, streams),
+    });
   const limit = server.maxRequestBodySize;
   const lines = new JsonRpcLines(limit, (answer) => void transport.send(answer).catch(() => {}));
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, { maxBufferSize: limit + 2 });
   linearStdioSend(transport, process.stdout);
-  return sdkServeStdio(factory, { maxSubscriptions, ...options, transport: applyListenRules(transport, maxListenUris, streams) });
+  return sdkServeStdio(factory, {
+    maxSubscriptions,
+    ...options,
+    transport: applyListenRules(transport, maxListenUris, streams),
+  });
 }
 
 /**
@@ -95,7 +104,9 @@ export class JsonRpcLines extends Transform {
         if (this.#length > this.#maxLineBytes) {
           this.#discarding = true;
           this.#pieces = [];
-          this.#answer(errorResponse(null, -32600, `Invalid Request: the message is longer than ${this.#maxLineBytes} bytes`));
+          this.#answer(
+            errorResponse(null, -32600, `Invalid Request: the message is longer than ${this.#maxLineBytes} bytes`),
+          );
         }
       }
       if (newline === -1) break;
@@ -127,7 +138,9 @@ export class JsonRpcLines extends Transform {
       parseJSONRPCMessage(value);
     } catch {
       const id = (value as { id?: unknown } | null)?.id;
-      this.#answer(errorResponse(typeof id === "string" || typeof id === "number" ? id : null, -32600, "Invalid Request"));
+      this.#answer(
+        errorResponse(typeof id === "string" || typeof id === "number" ? id : null, -32600, "Invalid Request"),
+      );
       return;
     }
     this.push(`${text}\n`);

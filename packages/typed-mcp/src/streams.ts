@@ -89,12 +89,15 @@ export function resolveStreamLimits(options: StreamOptions | undefined): StreamL
   for (const name of Object.keys(DEFAULT_STREAM_LIMITS) as (keyof StreamOptions)[]) {
     const value = options?.[name];
     if (value === undefined) continue;
-    if (!(Number.isSafeInteger(value) && value > 0)) throw new RangeError(`streams.${name} must be a positive integer, got ${String(value)}`);
+    if (!(Number.isSafeInteger(value) && value > 0))
+      throw new RangeError(`streams.${name} must be a positive integer, got ${String(value)}`);
     limits[name] = value;
   }
   for (const name of ["maxListenStreamsPerCaller", "maxAnonymousListenStreams"] as const) {
     if (limits[name] > limits.maxListenStreams) {
-      throw new RangeError(`streams.${name} (${limits[name]}) must not exceed streams.maxListenStreams (${limits.maxListenStreams})`);
+      throw new RangeError(
+        `streams.${name} (${limits[name]}) must not exceed streams.maxListenStreams (${limits.maxListenStreams})`,
+      );
     }
   }
   return limits;
@@ -122,7 +125,9 @@ interface Channel {
 const closedChannel: Channel | null = (() => {
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const dc = proc?.getBuiltinModule?.("node:diagnostics_channel") as { channel?: (name: string) => Channel } | undefined;
+    const dc = proc?.getBuiltinModule?.("node:diagnostics_channel") as
+      | { channel?: (name: string) => Channel }
+      | undefined;
     return dc?.channel?.(STREAM_CLOSED_CHANNEL) ?? null;
   } catch {
     return null;
@@ -201,14 +206,19 @@ export function boundedStream(
 }
 
 /** The `params` of a JSON-RPC request body, when `body` is a `subscriptions/listen` request with a string or number id. */
-function listenRequest(body: unknown): { id: string | number; params: Record<string, unknown> | undefined } | undefined {
+function listenRequest(
+  body: unknown,
+): { id: string | number; params: Record<string, unknown> | undefined } | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const message = body as Record<string, unknown>;
   if (message["method"] !== "subscriptions/listen") return undefined;
   const id = message["id"];
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   const params = message["params"];
-  return { id, params: typeof params === "object" && params !== null ? (params as Record<string, unknown>) : undefined };
+  return {
+    id,
+    params: typeof params === "object" && params !== null ? (params as Record<string, unknown>) : undefined,
+  };
 }
 
 /**
@@ -216,7 +226,10 @@ function listenRequest(body: unknown): { id: string | number; params: Record<str
  * `params.notifications.resourceSubscriptions` is absent, not an array, or within the cap (the
  * SDK then checks the filter's shape itself).
  */
-export function listenUriCapError(params: Record<string, unknown> | undefined, max: number): { code: number; message: string; data: Record<string, unknown> } | undefined {
+export function listenUriCapError(
+  params: Record<string, unknown> | undefined,
+  max: number,
+): { code: number; message: string; data: Record<string, unknown> } | undefined {
   const notifications = params?.["notifications"];
   if (typeof notifications !== "object" || notifications === null) return undefined;
   const uris = (notifications as Record<string, unknown>)["resourceSubscriptions"];
@@ -229,7 +242,10 @@ export function listenUriCapError(params: Record<string, unknown> | undefined, m
 }
 
 /** An in-band JSON-RPC error answer to a listen request (HTTP 200, as the SDK's own listen errors). */
-function errorResponse(id: string | number, error: { code: number; message: string; data?: Record<string, unknown> }): Response {
+function errorResponse(
+  id: string | number,
+  error: { code: number; message: string; data?: Record<string, unknown> },
+): Response {
   return Response.json({ jsonrpc: "2.0", id, error });
 }
 
@@ -241,7 +257,12 @@ function errorResponse(id: string | number, error: { code: number; message: stri
  * @param option The full quota's option name under `streams`.
  * @param whose `"this caller"`, `"this connection"`, `"anonymous callers"` or `"this server"`.
  */
-export function listenQuotaError(option: string, max: number, open: number, whose: string): { code: number; message: string; data: Record<string, unknown> } {
+export function listenQuotaError(
+  option: string,
+  max: number,
+  open: number,
+  whose: string,
+): { code: number; message: string; data: Record<string, unknown> } {
   return {
     code: -32000,
     message: `Too many subscriptions/listen streams: ${whose} already ${whose === "anonymous callers" ? "hold" : "holds"} ${open} open, the most streams.${option} allows; close one first`,
@@ -279,13 +300,22 @@ export class ListenStreams {
    * - otherwise the SDK's answer; when that is the SSE stream, its body is bounded by
    *   `maxQueuedBytes` ({@link boundedStream}) and counted until it ends.
    */
-  async serve(request: Request, body: unknown, authInfo: AuthInfo | undefined, next: () => Promise<Response>): Promise<Response> {
+  async serve(
+    request: Request,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+    next: () => Promise<Response>,
+  ): Promise<Response> {
     const listen = listenRequest(body);
     if (listen === undefined) return next();
     const tooMany = listenUriCapError(listen.params, this.limits.maxListenUris);
     if (tooMany !== undefined) return errorResponse(listen.id, tooMany);
     // callerOf reads only ctx.http (authInfo, req): the one caller rule, applied before the SDK builds a context.
-    const caller = callerOf({ http: { authInfo, req: request } } as unknown as ServerContext, undefined, this.callerKey);
+    const caller = callerOf(
+      { http: { authInfo, req: request } } as unknown as ServerContext,
+      undefined,
+      this.callerKey,
+    );
     const full = this.#full(caller.bucket);
     if (full !== undefined) return errorResponse(listen.id, full);
     this.#add(caller.bucket, 1);
@@ -307,7 +337,11 @@ export class ListenStreams {
       (queuedBytes) => publishStreamClosed({ reason: "queue-full", limit, queuedBytes }),
       () => this.#add(caller.bucket, -1),
     );
-    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(bounded, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
 
   /** The number of open listen streams of `bucket` (all buckets when omitted). */

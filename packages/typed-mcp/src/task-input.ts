@@ -47,12 +47,18 @@ export class TaskInputs {
   }
 
   /** `elicitation/create` as an input request of the task. */
-  elicit(params: Parameters<RequestContext["elicit"]>[0], options?: InputRequestOptions): ReturnType<RequestContext["elicit"]> {
+  elicit(
+    params: Parameters<RequestContext["elicit"]>[0],
+    options?: InputRequestOptions,
+  ): ReturnType<RequestContext["elicit"]> {
     return this.#ask("elicit", params, options) as ReturnType<RequestContext["elicit"]>;
   }
 
   /** `sampling/createMessage` as an input request of the task. */
-  sample(params: Parameters<RequestContext["sample"]>[0], options?: InputRequestOptions): ReturnType<RequestContext["sample"]> {
+  sample(
+    params: Parameters<RequestContext["sample"]>[0],
+    options?: InputRequestOptions,
+  ): ReturnType<RequestContext["sample"]> {
     return this.#ask("sample", params, options) as ReturnType<RequestContext["sample"]>;
   }
 
@@ -72,18 +78,25 @@ export class TaskInputs {
    */
   answer(responses: Record<string, unknown>): void {
     for (const [key, pending] of [...this.#pending]) {
-      if (!Object.prototype.hasOwnProperty.call(responses, key) || !answerMatches(pending.kind, responses, key)) continue;
+      if (!Object.prototype.hasOwnProperty.call(responses, key) || !answerMatches(pending.kind, responses, key))
+        continue;
       this.#pending.delete(key);
       pending.resolve(responses[key]);
     }
-    if (this.#pending.size === 0 && this.#record.status === "input_required") this.#store.update(this.#record, "working");
+    if (this.#pending.size === 0 && this.#record.status === "input_required")
+      this.#store.update(this.#record, "working");
   }
 
   #ask(kind: Kind, params: unknown, options: InputRequestOptions | undefined): Promise<unknown> {
     const key = options?.key ?? `${kind}-${++this.#counters[kind]}`;
-    if (typeof key !== "string" || key === "") return Promise.reject(new TypeError("typed-mcp: an input request key must be a non-empty string."));
-    if (this.#pending.has(key)) return Promise.reject(new TypeError(`typed-mcp: input request key '${key}' is already pending in this task.`));
-    if (this.#pending.size >= MAX_PENDING) return Promise.reject(new RangeError(`typed-mcp: a task may have at most ${MAX_PENDING} input requests pending.`));
+    if (typeof key !== "string" || key === "")
+      return Promise.reject(new TypeError("typed-mcp: an input request key must be a non-empty string."));
+    if (this.#pending.has(key))
+      return Promise.reject(new TypeError(`typed-mcp: input request key '${key}' is already pending in this task.`));
+    if (this.#pending.size >= MAX_PENDING)
+      return Promise.reject(
+        new RangeError(`typed-mcp: a task may have at most ${MAX_PENDING} input requests pending.`),
+      );
     const signal = this.#record.controller.signal;
     if (signal.aborted) return Promise.reject(signal.reason);
     if (answerMatches(kind, this.#answers, key)) return Promise.resolve(this.#answers[key]);
@@ -133,17 +146,29 @@ export class ConnectionTaskInputs {
 
   /** `elicitation/create` to the client, related to the task. */
   elicit(params: Parameters<RequestContext["elicit"]>[0]): ReturnType<RequestContext["elicit"]> {
-    return this.#wait((signal) => this.#sdk.elicitInput({ ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal }));
+    return this.#wait((signal) =>
+      this.#sdk.elicitInput(
+        { ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } },
+        { signal },
+      ),
+    );
   }
 
   /** `sampling/createMessage` to the client, related to the task. */
   sample(params: Parameters<RequestContext["sample"]>[0]): ReturnType<RequestContext["sample"]> {
-    return this.#wait((signal) => this.#sdk.createMessage({ ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal })) as ReturnType<RequestContext["sample"]>;
+    return this.#wait((signal) =>
+      this.#sdk.createMessage(
+        { ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } },
+        { signal },
+      ),
+    ) as ReturnType<RequestContext["sample"]>;
   }
 
   /** `roots/list` to the client, related to the task. */
   listRoots(): ReturnType<RequestContext["listRoots"]> {
-    return this.#wait((signal) => this.#sdk.listRoots({ _meta: { [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal }));
+    return this.#wait((signal) =>
+      this.#sdk.listRoots({ _meta: { [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal }),
+    );
   }
 
   async #wait<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -151,7 +176,8 @@ export class ConnectionTaskInputs {
     try {
       return await send(this.#record.controller.signal);
     } finally {
-      if (--this.#waiting === 0 && this.#record.status === "input_required") this.#store.update(this.#record, "working");
+      if (--this.#waiting === 0 && this.#record.status === "input_required")
+        this.#store.update(this.#record, "working");
     }
   }
 }

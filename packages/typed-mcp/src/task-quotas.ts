@@ -69,7 +69,13 @@ export interface ResolvedTaskOptions {
 }
 
 const QUOTA: Required<TaskQuota> = { maxRunning: 100, maxResults: 1000, maxResultBytes: 32 * 1024 * 1024 };
-const DEFAULTS = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 500, maxTasks: 10_000, maxResultBytes: 256 * 1024 * 1024 };
+const DEFAULTS = {
+  defaultTtlMs: 300_000,
+  maxTtlMs: 3_600_000,
+  pollIntervalMs: 500,
+  maxTasks: 10_000,
+  maxResultBytes: 256 * 1024 * 1024,
+};
 
 /**
  * Checks {@link TaskOptions} and fills in the defaults.
@@ -82,7 +88,8 @@ const DEFAULTS = { defaultTtlMs: 300_000, maxTtlMs: 3_600_000, pollIntervalMs: 5
 export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTaskOptions {
   const top = { ...DEFAULTS, ...options };
   for (const key of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) positive(`tasks.${key}`, top[key]);
-  if (top.defaultTtlMs > top.maxTtlMs) throw new RangeError(`tasks.defaultTtlMs (${top.defaultTtlMs}) must not exceed tasks.maxTtlMs (${top.maxTtlMs})`);
+  if (top.defaultTtlMs > top.maxTtlMs)
+    throw new RangeError(`tasks.defaultTtlMs (${top.defaultTtlMs}) must not exceed tasks.maxTtlMs (${top.maxTtlMs})`);
   const out: ResolvedTaskOptions = {
     defaultTtlMs: top.defaultTtlMs,
     maxTtlMs: top.maxTtlMs,
@@ -94,16 +101,28 @@ export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTa
   };
   for (const name of ["perCaller", "anonymous"] as const) {
     const quota = out[name];
-    for (const [key, ceiling] of [["maxRunning", "maxTasks"], ["maxResults", "maxTasks"], ["maxResultBytes", "maxResultBytes"]] as const) {
-      if (quota[key] > out[ceiling]) throw new RangeError(`tasks.${name}.${key} (${quota[key]}) must not exceed the server-wide tasks.${ceiling} (${out[ceiling]})`);
+    for (const [key, ceiling] of [
+      ["maxRunning", "maxTasks"],
+      ["maxResults", "maxTasks"],
+      ["maxResultBytes", "maxResultBytes"],
+    ] as const) {
+      if (quota[key] > out[ceiling])
+        throw new RangeError(
+          `tasks.${name}.${key} (${quota[key]}) must not exceed the server-wide tasks.${ceiling} (${out[ceiling]})`,
+        );
     }
   }
   return out;
 }
 
 /** A quota with its defaults; a default (not a given value) is lowered to its server-wide ceiling, so `tasks: { maxTasks: 40 }` alone is valid. */
-function resolveQuota(name: string, quota: TaskQuota | undefined, ceilings: { maxTasks: number; maxResultBytes: number }): Required<TaskQuota> {
-  if (quota !== undefined && (typeof quota !== "object" || quota === null)) throw new TypeError(`tasks.${name} must be an object, got ${quota === null ? "null" : typeof quota}`);
+function resolveQuota(
+  name: string,
+  quota: TaskQuota | undefined,
+  ceilings: { maxTasks: number; maxResultBytes: number },
+): Required<TaskQuota> {
+  if (quota !== undefined && (typeof quota !== "object" || quota === null))
+    throw new TypeError(`tasks.${name} must be an object, got ${quota === null ? "null" : typeof quota}`);
   const defaults = {
     maxRunning: Math.min(QUOTA.maxRunning, ceilings.maxTasks),
     maxResults: Math.min(QUOTA.maxResults, ceilings.maxTasks),
@@ -115,7 +134,8 @@ function resolveQuota(name: string, quota: TaskQuota | undefined, ceilings: { ma
 }
 
 function positive(name: string, value: unknown): void {
-  if (!(typeof value === "number" && Number.isSafeInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  if (!(typeof value === "number" && Number.isSafeInteger(value) && value > 0))
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
 }
 
 /**

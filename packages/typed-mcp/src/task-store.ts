@@ -89,10 +89,12 @@ export function bindTask(ctx: object, store: TaskStore, record: TaskRecord): voi
  * @throws TypeError when `message` is not a string.
  */
 export function setTaskStatusMessage(ctx: object, message: string): void {
-  if (typeof message !== "string") throw new TypeError(`typed-mcp: ctx.taskStatus(message) needs a string, got ${typeof message}.`);
+  if (typeof message !== "string")
+    throw new TypeError(`typed-mcp: ctx.taskStatus(message) needs a string, got ${typeof message}.`);
   const task = TASK_OF.get(ctx);
   // An aborted task is cancelled (terminal) or expired (dropped).
-  if (task !== undefined && !task.record.controller.signal.aborted) task.store.update(task.record, task.record.status, { statusMessage: message });
+  if (task !== undefined && !task.record.controller.signal.aborted)
+    task.store.update(task.record, task.record.status, { statusMessage: message });
 }
 
 /**
@@ -109,7 +111,10 @@ export function checkRequestedTtl(ttl: unknown): number | undefined {
   if (ttl === undefined) return undefined;
   if (typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0) return ttl;
   const got = typeof ttl === "number" ? String(ttl) : (JSON.stringify(ttl) ?? String(ttl));
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call params: 'params.task.ttl' expected a positive integer (milliseconds), received ${cutEchoed(got)}.`);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid tools/call params: 'params.task.ttl' expected a positive integer (milliseconds), received ${cutEchoed(got)}.`,
+  );
 }
 
 /** Whether `status` is terminal (`completed`, `failed`, `cancelled`). */
@@ -169,13 +174,22 @@ export class TaskStore {
     const quota = this.#options[quotaName];
     const bucket = this.#bucket(caller.bucket);
     if (bucket.running >= quota.maxRunning) {
-      throw quotaError(`Too many tasks are running for this caller (tasks.${quotaName}.maxRunning is ${quota.maxRunning}); wait for one to finish or cancel one.`, `tasks.${quotaName}.maxRunning`, quota.maxRunning);
+      throw quotaError(
+        `Too many tasks are running for this caller (tasks.${quotaName}.maxRunning is ${quota.maxRunning}); wait for one to finish or cancel one.`,
+        `tasks.${quotaName}.maxRunning`,
+        quota.maxRunning,
+      );
     }
     if (this.#tasks.size >= this.#options.maxTasks && !this.#dropOldestFinished(bucket)) {
       this.#forgetIfEmpty(caller.bucket);
-      throw quotaError(`The server keeps too many tasks (tasks.maxTasks is ${this.#options.maxTasks}); try again later.`, "tasks.maxTasks", this.#options.maxTasks);
+      throw quotaError(
+        `The server keeps too many tasks (tasks.maxTasks is ${this.#options.maxTasks}); try again later.`,
+        "tasks.maxTasks",
+        this.#options.maxTasks,
+      );
     }
-    const ttl = requestedTtl === undefined ? this.#options.defaultTtlMs : Math.min(requestedTtl, this.#options.maxTtlMs);
+    const ttl =
+      requestedTtl === undefined ? this.#options.defaultTtlMs : Math.min(requestedTtl, this.#options.maxTtlMs);
     const now = new Date().toISOString();
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -236,7 +250,8 @@ export class TaskStore {
    * @throws ProtocolError `-32602` for a cursor this store did not give out (or whose task is gone).
    */
   list(owner: string, cursor: string | undefined): { tasks: TaskRecord[]; nextCursor?: string } {
-    const mine = owner === ANONYMOUS_OWNER ? [] : [...this.#tasks.values()].map((t) => t.record).filter((r) => r.owner === owner);
+    const mine =
+      owner === ANONYMOUS_OWNER ? [] : [...this.#tasks.values()].map((t) => t.record).filter((r) => r.owner === owner);
     let start = 0;
     if (cursor !== undefined) {
       const at = mine.findIndex((r) => r.taskId === cursor);
@@ -261,7 +276,11 @@ export class TaskStore {
    * task becomes `failed` with the `-32603` of {@link quotaError} naming the option (counted, as a
    * finished task, with 0 bytes). A result `JSON.stringify` cannot write fails as `The tool failed.`.
    */
-  #finish(entry: Entry, status: TaskStatus, outcome: Outcome | undefined): { status: TaskStatus; outcome: Outcome | undefined } {
+  #finish(
+    entry: Entry,
+    status: TaskStatus,
+    outcome: Outcome | undefined,
+  ): { status: TaskStatus; outcome: Outcome | undefined } {
     // Still counted as running while its own finished tasks are dropped, so the bucket stays.
     const bucket = this.#bucket(entry.bucket);
     let bytes: number;
@@ -291,12 +310,20 @@ export class TaskStore {
     const server = this.#options.maxResultBytes;
     if (bytes > quota.maxResultBytes) {
       const limit = `tasks.${quotaName}.maxResultBytes`;
-      return { code: ProtocolErrorCode.InternalError, message: `The task's result (${bytes} bytes) is larger than ${limit} (${quota.maxResultBytes} bytes); it was not kept.`, data: { limit, max: quota.maxResultBytes } };
+      return {
+        code: ProtocolErrorCode.InternalError,
+        message: `The task's result (${bytes} bytes) is larger than ${limit} (${quota.maxResultBytes} bytes); it was not kept.`,
+        data: { limit, max: quota.maxResultBytes },
+      };
     }
     while (bucket.bytes + bytes > quota.maxResultBytes && this.#dropOldestFinished(bucket));
     while (this.#resultBytes + bytes > server && this.#dropOldestFinished(bucket));
     if (this.#resultBytes + bytes <= server) return undefined;
-    return { code: ProtocolErrorCode.InternalError, message: `The server keeps too many result bytes (tasks.maxResultBytes is ${server}); the task's result (${bytes} bytes) was not kept.`, data: { limit: "tasks.maxResultBytes", max: server } };
+    return {
+      code: ProtocolErrorCode.InternalError,
+      message: `The server keeps too many result bytes (tasks.maxResultBytes is ${server}); the task's result (${bytes} bytes) was not kept.`,
+      data: { limit: "tasks.maxResultBytes", max: server },
+    };
   }
 
   #expire(taskId: string): void {
@@ -339,5 +366,8 @@ type Outcome = { result?: CallToolResult; error?: TaskError; statusMessage?: str
 
 /** `outcome` as a `failed` task with `error` (its `statusMessage` kept, no result). */
 function failed(outcome: Outcome | undefined, error: TaskError): { status: TaskStatus; outcome: Outcome } {
-  return { status: "failed", outcome: { ...(outcome?.statusMessage !== undefined && { statusMessage: outcome.statusMessage }), error } };
+  return {
+    status: "failed",
+    outcome: { ...(outcome?.statusMessage !== undefined && { statusMessage: outcome.statusMessage }), error },
+  };
 }

@@ -25,7 +25,13 @@
  *
  * @module
  */
-import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, specTypeSchemas } from "@modelcontextprotocol/server";
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  specTypeSchemas,
+} from "@modelcontextprotocol/server";
 import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { cutEchoed } from "@typed-mcp/model";
 import type { ClientView } from "./client-view.js";
@@ -49,7 +55,8 @@ type ParamsOf<P> = { shape: { params: StandardSchemaV1<P, P> } };
 /** `{ taskId }` params of `tasks/get`, `tasks/result`, `tasks/cancel`, `tasks/update` (the SDK's `GetTaskRequest` params schema; unknown keys dropped). */
 const TASK_ID_PARAMS = (specTypeSchemas.GetTaskRequest as unknown as ParamsOf<{ taskId: string }>).shape.params;
 /** `{ cursor? }` params of `tasks/list` (the SDK's `ListTasksRequest` params schema; optional). */
-const LIST_PARAMS = (specTypeSchemas.ListTasksRequest as unknown as ParamsOf<{ cursor?: string } | undefined>).shape.params;
+const LIST_PARAMS = (specTypeSchemas.ListTasksRequest as unknown as ParamsOf<{ cursor?: string } | undefined>).shape
+  .params;
 
 /** An SDK request handler as `_wrapHandler` sees it. */
 type Handler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
@@ -123,16 +130,25 @@ export function installTasks(
     };
     return (request, ctx) => {
       const name = (request as { params?: { name?: unknown } }).params?.name;
-      return typeof name === "string" && tools.mayRunAsTask(name) ? wrapped(request, ctx).catch(answer) : wrapped(request, ctx);
+      return typeof name === "string" && tools.mayRunAsTask(name)
+        ? wrapped(request, ctx).catch(answer)
+        : wrapped(request, ctx);
     };
   };
-  const calls = new TaskCalls(sdk, store, viewOf, connection ? `connection:${crypto.randomUUID()}` : undefined, callerKey);
+  const calls = new TaskCalls(
+    sdk,
+    store,
+    viewOf,
+    connection ? `connection:${crypto.randomUUID()}` : undefined,
+    callerKey,
+  );
   const find = (taskId: string, ctx: ServerContext): { record: TaskRecord; modern: boolean } => {
     const view = viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
     if (modern && !negotiated(view)) throw missingExtension();
     const record = store.get(taskId, calls.ownerOf(ctx));
-    if (record === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${cutEchoed(taskId)}`);
+    if (record === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${cutEchoed(taskId)}`);
     return { record, modern };
   };
   sdk.setRequestHandler("tasks/get", { params: TASK_ID_PARAMS }, (params, ctx) => {
@@ -142,9 +158,13 @@ export function installTasks(
   sdk.setRequestHandler("tasks/cancel", { params: TASK_ID_PARAMS }, (params, ctx) => {
     const { record, modern } = find(params.taskId, ctx);
     if (!modern && isTerminal(record.status)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task ${record.taskId}: it is already ${record.status}.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Cannot cancel task ${record.taskId}: it is already ${record.status}.`,
+      );
     }
-    if (store.update(record, "cancelled", { statusMessage: "Cancelled by the client." })) record.controller.abort(new DOMException("The task was cancelled.", "AbortError"));
+    if (store.update(record, "cancelled", { statusMessage: "Cancelled by the client." }))
+      record.controller.abort(new DOMException("The task was cancelled.", "AbortError"));
     return (modern ? {} : legacyTask(record)) as never;
   });
   // SEP-2663: answers (`inputResponses`, validated by the SDK into ctx.mcpReq.inputResponses) to a task's input requests (task-input.ts).
@@ -168,7 +188,10 @@ export function installTasks(
   });
   sdk.setRequestHandler("tasks/list", { params: LIST_PARAMS }, (params, ctx) => {
     const page = store.list(calls.ownerOf(ctx), params?.cursor);
-    return { tasks: page.tasks.map(legacyTask), ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+    return {
+      tasks: page.tasks.map(legacyTask),
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    } as never;
   });
   return calls;
 }
@@ -182,7 +205,13 @@ export class TaskCalls {
   readonly #callerKey: CallerKey | undefined;
 
   /** @internal */
-  constructor(sdk: Server, store: TaskStore, viewOf: (ctx: ServerContext) => ClientView, connection: string | undefined, callerKey: CallerKey | undefined) {
+  constructor(
+    sdk: Server,
+    store: TaskStore,
+    viewOf: (ctx: ServerContext) => ClientView,
+    connection: string | undefined,
+    callerKey: CallerKey | undefined,
+  ) {
     this.#sdk = sdk;
     this.#store = store;
     this.#viewOf = viewOf;
@@ -221,42 +250,77 @@ export class TaskCalls {
    *   not a positive integer (task-store.ts `checkRequestedTtl`); `-32603` naming the option when the
    *   caller's running-task quota or the server's `tasks.maxTasks` is full (task-store.ts `create`).
    */
-  dispatch(taskSupport: string | undefined, taskStart: string | undefined, params: { task?: unknown; name: string }, ctx: ServerContext, run: CallRunner): Promise<never> | undefined {
+  dispatch(
+    taskSupport: string | undefined,
+    taskStart: string | undefined,
+    params: { task?: unknown; name: string },
+    ctx: ServerContext,
+    run: CallRunner,
+  ): Promise<never> | undefined {
     if (taskSupport !== "optional" && taskSupport !== "required") return undefined;
     const view = this.#viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
     const task = params.task as { ttl?: unknown } | undefined;
-    const asTask = modern ? negotiated(view) : hasTasks(view.protocolVersion) && typeof task === "object" && task !== null;
+    const asTask = modern
+      ? negotiated(view)
+      : hasTasks(view.protocolVersion) && typeof task === "object" && task !== null;
     if (!asTask) {
       if (taskSupport === "optional") return undefined;
       if (modern) throw missingExtension();
-      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} must be called as a task (execution.taskSupport "required"): send params.task.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool ${params.name} must be called as a task (execution.taskSupport "required"): send params.task.`,
+      );
     }
     const afterInput = modern && taskStart === "after-input";
-    if (afterInput && ctx.mcpReq.inputResponses === undefined && ctx.mcpReq.requestState() === undefined) return undefined;
+    if (afterInput && ctx.mcpReq.inputResponses === undefined && ctx.mcpReq.requestState() === undefined)
+      return undefined;
     const record = this.#store.create(this.callerOf(ctx), modern ? undefined : checkRequestedTtl(task?.ttl));
     if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
     this.#run(record, ctx, run, modern, afterInput ? roundAnswersOf(ctx) : undefined);
-    return Promise.reject(new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }));
+    return Promise.reject(
+      new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }),
+    );
   }
 
   /** Runs the call detached from its request: the tool's signal is the task's; notifications it sends are best effort; `answers`: the creating round's (2026-07-28). */
-  #run(record: TaskRecord, ctx: ServerContext, run: CallRunner, modern: boolean, answers: Record<string, unknown> | undefined): void {
+  #run(
+    record: TaskRecord,
+    ctx: ServerContext,
+    run: CallRunner,
+    modern: boolean,
+    answers: Record<string, unknown> | undefined,
+  ): void {
     const store = this.#store;
-    const quiet = <A extends unknown[]>(send: (...args: A) => Promise<void>) => (...args: A) => send(...args).catch(() => {});
-    const taskCtx = { ...ctx, mcpReq: { ...ctx.mcpReq, signal: record.controller.signal, notify: quiet(ctx.mcpReq.notify), log: quiet(ctx.mcpReq.log) } } as ServerContext;
+    const quiet =
+      <A extends unknown[]>(send: (...args: A) => Promise<void>) =>
+      (...args: A) =>
+        send(...args).catch(() => {});
+    const taskCtx = {
+      ...ctx,
+      mcpReq: {
+        ...ctx.mcpReq,
+        signal: record.controller.signal,
+        notify: quiet(ctx.mcpReq.notify),
+        log: quiet(ctx.mcpReq.log),
+      },
+    } as ServerContext;
     bindTask(taskCtx, store, record);
     // 2026-07-28: the tool's elicit / sample / listRoots park the task in input_required until tasks/update answers.
     if (modern) bindInputSource(taskCtx, (record.inputs = new TaskInputs(store, record, answers)));
     // 2025-11-25 on a connection: real server→client requests related to the task; input_required while one is unanswered.
-    else if (this.#connection !== undefined) bindInputSource(taskCtx, new ConnectionTaskInputs(this.#sdk, store, record));
+    else if (this.#connection !== undefined)
+      bindInputSource(taskCtx, new ConnectionTaskInputs(this.#sdk, store, record));
     void Promise.resolve()
       .then(() => run(taskCtx))
       .then(
         (result) => store.update(record, "completed", { result }),
         (error: unknown) =>
           store.update(record, "failed", {
-            error: error instanceof ProtocolError ? { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } : { code: ProtocolErrorCode.InternalError, message: "The tool failed." },
+            error:
+              error instanceof ProtocolError
+                ? { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) }
+                : { code: ProtocolErrorCode.InternalError, message: "The tool failed." },
           }),
       );
   }
@@ -272,7 +336,9 @@ export class TaskCalls {
  * skipped, and none is sent twice.
  */
 function statusNotifier(sdk: Server): (record: TaskRecord, change: TaskChange) => void {
-  let pending: { task: Record<string, unknown>; status: boolean; message: boolean; timer: ReturnType<typeof setTimeout> } | undefined;
+  let pending:
+    | { task: Record<string, unknown>; status: boolean; message: boolean; timer: ReturnType<typeof setTimeout> }
+    | undefined;
   const send = (): void => {
     const task = pending!.task;
     clearTimeout(pending!.timer);
@@ -291,12 +357,18 @@ function statusNotifier(sdk: Server): (record: TaskRecord, change: TaskChange) =
 /** Whether a 2026-07-28 client declared the tasks extension (session or request envelope). */
 function negotiated(view: ClientView): boolean {
   const extensions = (view.clientCapabilities as { extensions?: unknown } | undefined)?.extensions;
-  return typeof extensions === "object" && extensions !== null && Object.prototype.hasOwnProperty.call(extensions, TASKS_EXTENSION);
+  return (
+    typeof extensions === "object" &&
+    extensions !== null &&
+    Object.prototype.hasOwnProperty.call(extensions, TASKS_EXTENSION)
+  );
 }
 
 /** SEP-2663 "Required Capabilities": `-32021` with `data.requiredCapabilities.extensions[TASKS_EXTENSION]`. */
 function missingExtension(): MissingRequiredClientCapabilityError {
-  return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never);
+  return new MissingRequiredClientCapabilityError({
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  } as never);
 }
 
 /**
@@ -304,7 +376,11 @@ function missingExtension(): MissingRequiredClientCapabilityError {
  * `ttl` / `pollInterval` in the 2025-11-25 `Task`, `ttlMs` / `pollIntervalMs` in SEP-2663's
  * (both integer milliseconds).
  */
-function taskFields(r: TaskRecord, ttlKey: "ttl" | "ttlMs", pollKey: "pollInterval" | "pollIntervalMs"): Record<string, unknown> {
+function taskFields(
+  r: TaskRecord,
+  ttlKey: "ttl" | "ttlMs",
+  pollKey: "pollInterval" | "pollIntervalMs",
+): Record<string, unknown> {
   return {
     taskId: r.taskId,
     status: r.status,
@@ -342,9 +418,14 @@ function detailedTask(r: TaskRecord): Record<string, unknown> {
  * for a cancelled (or expired) one `-32602`.
  */
 function legacyPayload(r: TaskRecord): CallToolResult {
-  if (r.status === "completed" && r.result !== undefined) return { ...r.result, _meta: { ...r.result._meta, [RELATED_TASK_META_KEY]: { taskId: r.taskId } } };
-  if (r.status === "failed" && r.error !== undefined) throw new ProtocolError(r.error.code, r.error.message, r.error.data);
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${r.taskId} has no result: it was ${r.status === "cancelled" ? "cancelled" : "dropped"}.`);
+  if (r.status === "completed" && r.result !== undefined)
+    return { ...r.result, _meta: { ...r.result._meta, [RELATED_TASK_META_KEY]: { taskId: r.taskId } } };
+  if (r.status === "failed" && r.error !== undefined)
+    throw new ProtocolError(r.error.code, r.error.message, r.error.data);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Task ${r.taskId} has no result: it was ${r.status === "cancelled" ? "cancelled" : "dropped"}.`,
+  );
 }
 
 /** `capabilities` without `tasks` (`key` = "tasks") or without `extensions[TASKS_EXTENSION]`. */

@@ -75,7 +75,8 @@ export async function callTool(
   policy: CallPolicy,
   capture?: RawArgumentsCapture,
 ): Promise<CallToolResult> {
-  if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${cutEchoed(params.name)} not found`);
+  if (entry === undefined)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${cutEchoed(params.name)} not found`);
   if (capture !== undefined && "refused" in capture) return errorResult(capture.refused);
   const raw = capture === undefined ? params.arguments : defineOwn({ ...params.arguments }, "__proto__", capture.proto);
   const upstream = ctx.mcpReq.signal;
@@ -139,7 +140,10 @@ async function runBounded(run: () => unknown, timeoutMs: number | undefined): Pr
   let timer: LongTimer | undefined;
   try {
     // setLongTimeout: a requestTimeoutMs above 2^31 - 1 ms would make setTimeout fire in 1 ms.
-    const value = await Promise.race([pending, new Promise<typeof TIMED_OUT>((resolve) => (timer = setLongTimeout(() => resolve(TIMED_OUT), timeoutMs)))]);
+    const value = await Promise.race([
+      pending,
+      new Promise<typeof TIMED_OUT>((resolve) => (timer = setLongTimeout(() => resolve(TIMED_OUT), timeoutMs))),
+    ]);
     if (value === TIMED_OUT) pending.catch(() => {});
     return value;
   } finally {

@@ -117,12 +117,18 @@ export interface RequestContext {
    *   rejects with the SDK's `MissingRequiredClientCapabilityError` (`-32021`, SEP-2575).
    * @throws TypeError (rejection) on 2026-07-28 when `options.key` is empty or was used for another kind of input in this call.
    */
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: InputRequestOptions): Promise<ElicitResult>;
+  elicit(
+    params: ElicitRequestFormParams | ElicitRequestURLParams,
+    options?: InputRequestOptions,
+  ): Promise<ElicitResult>;
   /**
    * Asks the client's model with `sampling/createMessage`; resolves with its `CreateMessageResult`.
    * Same eras, keys and errors as {@link elicit} (capability `sampling`).
    */
-  sample(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  sample(
+    params: CreateMessageRequestParams,
+    options?: InputRequestOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /**
    * Asks the client for its roots with `roots/list`; resolves with its `ListRootsResult`
    * (`{ roots: [{ uri, name? }] }`). Same eras, keys and errors as {@link elicit} (capability `roots`).

@@ -23,7 +23,13 @@ export interface ErrorLocation {
  * from the column as if 0-based, one character too far right). esbuild draws its own snippet and
  * caret from a 0-based column, so it gets the 0-based one (`zeroBased`).
  */
-export function errorLocation(code: string | undefined, file: string, line: number, column: number, zeroBased: boolean): ErrorLocation {
+export function errorLocation(
+  code: string | undefined,
+  file: string,
+  line: number,
+  column: number,
+  zeroBased: boolean,
+): ErrorLocation {
   const loc = { file, line, column: zeroBased ? column - 1 : column };
   return code === undefined ? { loc } : { loc, frame: codeFrame(code, line, column) };
 }

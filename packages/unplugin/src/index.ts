@@ -13,7 +13,13 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createUnplugin, type UnpluginBuildContext, type UnpluginContext, type UnpluginFactory, type UnpluginInstance } from "unplugin";
+import {
+  createUnplugin,
+  type UnpluginBuildContext,
+  type UnpluginContext,
+  type UnpluginFactory,
+  type UnpluginInstance,
+} from "unplugin";
 import { mayDeclareTools, TOOL_CODE_FILTER, type TypeScriptChoice } from "@typed-mcp/extract";
 import {
   DEFAULT_EXCLUDE,
@@ -33,7 +39,14 @@ import {
 } from "@typed-mcp/transform";
 import { errorLocation } from "./frame.js";
 
-export { formatDiagnostic, spliceTools, planSplice, RUNTIME_MODULE, type SpliceResult, type SplicePlan } from "@typed-mcp/transform";
+export {
+  formatDiagnostic,
+  spliceTools,
+  planSplice,
+  RUNTIME_MODULE,
+  type SpliceResult,
+  type SplicePlan,
+} from "@typed-mcp/transform";
 
 /** Options of the typed-mcp plugin. */
 export interface TypedMcpOptions {
@@ -137,7 +150,10 @@ function transformModule(driver: Driver, framework: string, units: UnitRegistry)
     const file = fileOf(id);
     const model = driver.model(file, code);
     const previous = watchedBy.get(file) ?? [];
-    const watched = [...model.consultedFiles, ...previous.filter((f) => !model.consultedFiles.includes(f) && !existsSync(f))];
+    const watched = [
+      ...model.consultedFiles,
+      ...previous.filter((f) => !model.consultedFiles.includes(f) && !existsSync(f)),
+    ];
     watchedBy.set(file, watched);
     for (const consulted of watched) {
       if (consulted !== file) this.addWatchFile(consulted);
@@ -156,12 +172,24 @@ function transformModule(driver: Driver, framework: string, units: UnitRegistry)
         message,
         code: first.code,
         id: file,
-        ...errorLocation(first.file === file ? code : undefined, first.file, first.line, first.column, framework === "esbuild"),
+        ...errorLocation(
+          first.file === file ? code : undefined,
+          first.file,
+          first.line,
+          first.column,
+          framework === "esbuild",
+        ),
       });
       return undefined;
     }
     for (const w of driver.warnings(model)) this.warn(formatDiagnostic(w));
-    const result = spliceTools(code, id, model.tools, { ...model, profile: driver.profile, share: "virtual" }, driver.generated);
+    const result = spliceTools(
+      code,
+      id,
+      model.tools,
+      { ...model, profile: driver.profile, share: "virtual" },
+      driver.generated,
+    );
     if (result) units.add(result.units);
     return result && { code: result.code, map: result.map };
   };
@@ -223,7 +251,9 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
   const units = new UnitRegistry();
   const include = options.include ?? DEFAULT_INCLUDE;
   const isWatchMode = (ctx: unknown) =>
-    watching || compiler?.watchMode === true || (ctx as { meta?: { watchMode?: boolean } } | undefined)?.meta?.watchMode === true;
+    watching ||
+    compiler?.watchMode === true ||
+    (ctx as { meta?: { watchMode?: boolean } } | undefined)?.meta?.watchMode === true;
   const hookCompiler = (c: CompilerLike) => {
     compiler = c;
     const name = "typed-mcp";
@@ -263,7 +293,9 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
         if (unit === undefined) return undefined;
         const text = units.moduleText(unit, RUNTIME_MODULE);
         if (text === undefined) {
-          throw new Error(`typed-mcp: the generated module ${id} is not one this build produced (a module restored from a stale bundler cache?); clear the bundler's cache and build again.`);
+          throw new Error(
+            `typed-mcp: the generated module ${id} is not one this build produced (a module restored from a stale bundler cache?); clear the bundler's cache and build again.`,
+          );
         }
         return text;
       },
@@ -311,7 +343,8 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
         if (opts.absWorkingDir) workingDir = opts.absWorkingDir;
       },
       // unplugin runs `transform` inside one esbuild `onLoad`: only TypeScript modules (and shared units) need it.
-      onLoadFilter: include instanceof RegExp ? new RegExp(`(?:${include.source})|${UNIT_FILE.source}`, include.flags) : /.*/,
+      onLoadFilter:
+        include instanceof RegExp ? new RegExp(`(?:${include.source})|${UNIT_FILE.source}`, include.flags) : /.*/,
     },
     webpack(c) {
       hookCompiler(c as unknown as CompilerLike);

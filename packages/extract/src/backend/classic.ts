@@ -102,16 +102,26 @@ export class ClassicBackend extends BackendBase<TS.SourceFile> {
       useSourceOfProjectReferenceRedirect: () => true,
       // A referenced project's config, with `options.configFile` set (the program asserts it).
       getParsedCommandLine: (name: string) =>
-        ts.getParsedCommandLineOfConfigFile(name, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} }),
+        ts.getParsedCommandLineOfConfigFile(name, undefined, {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: () => {},
+        }),
     } as TS.LanguageServiceHost;
   }
 
   private open(config: string): ClassicProject | string {
     const ts = this.ts;
     const read = ts.readConfigFile(config, ts.sys.readFile);
-    if (read.error) return `TypeScript could not read ${config}: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`;
+    if (read.error)
+      return `TypeScript could not read ${config}: ${ts.flattenDiagnosticMessageText(read.error.messageText, "\n")}`;
     const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
-    const project: ClassicProject = { config, parsed, roots: new Set(parsed.fileNames.map(norm)), reresolve: false, service: undefined as never };
+    const project: ClassicProject = {
+      config,
+      parsed,
+      roots: new Set(parsed.fileNames.map(norm)),
+      reresolve: false,
+      service: undefined as never,
+    };
     project.service = ts.createLanguageService(this.serviceHost(project), this.registry);
     this.projects.set(config, project);
     return project;
@@ -121,7 +131,9 @@ export class ClassicBackend extends BackendBase<TS.SourceFile> {
   private parse(config: string): TS.ParsedCommandLine | undefined {
     const ts = this.ts;
     const read = ts.readConfigFile(config, ts.sys.readFile);
-    return read.error ? undefined : ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
+    return read.error
+      ? undefined
+      : ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(config), undefined, config);
   }
 
   protected load(config: string, file: string): LoadedProject<TS.SourceFile> | string {
@@ -176,7 +188,8 @@ export class ClassicBackend extends BackendBase<TS.SourceFile> {
     // A deleted root stays listed: its snapshot is then missing, as for the 7.0 backend.
     this.bump(file);
     // Deleted, or (re)created: a file no current program holds.
-    if (deleted || ![...this.caches.values()].some((e) => e.program.getSourceFile(file))) for (const p of this.projects.values()) p.reresolve = true;
+    if (deleted || ![...this.caches.values()].some((e) => e.program.getSourceFile(file)))
+      for (const p of this.projects.values()) p.reresolve = true;
   }
 
   /** Measurements so far (no IPC: `roundTrips` is 0). */
@@ -213,7 +226,11 @@ class ClassicSession extends SessionBase {
     return this.program
       .getSemanticDiagnostics(node.getSourceFile())
       .filter((d) => d.category === this.ts.DiagnosticCategory.Error && d.start !== undefined)
-      .map((d) => ({ start: d.start!, end: d.start! + (d.length ?? 0), text: this.ts.flattenDiagnosticMessageText(d.messageText, " ") }));
+      .map((d) => ({
+        start: d.start!,
+        end: d.start! + (d.length ?? 0),
+        text: this.ts.flattenDiagnosticMessageText(d.messageText, " "),
+      }));
   }
 
   // ---- syntax ---------------------------------------------------------------------------------
@@ -326,7 +343,10 @@ class ClassicSession extends SessionBase {
 
   // ---- object types ---------------------------------------------------------------------------
 
-  private get internalChecker(): TS.TypeChecker & { isTupleType(t: TS.Type): boolean; isArrayType(t: TS.Type): boolean } {
+  private get internalChecker(): TS.TypeChecker & {
+    isTupleType(t: TS.Type): boolean;
+    isArrayType(t: TS.Type): boolean;
+  } {
     return this.checker as never;
   }
 
@@ -343,7 +363,10 @@ class ClassicSession extends SessionBase {
   }
 
   protected signaturesOfType(type: AnyType, kind: "call" | "construct"): readonly TS.Signature[] {
-    return this.checker.getSignaturesOfType(type, kind === "call" ? this.ts.SignatureKind.Call : this.ts.SignatureKind.Construct);
+    return this.checker.getSignaturesOfType(
+      type,
+      kind === "call" ? this.ts.SignatureKind.Call : this.ts.SignatureKind.Construct,
+    );
   }
 
   protected indexSignatures(type: AnyType): IndexSignature[] {

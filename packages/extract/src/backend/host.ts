@@ -18,7 +18,21 @@ export interface TypeNodeRef {
 
 /** What kind of type a handle is (spec §4 dispatch). */
 export type TypeShape =
-  | { kind: "string" | "number" | "bigint" | "boolean" | "null" | "undefined" | "void" | "any" | "unknown" | "never" | "symbol" | "nonPrimitive" }
+  | {
+      kind:
+        | "string"
+        | "number"
+        | "bigint"
+        | "boolean"
+        | "null"
+        | "undefined"
+        | "void"
+        | "any"
+        | "unknown"
+        | "never"
+        | "symbol"
+        | "nonPrimitive";
+    }
   | { kind: "stringLiteral"; value: string }
   | { kind: "numberLiteral"; value: number }
   | { kind: "booleanLiteral"; value: boolean }
@@ -179,7 +193,10 @@ export interface TypeHost {
    * itself a union (`boolean`, an enum, a computed type) gives each of its members, without a
    * node, one shared slot. `undefined` when the source does not write the union out.
    */
-  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined;
+  unionOrder(
+    t: TypeRef,
+    node: TypeNodeRef | undefined,
+  ): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined;
   /**
    * The type node written in the declaration of the type's alias (`Record<"b" | "a", T>` for
    * `type Opts = Record<"b" | "a", T>`), following plain references to further type aliases

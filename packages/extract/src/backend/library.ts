@@ -17,7 +17,12 @@ export const norm = (f: string) => f.replace(/\\/g, "/");
  * - `"project"`: everything else (user code, symlinked workspace packages after realpath).
  */
 export function fileOrigin(path: string): "lib" | "package" | "project" {
-  if (/\/node_modules\/typescript\/|\/lib\.[\w.]*\.d\.ts$|\/node_modules\/@types\/|\/node_modules\/@typescript\//.test(path) || /^\/?bundled:/.test(path))
+  if (
+    /\/node_modules\/typescript\/|\/lib\.[\w.]*\.d\.ts$|\/node_modules\/@types\/|\/node_modules\/@typescript\//.test(
+      path,
+    ) ||
+    /^\/?bundled:/.test(path)
+  )
     return "lib";
   return /\/node_modules\//.test(path) ? "package" : "project";
 }
@@ -33,7 +38,10 @@ export function isBuiltinDeclaration(path: string): boolean {
 
 /** A file belonging to the typed-mcp runtime package (installed or in the workspace). */
 export function isTypedMcpFile(path: string): boolean {
-  return /\/typed-mcp\/(?:src|dist)\/[^/]+\.(?:d\.)?[cm]?ts$/.test(norm(path)) || /\/node_modules\/typed-mcp\//.test(norm(path));
+  return (
+    /\/typed-mcp\/(?:src|dist)\/[^/]+\.(?:d\.)?[cm]?ts$/.test(norm(path)) ||
+    /\/node_modules\/typed-mcp\//.test(norm(path))
+  );
 }
 
 /**
@@ -45,7 +53,9 @@ export function moduleSpecifier(fromFile: string, declFile: string): string | un
     const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(declFile);
     return m ? m[1] : undefined;
   }
-  let rel = relative(dirname(fromFile), declFile).replace(/\\/g, "/").replace(/\.(d\.)?([cm]?)tsx?$/, ".$2js");
+  let rel = relative(dirname(fromFile), declFile)
+    .replace(/\\/g, "/")
+    .replace(/\.(d\.)?([cm]?)tsx?$/, ".$2js");
   if (!rel.startsWith(".")) rel = "./" + rel;
   return rel;
 }

@@ -107,7 +107,8 @@ export abstract class BackendBase<SourceFile> implements Backend {
     if (this.closed) throw new Error("The extractor was closed.");
     file = norm(file);
     const config = this.configFor(file);
-    if (!config) return failedSession(`No tsconfig.json found above ${file}; typed-mcp needs one (with "strict": true).`);
+    if (!config)
+      return failedSession(`No tsconfig.json found above ${file}; typed-mcp needs one (with "strict": true).`);
     if (setOverlay(this.overlays, file, code)) this.overlayChanged(file);
     const project = this.load(config, file);
     if (typeof project === "string") return failedSession(project);
@@ -115,7 +116,10 @@ export abstract class BackendBase<SourceFile> implements Backend {
     const strictNull = opts.strictNullChecks ?? opts.strict ?? false;
     if (!strictNull) return failedSession(notStrictMessage(config));
     const sf = project.sourceFile();
-    if (!sf) return failedSession(`${file} is not part of the TypeScript project ${config}; include it there (tsconfig "include"/"files").`);
+    if (!sf)
+      return failedSession(
+        `${file} is not part of the TypeScript project ${config}; include it there (tsconfig "include"/"files").`,
+      );
     return project.session(sf);
   }
 

@@ -119,7 +119,9 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
       try {
         Backend70 = ts70Backend(found.dir);
       } catch (e) {
-        throw new Error(`${why} is TypeScript ${found.version} (${found.dir}), whose API (typescript/unstable/sync) could not be loaded: ${(e as Error).message}.`);
+        throw new Error(
+          `${why} is TypeScript ${found.version} (${found.dir}), whose API (typescript/unstable/sync) could not be loaded: ${(e as Error).message}.`,
+        );
       }
       return new Backend70(options);
     }
@@ -134,7 +136,9 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
       }
       return new Backend71(options);
     }
-    throw new Error(`${why} is TypeScript ${found.version} (${found.dir}); typed-mcp supports TypeScript 5.x, 6.x and 7.0.`);
+    throw new Error(
+      `${why} is TypeScript ${found.version} (${found.dir}); typed-mcp supports TypeScript 5.x, 6.x and 7.0.`,
+    );
   };
   if (forced === undefined) {
     const found = findTypeScript(projectDir);
@@ -142,19 +146,27 @@ export function pickBackend(projectDir: string, options: BackendOptions): Backen
   }
   if (forced === "7.0") {
     const project = findTypeScript(projectDir);
-    return project && familyOf(project.version) === "7.0" ? byVersion(project, `typescript: "7.0"`) : new (ts70Backend())(options);
+    return project && familyOf(project.version) === "7.0"
+      ? byVersion(project, `typescript: "7.0"`)
+      : new (ts70Backend())(options);
   }
   if (forced === "7.1") {
     const project = findTypeScript(projectDir);
     if (!project || familyOf(project.version) !== "7.1")
-      throw new Error(`typescript: "7.1" — the project's typescript is ${project ? project.version : "not installed"}; install typescript@7.1 (or pass its package directory).`);
+      throw new Error(
+        `typescript: "7.1" — the project's typescript is ${project ? project.version : "not installed"}; install typescript@7.1 (or pass its package directory).`,
+      );
     return byVersion(project, `typescript: "7.1"`);
   }
   if (forced === "6") {
     const project = findTypeScript(projectDir);
     if (project && familyOf(project.version) === "6") return classic(project);
-    const found = findTypeScript(projectDir, "@typescript/typescript6") ?? own("@typescript/typescript6") ?? own("typescript6");
-    if (!found) throw new Error(`typescript: "6" — neither the project's typescript (5.x/6.x) nor @typescript/typescript6 is installed.`);
+    const found =
+      findTypeScript(projectDir, "@typescript/typescript6") ?? own("@typescript/typescript6") ?? own("typescript6");
+    if (!found)
+      throw new Error(
+        `typescript: "6" — neither the project's typescript (5.x/6.x) nor @typescript/typescript6 is installed.`,
+      );
     return classic(found);
   }
   const dir = resolve(options.cwd ?? process.cwd(), forced);

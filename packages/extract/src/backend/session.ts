@@ -5,7 +5,15 @@
  * `McpServer` (docs/extraction.md, "Quick-path receiver"). Each backend's session extends it with
  * its API primitives only.
  */
-import type { BindingInfo, DefaultInfo, ModuleSession, ParamInfo, QuickResolution, SignatureInfo, TypeHost } from "./host.js";
+import type {
+  BindingInfo,
+  DefaultInfo,
+  ModuleSession,
+  ParamInfo,
+  QuickResolution,
+  SignatureInfo,
+  TypeHost,
+} from "./host.js";
 import type { Any } from "./primitives.js";
 import { TypeFacts } from "./types.js";
 
@@ -19,7 +27,11 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
 
   /** {@link ModuleSession.methodSignature}: the method whose name spans `nameSpan`. */
   methodSignature(nameSpan: [number, number]): SignatureInfo | undefined {
-    const node = this.findNode(nameSpan[0], nameSpan[1], (n) => n.kind === this.K.MethodDeclaration && this.start(n.name) === nameSpan[0]);
+    const node = this.findNode(
+      nameSpan[0],
+      nameSpan[1],
+      (n) => n.kind === this.K.MethodDeclaration && this.start(n.name) === nameSpan[0],
+    );
     return node ? this.signatureOf(node) : undefined;
   }
 
@@ -31,7 +43,9 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
   prefetchMethods(nameSpans: [number, number][]): void {
     const K = this.K;
     const names = nameSpans.flatMap((span) =>
-      this.parameterNames(this.findNode(span[0], span[1], (n) => n.kind === K.MethodDeclaration && this.start(n.name) === span[0])),
+      this.parameterNames(
+        this.findNode(span[0], span[1], (n) => n.kind === K.MethodDeclaration && this.start(n.name) === span[0]),
+      ),
     );
     this.prefetchParameters(names);
   }
@@ -39,7 +53,9 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
   /** {@link ModuleSession.quickSites}: the receivers' types in one batch (where the API batches), then each function. */
   quickSites(sites: QuickSite[]): QuickResolution[] {
     if (sites.length === 0) return [];
-    const receivers = sites.map((s) => this.findNode(s.receiver[0], s.receiver[1], (n) => this.start(n) === s.receiver[0] && n.end === s.receiver[1]));
+    const receivers = sites.map((s) =>
+      this.findNode(s.receiver[0], s.receiver[1], (n) => this.start(n) === s.receiver[0] && n.end === s.receiver[1]),
+    );
     const receiverType = this.typesAtEach(receivers);
     const fns = sites.map((s, i) => {
       const t = receivers[i] ? receiverType(i) : undefined;
@@ -58,7 +74,9 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
   /** The identifiers naming a function node's parameters (`this` and binding patterns aside). */
   private parameterNames(fn: Any): Any[] {
     const K = this.K;
-    return ((fn?.parameters ?? []) as Any[]).filter((p) => p.name.kind === K.Identifier && p.name.text !== "this").map((p) => p.name);
+    return ((fn?.parameters ?? []) as Any[])
+      .filter((p) => p.name.kind === K.Identifier && p.name.text !== "this")
+      .map((p) => p.name);
   }
 
   /**
@@ -67,12 +85,18 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
    */
   private quickFunction(fn: QuickSite["fn"]): Any {
     const K = this.K;
-    if (fn.kind === "inline") return this.findNode(fn.span[0], fn.span[1], (n) => this.isFunctionExpression(n) && this.start(n) === fn.span[0]);
+    if (fn.kind === "inline")
+      return this.findNode(fn.span[0], fn.span[1], (n) => this.isFunctionExpression(n) && this.start(n) === fn.span[0]);
     if (fn.kind !== "identifier") return undefined;
     const sym = this.unaliased(this.symbolAtPosition(fn.span));
     const decl = this.resolve(sym?.valueDeclaration);
     if (decl?.kind === K.FunctionDeclaration) return decl;
-    if (decl?.kind === K.VariableDeclaration && decl.parent.flags & this.NF.Const && decl.initializer && this.isFunctionExpression(this.unparen(decl.initializer)))
+    if (
+      decl?.kind === K.VariableDeclaration &&
+      decl.parent.flags & this.NF.Const &&
+      decl.initializer &&
+      this.isFunctionExpression(this.unparen(decl.initializer))
+    )
       return this.unparen(decl.initializer);
     return `server.tool: '${this.sf.text.slice(fn.span[0], fn.span[1])}' must be bound to a function declaration or a const arrow function (or pass the function inline).`;
   }
@@ -82,7 +106,9 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
     const K = this.K;
     const sig = this.signatureOfDeclaration(node);
     if (!sig) return undefined;
-    const paramNodes = (node.parameters as Any[]).filter((p) => !(p.name.kind === K.Identifier && p.name.text === "this"));
+    const paramNodes = (node.parameters as Any[]).filter(
+      (p) => !(p.name.kind === K.Identifier && p.name.text === "this"),
+    );
     const symbols = this.signatureParameters(sig);
     const types = symbols.length ? this.typesOfSymbols(symbols) : [];
     const returnType = this.returnTypeOf(sig);
@@ -119,7 +145,8 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
       const t = byNode.get(d.type);
       // A literal or enum-member type decides (numeric enum members are written by name); a
       // `const` typed `string` (`const A = "a" + "b"`) is folded from its initializer (spec §1).
-      const literal = t && ["stringLiteral", "numberLiteral", "booleanLiteral", "enumLiteral"].includes(this.shape(t as never).kind);
+      const literal =
+        t && ["stringLiteral", "numberLiteral", "booleanLiteral", "enumLiteral"].includes(this.shape(t as never).kind);
       if (literal) return { kind: "type", type: t as never };
       return this.foldedDefault(d.type) ?? (t ? { kind: "type", type: t as never } : { kind: "other" });
     };
@@ -147,8 +174,14 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
       info.bindings = (p.name.elements as Any[]).map((el): BindingInfo => {
         const keyNode = el.propertyName ?? el.name;
         let key: string | undefined;
-        if (keyNode?.kind === K.Identifier || keyNode?.kind === K.StringLiteral || keyNode?.kind === K.NumericLiteral) key = keyNode.text;
-        return { key: el.dotDotDotToken ? undefined : key, rest: !!el.dotDotDotToken, default: defaultOf(el.initializer), loc: this.loc(el) };
+        if (keyNode?.kind === K.Identifier || keyNode?.kind === K.StringLiteral || keyNode?.kind === K.NumericLiteral)
+          key = keyNode.text;
+        return {
+          key: el.dotDotDotToken ? undefined : key,
+          rest: !!el.dotDotDotToken,
+          default: defaultOf(el.initializer),
+          loc: this.loc(el),
+        };
       });
     } else if (p.name.kind === K.ArrayBindingPattern) {
       info.pattern = "array";

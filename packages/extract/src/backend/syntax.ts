@@ -143,7 +143,8 @@ export abstract class SyntaxFacts extends ApiPrimitives {
         return { kind: "null" };
       case K.PrefixUnaryExpression: {
         const o = this.unparen(e.operand);
-        if (e.operator === K.MinusToken && o.kind === K.NumericLiteral) return { kind: "const", value: -Number(o.text) };
+        if (e.operator === K.MinusToken && o.kind === K.NumericLiteral)
+          return { kind: "const", value: -Number(o.text) };
         return { kind: "other" };
       }
       case K.Identifier:
@@ -209,7 +210,9 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       case K.PrefixUnaryExpression: {
         const o = this.fold(e.operand, depth + 1, hops, seen);
         if ("error" in o) return o;
-        return e.operator === K.MinusToken && typeof o.value === "number" ? { value: -o.value } : { error: `${text()} is not a constant` };
+        return e.operator === K.MinusToken && typeof o.value === "number"
+          ? { value: -o.value }
+          : { error: `${text()} is not a constant` };
       }
       case K.TemplateExpression: {
         let out = e.head.text as string;
@@ -228,7 +231,8 @@ export abstract class SyntaxFacts extends ApiPrimitives {
         const r = this.fold(e.right, depth + 1, hops, seen);
         if ("error" in r) return r;
         if (typeof l.value === "string" || typeof r.value === "string") {
-          if (typeof l.value === "object" || typeof r.value === "object") return { error: `${text()} adds an array or null` };
+          if (typeof l.value === "object" || typeof r.value === "object")
+            return { error: `${text()} adds an array or null` };
           return { value: String(l.value) + String(r.value) };
         }
         if (typeof l.value === "number" && typeof r.value === "number") return { value: l.value + r.value };
@@ -271,7 +275,8 @@ export abstract class SyntaxFacts extends ApiPrimitives {
       return folded;
     }
     if (decl.kind === K.VariableDeclaration) return { error: `${text} is a \`let\` or \`var\`, not a \`const\`` };
-    if (e.kind === K.PropertyAccessExpression) return { error: `${text} is a property of an object, not a compile-time constant` };
+    if (e.kind === K.PropertyAccessExpression)
+      return { error: `${text} is a property of an object, not a compile-time constant` };
     return { error: `${text} is not a \`const\` initialised with a constant` };
   }
 
@@ -285,7 +290,10 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     if (which === "nonNull") {
       if (n.kind !== K.UnionType) return n as never;
       const rest = (n.types as Any[]).filter(
-        (m) => m.kind !== K.UndefinedKeyword && m.kind !== K.NullKeyword && !(m.kind === K.LiteralType && m.literal.kind === K.NullKeyword),
+        (m) =>
+          m.kind !== K.UndefinedKeyword &&
+          m.kind !== K.NullKeyword &&
+          !(m.kind === K.LiteralType && m.literal.kind === K.NullKeyword),
       );
       return rest.length === 1 ? (this.childNode(rest[0] as never, "nonNull") as never) : (n as never);
     }
@@ -333,7 +341,10 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   }
 
   /** {@link TypeHost.unionOrder}: the members of a union as written (in `node`, else in the type's alias). */
-  unionOrder(t: TypeRef, node: TypeNodeRef | undefined): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined {
+  unionOrder(
+    t: TypeRef,
+    node: TypeNodeRef | undefined,
+  ): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined {
     const n = (node as Any) ?? this.aliasTypeNode(t);
     if (!n) return undefined;
     const out: { type: TypeRef; node?: TypeNodeRef; slot: number }[] = [];
@@ -341,7 +352,11 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   }
 
   /** Appends the members a union type node writes to `out`; `false` when a member's type cannot be read. */
-  private collectMembers(node: Any, out: { type: TypeRef; node?: TypeNodeRef; slot: number }[], depth: number): boolean {
+  private collectMembers(
+    node: Any,
+    out: { type: TypeRef; node?: TypeNodeRef; slot: number }[],
+    depth: number,
+  ): boolean {
     const K = this.K;
     if (depth > MAX_DEPTH) return false;
     const n = this.unparenType(node);
@@ -349,7 +364,8 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     if (n.kind === K.TypeReference && !n.typeArguments?.length) {
       const sym = this.unaliased(this.symbolAt(n.typeName));
       const decl = sym && sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (decl?.kind === K.TypeAliasDeclaration && this.unparenType(decl.type)?.kind === K.UnionType) return this.collectMembers(decl.type, out, depth + 1);
+      if (decl?.kind === K.TypeAliasDeclaration && this.unparenType(decl.type)?.kind === K.UnionType)
+        return this.collectMembers(decl.type, out, depth + 1);
     }
     const type = this.typeFromTypeNode(n);
     if (!type) return false;
@@ -375,7 +391,11 @@ export abstract class SyntaxFacts extends ApiPrimitives {
         const lit = node.literal as Any;
         if (lit.kind === K.StringLiteral || lit.kind === K.NoSubstitutionTemplateLiteral) out.push(lit.text);
         else if (lit.kind === K.NumericLiteral) out.push(Number(String(lit.text).replace(/_/g, "")));
-        else if (lit.kind === K.PrefixUnaryExpression && lit.operator === K.MinusToken && lit.operand.kind === K.NumericLiteral)
+        else if (
+          lit.kind === K.PrefixUnaryExpression &&
+          lit.operator === K.MinusToken &&
+          lit.operand.kind === K.NumericLiteral
+        )
           out.push(-Number(lit.operand.text));
         else if (lit.kind !== K.NullKeyword && lit.kind !== K.TrueKeyword && lit.kind !== K.FalseKeyword) return false;
         return true;

@@ -16,7 +16,17 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import type * as sync70 from "typescript/unstable/sync";
-import type { API, Checker, Diagnostic, Project, Snapshot, Symbol as TsSymbol, Type, NodeHandle, Signature } from "typescript/unstable/sync";
+import type {
+  API,
+  Checker,
+  Diagnostic,
+  Project,
+  Snapshot,
+  Symbol as TsSymbol,
+  Type,
+  NodeHandle,
+  Signature,
+} from "typescript/unstable/sync";
 import type * as ast70 from "typescript/unstable/ast";
 import type { Node, SourceFile } from "typescript/unstable/ast";
 import type { Backend, BackendStats } from "./host.js";
@@ -46,7 +56,14 @@ export interface IpcLib {
   /** The first snapshot, with the tsconfig `config` opened. */
   firstSnapshot(api: API, config: string): Snapshot;
   /** A new snapshot after `old`: more projects opened; files changed, deleted or created on disk or in overlays. */
-  nextSnapshot(api: API, old: Snapshot, open: string[], changed: string[], deleted: string[], created?: string[]): Snapshot;
+  nextSnapshot(
+    api: API,
+    old: Snapshot,
+    open: string[],
+    changed: string[],
+    deleted: string[],
+    created?: string[],
+  ): Snapshot;
   /** The project of the tsconfig `config` in `snapshot`. */
   project(snapshot: Snapshot, config: string): Project | undefined;
   /** The project's resolved compiler options. */
@@ -72,7 +89,8 @@ export function ts70Lib(dir?: string): IpcLib {
     version,
     sync,
     ast,
-    createApi: (cwd, overlay) => new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
+    createApi: (cwd, overlay) =>
+      new sync.API({ cwd, collectTiming: true, fs: { readFile: (name: string) => overlay(norm(name)) } }),
     firstSnapshot: (api, config) => api.updateSnapshot({ openProjects: [config] }),
     nextSnapshot: (api, _old, open, changed, deleted, created = []) =>
       api.updateSnapshot({
@@ -85,7 +103,9 @@ export function ts70Lib(dir?: string): IpcLib {
 }
 
 /** A backend class over one IPC API version. */
-export type IpcBackendClass = new (options?: Ts7BackendOptions) => Backend & {
+export type IpcBackendClass = new (
+  options?: Ts7BackendOptions,
+) => Backend & {
   /** The tsconfig used for `file`. */
   configFor(file: string): string | undefined;
 };
@@ -201,7 +221,12 @@ class IpcBackend extends BackendBase<SourceFile> {
     const { family, version } = this.lib;
     if (!this.api) return { roundTrips: 0, coldStartMs: 0, backend: family, typescriptVersion: version };
     const info = this.api.getTimingInfo();
-    return { roundTrips: info.totals.requestCount, coldStartMs: this.coldStartMs, backend: family, typescriptVersion: version };
+    return {
+      roundTrips: info.totals.requestCount,
+      coldStartMs: this.coldStartMs,
+      backend: family,
+      typescriptVersion: version,
+    };
   }
 
   /** Ends the sidecar. Idempotent. */
@@ -239,7 +264,14 @@ class Ts7Session extends SessionBase {
     c: Caches,
   ) {
     const { TypeFlags, SymbolFlags, ModifierFlags, ObjectFlags } = lib.sync;
-    super(file, c, { SyntaxKind: lib.ast.SyntaxKind, NodeFlags: lib.ast.NodeFlags, TypeFlags, SymbolFlags, ModifierFlags, ObjectFlags });
+    super(file, c, {
+      SyntaxKind: lib.ast.SyntaxKind,
+      NodeFlags: lib.ast.NodeFlags,
+      TypeFlags,
+      SymbolFlags,
+      ModifierFlags,
+      ObjectFlags,
+    });
     this.checker = project.checker;
     this.signatureKind = lib.sync.SignatureKind;
     this.errorCategory = lib.sync.DiagnosticCategory.Error;
@@ -369,7 +401,10 @@ class Ts7Session extends SessionBase {
   }
 
   protected signaturesOfType(type: Type, kind: "call" | "construct"): readonly Signature[] {
-    return this.checker.getSignaturesOfType(type, kind === "call" ? this.signatureKind.Call : this.signatureKind.Construct);
+    return this.checker.getSignaturesOfType(
+      type,
+      kind === "call" ? this.signatureKind.Call : this.signatureKind.Construct,
+    );
   }
 
   protected indexSignatures(type: Type): IndexSignature[] {

@@ -58,16 +58,22 @@ export function ts71Backend(dir: string, version: string): IpcBackendClass {
           removeFile: useOS,
         } as never,
       }),
-    firstSnapshot: (api, config) => (api as unknown as Api71).createSnapshot({ openProjects: [config], ensurePrograms: true }),
+    firstSnapshot: (api, config) =>
+      (api as unknown as Api71).createSnapshot({ openProjects: [config], ensurePrograms: true }),
     nextSnapshot: (_api, old, open, changed, deleted, created = []) =>
       (old as unknown as Snapshot71).update({
         ...(open.length ? { openProjects: open } : {}),
-        ...(changed.length || deleted.length || created.length ? { fileNotifications: { changed, deleted, created } } : {}),
+        ...(changed.length || deleted.length || created.length
+          ? { fileNotifications: { changed, deleted, created } }
+          : {}),
         ensurePrograms: true,
       }),
-    project: (snapshot, config) => (snapshot as unknown as Snapshot71).getConfiguredProject(config) ?? snapshot.getProjects()[0],
+    project: (snapshot, config) =>
+      (snapshot as unknown as Snapshot71).getConfiguredProject(config) ?? snapshot.getProjects()[0],
     compilerOptions: (project) =>
-      (project as unknown as { program: { getCompilerOptions(): { strict?: boolean; strictNullChecks?: boolean } } }).program.getCompilerOptions(),
+      (
+        project as unknown as { program: { getCompilerOptions(): { strict?: boolean; strictNullChecks?: boolean } } }
+      ).program.getCompilerOptions(),
   };
   return ipcBackend(lib);
 }

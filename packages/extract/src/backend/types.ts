@@ -4,7 +4,17 @@
  * (base first), enums, typed-mcp tags and class constructors. Cached per program in {@link Caches}.
  */
 import type { SourceLocation } from "@typed-mcp/model";
-import type { ConstructorInfo, EnumInfo, NamedInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef, TypeRef, TypeShape } from "./host.js";
+import type {
+  ConstructorInfo,
+  EnumInfo,
+  NamedInfo,
+  ObjectShape,
+  PropertyInfo,
+  TypeHost,
+  TypeNodeRef,
+  TypeRef,
+  TypeShape,
+} from "./host.js";
 import { fileOrigin, isBuiltinDeclaration, isTypedMcpFile, moduleSpecifier, norm } from "./library.js";
 import type { Any } from "./primitives.js";
 import { MAX_DEPTH, SyntaxFacts } from "./syntax.js";
@@ -63,10 +73,12 @@ export abstract class TypeFacts extends SyntaxFacts {
     const f = type.flags;
     if (f & TF.Union) return { kind: "union", members: this.typeMembers(type) };
     if (f & TF.Intersection) return { kind: "intersection", members: this.typeMembers(type) };
-    if (f & TF.EnumLiteral && f & (TF.StringLiteral | TF.NumberLiteral)) return { kind: "enumLiteral", value: type.value, enumId: this.enumId(type) };
+    if (f & TF.EnumLiteral && f & (TF.StringLiteral | TF.NumberLiteral))
+      return { kind: "enumLiteral", value: type.value, enumId: this.enumId(type) };
     if (f & TF.StringLiteral) return { kind: "stringLiteral", value: type.value };
     if (f & TF.NumberLiteral) return { kind: "numberLiteral", value: type.value };
-    if (f & TF.BooleanLiteral) return { kind: "booleanLiteral", value: (type.intrinsicName ?? this.typeToString(type)) === "true" };
+    if (f & TF.BooleanLiteral)
+      return { kind: "booleanLiteral", value: (type.intrinsicName ?? this.typeToString(type)) === "true" };
     if (f & TF.BigIntLiteral) return { kind: "bigintLiteral" };
     if (f & TF.String) return { kind: "string" };
     if (f & TF.Number) return { kind: "number" };
@@ -206,12 +218,19 @@ export abstract class TypeFacts extends SyntaxFacts {
     if (reference) {
       const sym = this.symbolOf(type);
       if (!sym) shape.tuple = this.isTupleType(type);
-      else if ((sym.name === "Array" || sym.name === "ReadonlyArray") && this.isArrayType(type)) shape.arrayElement = this.typeArguments(type)[0];
+      else if ((sym.name === "Array" || sym.name === "ReadonlyArray") && this.isArrayType(type))
+        shape.arrayElement = this.typeArguments(type)[0];
     }
     const plain = !shape.arrayElement && !shape.tuple;
     // A tuple's type arguments are its element types (spec §4a homogeneous tuples).
     lazy(shape, "typeArguments", () => (reference ? [...this.typeArguments(type)] : []));
-    lazy(shape, "callable", () => plain && (this.signaturesOfType(type, "call").length > 0 || this.signaturesOfType(type, "construct").length > 0));
+    lazy(
+      shape,
+      "callable",
+      () =>
+        plain &&
+        (this.signaturesOfType(type, "call").length > 0 || this.signaturesOfType(type, "construct").length > 0),
+    );
     let index: { stringIndex?: TypeRef; otherIndex: boolean } | undefined;
     const indexes = () => {
       if (index) return index;
@@ -286,7 +305,12 @@ export abstract class TypeFacts extends SyntaxFacts {
     const decl = this.resolve(sym.valueDeclaration ?? this.declarations(sym)[0]);
     const mf = this.modifierFlags(decl);
     let visibility: PropertyInfo["visibility"] = "public";
-    if (decl?.name?.kind === K.PrivateIdentifier || sym.name.startsWith("#") || String(sym.escapedName).startsWith("__#")) visibility = "hash";
+    if (
+      decl?.name?.kind === K.PrivateIdentifier ||
+      sym.name.startsWith("#") ||
+      String(sym.escapedName).startsWith("__#")
+    )
+      visibility = "hash";
     else if (mf & MF.Private) visibility = "private";
     else if (mf & MF.Protected) visibility = "protected";
     // A getter's documentation may be on the getter or the setter: take the first documented declaration.
@@ -390,6 +414,11 @@ export abstract class TypeFacts extends SyntaxFacts {
     const doc = this.lastDoc(ctor);
     if (declFile === norm(fromFile)) return { from: "", exportName: sym.name, params, ...(doc ? { doc } : {}) };
     const from = exported ? moduleSpecifier(fromFile, declFile) : undefined;
-    return { from, exportName: exported && from !== undefined ? (isDefault ? "default" : sym.name) : undefined, params, ...(doc ? { doc } : {}) };
+    return {
+      from,
+      exportName: exported && from !== undefined ? (isDefault ? "default" : sym.name) : undefined,
+      params,
+      ...(doc ? { doc } : {}),
+    };
   }
 }
