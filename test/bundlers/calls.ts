@@ -136,7 +136,7 @@ export async function explodeFrame(
 ): Promise<string> {
   const result = await client.callTool({ name: "explode", arguments: { reason: "trace" } });
   expect(result).toEqual({ content: [{ type: "text", text: "The tool failed." }], isError: true });
-  const pattern = /TOOL-ERROR explode\nError: exploded: trace\n([^]*?)\nEND-TOOL-ERROR/;
+  const pattern = /TOOL-ERROR explode\nError: exploded: trace\n([\s\S]*?)\nEND-TOOL-ERROR/;
   const until = Date.now() + 5000;
   while (!pattern.test(stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   const report = pattern.exec(stderr());

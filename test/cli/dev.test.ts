@@ -109,7 +109,7 @@ describe("typed-mcp dev", () => {
   it("prints a build error as esbuild prints it, with the OMCG code, and keeps the server", async () => {
     const mark = edit("removeNote(id: Int): boolean {", "removeNote(id: any): boolean {");
     const seen = await waitFor("the last server keeps running", mark);
-    expect(seen).toMatch(/✘ \[ERROR\][^\n]*\n?[^]*OMCG0005/);
+    expect(seen).toMatch(/✘ \[ERROR\][^\n]*\n?[\s\S]*OMCG0005/);
     expect(seen).toMatch(/src\/server\.ts:13:\d+/);
   });
 });

@@ -56,7 +56,9 @@ describe("the fixture corpus through each profile", () => {
   }
 
   it("default is the seed's listing, byte for byte", () => {
-    tools.forEach((t, i) => expect(JSON.stringify(applyProfile(t, "default").listing)).toBe(pristine[i]));
+    tools.forEach((t, i) => {
+      expect(JSON.stringify(applyProfile(t, "default").listing)).toBe(pristine[i]);
+    });
   });
 
   it("is deterministic and does not modify its input", () => {

@@ -153,7 +153,7 @@ describe("shared units", () => {
     const checks = (g: typeof ga) =>
       g.units.filter(
         (u) =>
-          /^(\(\(\) => \{[^]*return )?function \(x\)/.test(u.code) &&
+          /^(\(\(\) => \{[\s\S]*return )?function \(x\)/.test(u.code) &&
           !u.code.includes("return {") &&
           !/return r\d+;/.test(u.code),
       );

@@ -185,7 +185,7 @@ function scenario(connect: Connect) {
     const notFound = raw.find(
       (m) => (m.error as { data?: { uri?: string } } | undefined)?.data?.uri === "memory://nothing",
     );
-    expect((notFound?.error as { code: number }).code).toBe(-32002);
+    expect((notFound?.error as { code: number } | undefined)?.code).toBe(-32002);
 
     const summary = await client.getPrompt({
       name: "summarise_entity",

@@ -458,6 +458,7 @@ describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {
     30_000,
   );
 
+  // biome-ignore lint/suspicious/noDuplicateTestHooks: the first afterAll closes the sessions; this one checks what every test of the block saw
   afterAll(() => {
     // Every listed difference of this transport showed, and no other.
     expect([...seen].sort()).toEqual([...EXPECTED[via]].sort());

@@ -45,7 +45,10 @@ function sitesOf(file: string): string[] {
   const { program } = parseSync(file, readFileSync(file, "utf8"));
   const found: string[] = [];
   const walk = (node: unknown, parent: Node | undefined, names: string[]): void => {
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, parent, names));
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, parent, names);
+      return;
+    }
     if (node === null || typeof node !== "object") return;
     const n = node as Node;
     let inner = names;

@@ -230,13 +230,13 @@ function nodes(root: Json): { get: () => Json; set: (v: Json) => void; del: () =
   const walk = (v: Json, set: (v: Json) => void, del: () => void) => {
     out.push({ get: () => v, set, del });
     if (Array.isArray(v))
-      v.forEach((x, i) =>
+      v.forEach((x, i) => {
         walk(
           x,
           (n) => (v[i] = n),
           () => v.splice(i, 1),
-        ),
-      );
+        );
+      });
     else if (v !== null && typeof v === "object")
       for (const k of Object.keys(v))
         walk(

@@ -86,7 +86,10 @@ function walk(
   if (depth > MAX_DEPTH) throw new RangeError(`Schema nesting deeper than ${MAX_DEPTH} at inputSchema ${path}.`);
   const s = node as Schema;
   for (const [k, rule] of check(s, top)) out.push([path, k, rule]);
-  if (Array.isArray(s.anyOf)) s.anyOf.forEach((m, i) => walk(m, `${path}/anyOf/${i}`, check, false, depth + 1, out));
+  if (Array.isArray(s.anyOf))
+    s.anyOf.forEach((m, i) => {
+      walk(m, `${path}/anyOf/${i}`, check, false, depth + 1, out);
+    });
   if (s.items !== undefined) walk(s.items, `${path}/items`, check, false, depth + 1, out);
   if (typeof s.additionalProperties === "object")
     walk(s.additionalProperties, `${path}/additionalProperties`, check, false, depth + 1, out);

@@ -148,7 +148,9 @@ function readEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, path: Path
     const r = c.scope.fresh("r");
     c.out.line(`let ${r};`);
     c.out.open(`switch (${x}) {`);
-    t.values.forEach((name, i) => c.out.line(`case ${str(String(name))}: ${r} = ${num(t.numeric![i]!)}; break;`));
+    t.values.forEach((name, i) => {
+      c.out.line(`case ${str(String(name))}: ${r} = ${num(t.numeric![i]!)}; break;`);
+    });
     c.out.line(`default: ${failWith(path, sentence)}`);
     c.out.close();
     return r;
@@ -275,7 +277,9 @@ function scanKeys(names: string[], x: string, c: Ctx, unknown?: string): string[
   c.out.open(`for (const ${k} in ${x}) {`);
   c.out.line(`if (!${ownKey(x, k)}) continue;`);
   c.out.open(`switch (${k}) {`);
-  names.forEach((name, i) => c.out.line(`case ${str(name)}: ${raws[i]} = ${member(x, name)}; break;`));
+  names.forEach((name, i) => {
+    c.out.line(`case ${str(name)}: ${raws[i]} = ${member(x, name)}; break;`);
+  });
   if (unknown !== undefined) c.out.line(`default: if (${unknown} === undefined) ${unknown} = ${k};`);
   c.out.close();
   c.out.close();

@@ -10,6 +10,7 @@ export type TemplateCheck = { ok: true; variables: string[] } | { ok: false; mes
 
 // RFC 6570 §2.1 literals: any character except CTL, SP, DQUOTE, "'", "%" (unless pct-encoded),
 // "<", ">", "\", "^", "`", "{", "|", "}".
+// biome-ignore lint/suspicious/noControlCharactersInRegex: RFC 6570 refuses CTL characters, so the class names them
 const LITERAL_BAD = /[\u0000-\u0020"'<>\\^`{|}\u007f]/;
 // §2.3 varname: varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded.
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;

@@ -178,7 +178,9 @@ export class ConfigHashes {
     const chain = tsconfigChain(config);
     const stamps = chain.map((f) => this.hashes.hash(f));
     const h = createHash("sha256");
-    chain.forEach((f, i) => h.update(f).update("\0").update(stamps[i]!));
+    chain.forEach((f, i) => {
+      h.update(f).update("\0").update(stamps[i]!);
+    });
     const digest = h.digest("hex");
     this.memo.set(config, { chain, stamps, digest });
     return digest;

@@ -43,7 +43,7 @@ export function collect<D extends MemberDescriptor>(
   const visited = new Set<unknown>();
   while (typeof ctor === "function" && ctor !== Function.prototype && !visited.has(ctor)) {
     visited.add(ctor);
-    if (Object.prototype.hasOwnProperty.call(ctor, key)) {
+    if (Object.hasOwn(ctor, key)) {
       for (const d of (ctor as unknown as Record<symbol, D[]>)[key] ?? []) {
         if (!!d.static !== wantStatic) continue;
         const member = memberOf(d);

@@ -82,7 +82,7 @@ function negotiatedApps(capabilities: ClientCapabilities | undefined): boolean {
     extensions !== undefined &&
     extensions !== null &&
     typeof extensions === "object" &&
-    Object.prototype.hasOwnProperty.call(extensions, UI_EXTENSION)
+    Object.hasOwn(extensions, UI_EXTENSION)
   );
 }
 

@@ -177,7 +177,7 @@ export function installCompletion(sdk: Server, source: CompletionSource): void {
       const given = (request.params.context?.arguments ?? {}) as Record<string, unknown>;
       return runHook(hook, argument.value, given, ctx.mcpReq.signal, (error) => source.reportHookFailure(key, error));
     }
-    const values = Object.prototype.hasOwnProperty.call(sets, argument.name) ? sets[argument.name] : undefined;
+    const values = Object.hasOwn(sets, argument.name) ? sets[argument.name] : undefined;
     return { completion: completeFrom(values, argument.value) };
   });
 }
@@ -202,7 +202,7 @@ async function runHook(
 ): Promise<{ completion: CompletionPart }> {
   const given: Record<string, string> = {};
   for (const name of registered.others) {
-    const v = Object.prototype.hasOwnProperty.call(sent, name) ? sent[name] : undefined;
+    const v = Object.hasOwn(sent, name) ? sent[name] : undefined;
     if (typeof v === "string") given[name] = v;
   }
   let values: unknown;

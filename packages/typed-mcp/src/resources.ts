@@ -128,7 +128,7 @@ export class ResourceRegistry {
           ? ([
               "resource",
               ref.uri,
-              this.#templates.get(ref.uri)?.template!.variableNames,
+              this.#templates.get(ref.uri)?.template?.variableNames,
               `resource template ${JSON.stringify(ref.uri)}`,
             ] as const)
           : (() => {

@@ -23,7 +23,6 @@
 import { serializeMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { PINNED_SDK_VERSION } from "./sdk-patches.js";
 
 /** The part of a writable stream (stdout) the patched `send` uses. */
 export interface StdoutLike {

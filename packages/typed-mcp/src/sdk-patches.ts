@@ -308,7 +308,7 @@ function captureArguments(
     captured.set(id, { refused });
     return { ...m, params: { ...m.params, arguments: {} } };
   }
-  if (Object.prototype.hasOwnProperty.call(args, "__proto__"))
+  if (Object.hasOwn(args as object, "__proto__"))
     captured.set(id, { proto: Object.getOwnPropertyDescriptor(args, "__proto__")!.value });
   return m;
 }
@@ -396,7 +396,7 @@ export function promptArgumentsProblem(args: unknown): string | undefined {
   if (args === undefined) return undefined;
   if (typeof args !== "object" || args === null || Array.isArray(args))
     return argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`);
-  if (Object.prototype.hasOwnProperty.call(args, "__proto__"))
+  if (Object.hasOwn(args as object, "__proto__"))
     return argumentError(pathStep("__proto__", true), "It is not an argument of this prompt.");
   for (const key of Object.keys(args)) {
     const value = (args as Record<string, unknown>)[key];

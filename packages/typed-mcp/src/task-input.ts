@@ -78,8 +78,7 @@ export class TaskInputs {
    */
   answer(responses: Record<string, unknown>): void {
     for (const [key, pending] of [...this.#pending]) {
-      if (!Object.prototype.hasOwnProperty.call(responses, key) || !answerMatches(pending.kind, responses, key))
-        continue;
+      if (!Object.hasOwn(responses, key) || !answerMatches(pending.kind, responses, key)) continue;
       this.#pending.delete(key);
       pending.resolve(responses[key]);
     }

@@ -357,11 +357,7 @@ function statusNotifier(sdk: Server): (record: TaskRecord, change: TaskChange) =
 /** Whether a 2026-07-28 client declared the tasks extension (session or request envelope). */
 function negotiated(view: ClientView): boolean {
   const extensions = (view.clientCapabilities as { extensions?: unknown } | undefined)?.extensions;
-  return (
-    typeof extensions === "object" &&
-    extensions !== null &&
-    Object.prototype.hasOwnProperty.call(extensions, TASKS_EXTENSION)
-  );
+  return typeof extensions === "object" && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
 /** SEP-2663 "Required Capabilities": `-32021` with `data.requiredCapabilities.extensions[TASKS_EXTENSION]`. */

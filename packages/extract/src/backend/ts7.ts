@@ -441,7 +441,9 @@ class Ts7Session extends SessionBase {
     const present = nodes.filter((n): n is AnyNode => !!n);
     const types = present.length ? this.checker.getTypeAtLocation(present) : [];
     const typeOf = new Map<AnyNode, Type | undefined>();
-    present.forEach((n, i) => typeOf.set(n, types[i]));
+    present.forEach((n, i) => {
+      typeOf.set(n, types[i]);
+    });
     return (i) => typeOf.get(nodes[i]!);
   }
 
@@ -451,7 +453,9 @@ class Ts7Session extends SessionBase {
     const missing = syms.filter((s) => !known.has(s.id));
     if (missing.length) {
       const types = this.checker.getTypeOfSymbol(missing);
-      missing.forEach((s, i) => known.set(s.id, types[i]));
+      missing.forEach((s, i) => {
+        known.set(s.id, types[i]);
+      });
     }
     return syms.map((s) => known.get(s.id));
   }
