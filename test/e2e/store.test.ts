@@ -116,7 +116,21 @@ describe("playground store", () => {
           method: "tools/call",
           params: { name: "create_entities", arguments: { entities: [entity(`r${round}e${i}`)] } },
         });
-      await new Promise((r) => setTimeout(r, 300 + round * 60));
+      // Killed mid-stream, whatever the machine's load: once the first call was answered (the
+      // process is up and writing), then a little later each round, with ~200 writes still queued.
+      await new Promise<void>((r, reject) => {
+        const timer = setTimeout(() => reject(new Error(`round ${round}: no answer in 60 s; stdout: ${out}`)), 60_000);
+        const check = () => {
+          if (/"id":[1-9]/.test(out)) {
+            clearTimeout(timer);
+            child.stdout.off("data", check);
+            r();
+          }
+        };
+        child.stdout.on("data", check);
+        check();
+      });
+      await new Promise((r) => setTimeout(r, round * 15));
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
       for (const line of out.split("\n")) {
