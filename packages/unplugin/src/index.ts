@@ -6,7 +6,7 @@
  * Pipeline per module (spec §1, §10): a cheap text filter → the model, from the cache or from
  * site finding and type extraction (one warm TypeScript checker per build) → code generation →
  * splice with a source map. All of that is `@typed-mcp/transform`'s {@link Driver} and
- * `spliceTools`, shared with `@typed-mcp/babel`; this package maps the bundlers' hooks onto
+ * `spliceModule`, shared with `@typed-mcp/babel`; this package maps the bundlers' hooks onto
  * it. Diagnostics fail the build with file, line, column and code.
  *
  * @packageDocumentation

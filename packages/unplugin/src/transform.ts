@@ -7,7 +7,13 @@
 import { existsSync } from "node:fs";
 import type { UnpluginBuildContext, UnpluginContext } from "unplugin";
 import { mayDeclareTools } from "@typed-mcp/extract";
-import { formatDiagnostic, spliceTools, type Driver, type SpliceResult, type UnitRegistry } from "@typed-mcp/transform";
+import {
+  formatDiagnostic,
+  spliceModule,
+  type Driver,
+  type SpliceResult,
+  type UnitRegistry,
+} from "@typed-mcp/transform";
 import { errorLocation } from "./frame.js";
 
 /** The `transform` hook's handler: the spliced module and its source map, or `undefined` (left as is). */
@@ -76,12 +82,12 @@ export function transformModule(driver: Driver, framework: string, units: UnitRe
       return undefined;
     }
     for (const w of driver.warnings(model)) this.warn(formatDiagnostic(w));
-    const result = spliceTools(
+    const result = spliceModule(
       code,
       id,
       model.tools,
       { ...model, profile: driver.profile, share: "virtual" },
-      driver.generated,
+      driver.memory,
     );
     if (result) units.add(result.units);
     return result && { code: result.code, map: result.map };
