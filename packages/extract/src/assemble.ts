@@ -16,7 +16,8 @@ import type {
   TypeNodeRef,
   TypeRef,
 } from "./backend/host.js";
-import { applyConstraints, convertTop, docConstraints, type ConvertContext } from "./convert.js";
+import { convertTop, type ConvertContext } from "./convert.js";
+import { applyConstraints, docConstraints } from "./convert-constraints.js";
 import { functionDocProblems } from "./jsdoc-tags.js";
 import { docMainText, docParamText, docTagText, parseDocComment, type DocComment } from "./jsdoc.js";
 import { typeParametersRule, type Site } from "./sites.js";
