@@ -135,12 +135,6 @@ export interface BabelPluginObject {
 }
 
 /**
- * Formats a diagnostic as one line, `file:line:column - OMCG0005: message` (spec §10): the
- * shared formatter of `@typed-mcp/transform`, so both plugins print the same text.
- */
-export { formatDiagnostic };
-
-/**
  * One driver (extractor session, model cache, change polling, idle close) per option set,
  * shared by every plugin instance in the process.
  */

@@ -127,7 +127,7 @@ export class ConfigHashes {
  * covers `node_modules`). A missing or unparsable config is listed but not followed. Cycles are
  * broken; at most 17 files. Forward slashes.
  */
-export function tsconfigChain(config: string): string[] {
+function tsconfigChain(config: string): string[] {
   const seen: string[] = [];
   const visit = (path: string) => {
     if (seen.includes(path) || seen.length > 16) return;

@@ -3,7 +3,7 @@
  * transformed output, whatever the host (spec §1, §10; docs/bundlers.md):
  * - the {@link Driver}: one session's extractor (one warm TypeScript sidecar), the two layers
  *   that reuse a module's model under one rule — in memory ({@link ModuleMemory}, which also keeps
- *   the code generated from it) and on disk ({@link ModelCache}) — and the invalidation lifecycle
+ *   the code generated from it) and on disk (`cache.ts`) — and the invalidation lifecycle
  *   (watch events, polled changes, idle close);
  * - the splice plan ({@link planSplice}) and its text application with a source map
  *   ({@link spliceModule}); `@typed-mcp/babel` applies the same plan to Babel's AST; the
@@ -16,8 +16,6 @@
  * @packageDocumentation
  */
 export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
-export { ModelCache, type ModelCacheOptions } from "./cache.js";
-export { tsconfigChain } from "./hashes.js";
 export type { ModuleMemory } from "./memory.js";
 export {
   planSplice,
