@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModuleModel } from "@typed-mcp/model";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import type { Extractor } from "../../packages/extract/src/index.js";
-import { displayPath } from "../../packages/extract/src/convert.js";
+import { displayPath } from "../../packages/extract/src/convert-problems.js";
 import { FIXTURES, fixture, lineColOf } from "./helpers.js";
 
 let ex: Extractor;

@@ -16,8 +16,8 @@ vi.mock("../../packages/extract/node_modules/oxc-parser/src-js/index.js", async 
 });
 
 const { createExtractor } = await import("../../packages/extract/src/index.js");
-const { findSites, parseModule } = await import("../../packages/extract/src/sites.js");
-const { findResourceSites } = await import("../../packages/extract/src/resource-sites.js");
+const { scanModule } = await import("../../packages/extract/src/sites.js");
+const { parseModule } = await import("../../packages/extract/src/parse.js");
 const { fixture } = await import("./helpers.js");
 
 const code = `import { McpServer, tool, resource, prompt } from "typed-mcp";
@@ -36,12 +36,13 @@ describe("one oxc parse per module", () => {
   const ex = createExtractor();
   afterAll(() => ex.close());
 
-  it("the two finders share a given parse and find the same sites as when each parses", () => {
+  it("one walk of a given parse finds every kind of site, in source order", () => {
     const parsed = parseModule("/m.ts", code);
     counter.parses = 0;
-    const tools = findSites("/m.ts", code, parsed);
-    const resources = findResourceSites("/m.ts", code, parsed);
+    const scan = scanModule(code, parsed);
     expect(counter.parses).toBe(0);
+    const tools = { sites: scan.sites.filter((s) => s.what === "tool") };
+    const resources = scan.sites.filter((s) => s.what !== "tool");
     expect(tools.sites.map((s) => (s.kind === "method" ? s.member : s.options.name))).toEqual(["add", "echo"]);
     expect(tools.sites[1]).toMatchObject({ kind: "quick", trailingComma: true });
     expect(
@@ -51,8 +52,7 @@ describe("one oxc parse per module", () => {
       ["prompt", "method", "greet"],
       ["resource", "quick", "x://y"],
     ]);
-    expect(findSites("/m.ts", code)).toEqual(tools);
-    expect(findResourceSites("/m.ts", code)).toEqual(resources);
+    expect(scanModule(code, parseModule("/m.ts", code))).toEqual(scan);
   });
 
   it("extracting a module parses it once", () => {

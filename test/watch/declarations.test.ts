@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolListing } from "../../packages/codegen/src/index.js";
-import { Driver, spliceTools, type DriverEvent } from "../../packages/transform/src/index.js";
+import { Driver, spliceModule, type DriverEvent } from "../../packages/transform/src/index.js";
 import { copyFixture, removeCopy } from "./helpers.ts";
 
 let root: string;
@@ -112,7 +112,7 @@ function rebuild() {
     // Frozen: a reused model is shared, so nothing downstream may change it (a write would throw here).
     const model = deepFreeze(driver.model(path(f), code));
     expect(model.diagnostics).toEqual([]);
-    expect(spliceTools(code, path(f), model.tools, model, driver.generated)?.code).toContain(
+    expect(spliceModule(code, path(f), model.tools, model, driver.memory)?.code).toContain(
       `"name":"${model.tools[0]!.name}"`,
     );
     listings[f] = toolListing(model.tools[0]!);

@@ -135,12 +135,6 @@ export interface BabelPluginObject {
 }
 
 /**
- * Formats a diagnostic as one line, `file:line:column - OMCG0005: message` (spec §10): the
- * shared formatter of `@typed-mcp/transform`, so both plugins print the same text.
- */
-export { formatDiagnostic };
-
-/**
  * One driver (extractor session, model cache, change polling, idle close) per option set,
  * shared by every plugin instance in the process.
  */
@@ -258,17 +252,23 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
   const idleMs = options.idleTimeoutMs ?? 2000;
   const wanted = (filename: string | null | undefined): filename is string =>
     !!filename && include.some((r) => r.test(filename)) && !exclude.some((r) => r.test(filename));
+  /** The last `mayDeclareTools` answer: Babel runs `parserOverride` then `pre` on the same text, screened once. */
+  let screened: { code: string; answer: boolean } | undefined;
+  const mayDeclare = (code: string): boolean => {
+    if (screened?.code !== code) screened = { code, answer: mayDeclareTools(code) };
+    return screened.answer;
+  };
 
   return {
     name: "typed-mcp",
     parserOverride(code, parserOpts, parse) {
-      if (!wanted(parserOpts.sourceFileName) || !code.includes("@") || !mayDeclareTools(code)) return undefined;
+      if (!wanted(parserOpts.sourceFileName) || !code.includes("@") || !mayDeclare(code)) return undefined;
       if (hasDecoratorSyntax(parserOpts.plugins)) return undefined;
       return parse(code, { ...parserOpts, plugins: [...(parserOpts.plugins ?? []), "decorators"] });
     },
     pre(file) {
       const filename = file.opts.filename;
-      if (!wanted(filename) || !mayDeclareTools(file.code)) return;
+      if (!wanted(filename) || !mayDeclare(file.code)) return;
       const driver = driverFor(file.opts.cwd ?? process.cwd(), options, idleMs);
       const model = driver.model(filename, file.code);
       if (model.diagnostics.length > 0) {
@@ -290,7 +290,7 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
       const plan = planSplice(
         model.tools,
         { ...model, profile: driver.profile, share: "hoist" },
-        driver.generated.module(filename),
+        driver.memory.module(filename),
       );
       if (plan) applyPlan(api, file.path, plan, filename);
     },

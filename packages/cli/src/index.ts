@@ -15,35 +15,16 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createExtractor, displayPath, type Extractor } from "@typed-mcp/extract";
-import {
-  applyProfile,
-  CodegenError,
-  lintListing,
-  PROFILES,
-  toolWarnings,
-  type LintFamily,
-  type Profile,
-  generatePrompt,
-  generateResource,
-  generateTool,
-  promptListing,
-  resourceListing,
-  toolListing,
-  type PromptListing,
-  type ResourceListing,
-  type ResourceTemplateListing,
-  type ToolListing,
-} from "@typed-mcp/codegen";
-import { formatDiagnostic, type ModuleModel, type SourceLocation } from "@typed-mcp/model";
+import { createExtractor, type Extractor } from "@typed-mcp/extract";
+import { PROFILES, type LintFamily, type Profile } from "@typed-mcp/codegen";
+import type { ModuleModel } from "@typed-mcp/model";
 import { followImports } from "./follow.js";
+import { runCheck } from "./check.js";
+import { runList } from "./list.js";
+import { EXIT_OK, EXIT_USAGE, processIO, type CliIO } from "./io.js";
 
-/** Exit code of a successful run. */
-export const EXIT_OK = 0;
-/** Exit code when a file has a build diagnostic (spec §10), or `list` cannot list a tool. */
-export const EXIT_DIAGNOSTICS = 1;
-/** Exit code of bad usage: unknown command or option, no files, a file that cannot be read. */
-export const EXIT_USAGE = 2;
+export { EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE, processIO, type CliIO } from "./io.js";
+export type { Listing } from "./list.js";
 
 /** The `--help` text. */
 export const USAGE = `Usage: typed-mcp <command> <file.ts…> [--project tsconfig.json]
@@ -69,31 +50,6 @@ Options:
 
 Exit codes: 0 ok, 1 diagnostics, 2 bad usage.
 `;
-
-/**
- * The listing `typed-mcp list` prints (spec §0): one array per MCP list request, each with the
- * entries of every file (files in the order given, entries in source order).
- */
-export interface Listing {
-  /** `tools/list` (spec §1): `toolListing` of each tool. */
-  tools: ToolListing[];
-  /** `resources/list` (spec §8): `resourceListing` of each resource with a fixed URI. */
-  resources: ResourceListing[];
-  /** `resources/templates/list` (spec §8): `resourceListing` of each resource with a URI template. */
-  resourceTemplates: ResourceTemplateListing[];
-  /** `prompts/list` (spec §8): `promptListing` of each prompt. */
-  prompts: PromptListing[];
-}
-
-/** Where the CLI writes and which directory relative paths start from. */
-export interface CliIO {
-  /** Receives standard output text. */
-  stdout(text: string): void;
-  /** Receives standard error text. */
-  stderr(text: string): void;
-  /** The working directory: file arguments are resolved and printed relative to it. */
-  cwd: string;
-}
 
 /** A problem with how the command was called: reported on stderr with exit code 2. */
 class UsageError extends Error {}
@@ -256,118 +212,21 @@ export interface CliOptions {
  * @param options Where the type-checker comes from ({@link CliOptions}); default: a new one per run, closed before returning.
  */
 export function runCli(argv: string[], io: CliIO = processIO(), options: CliOptions = {}): number {
-  let parsed: Parsed;
-  let sources: { file: string; code: string }[];
-  let tsconfig: string | undefined;
+  let request: { parsed: Parsed; sources: { file: string; code: string }[]; tsconfig: string | undefined };
   try {
-    parsed = parse(argv);
+    const parsed = parse(argv);
     if (parsed.command === "help") {
       io.stdout(USAGE);
       return EXIT_OK;
     }
-    tsconfig = checkProject(parsed.project, io.cwd);
-    sources = readSources(parsed.files, io.cwd, tsconfig);
+    const tsconfig = checkProject(parsed.project, io.cwd);
+    request = { parsed, sources: readSources(parsed.files, io.cwd, tsconfig), tsconfig };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.stderr(`typed-mcp: ${e.message}\nRun 'typed-mcp --help' for usage.\n`);
     return EXIT_USAGE;
   }
-
+  const { parsed, sources, tsconfig } = request;
   const models = extractAll(sources, tsconfig, io.cwd, options);
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  /** `--lint` findings: printed with the warnings, never counted by `--strict`. */
-  const lints: string[] = [];
-  const listing: Listing = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-  const counts = { tools: 0, resources: 0, prompts: 0 };
-  let filesWithProblems = 0;
-  const list = parsed.command === "list";
-  /** Runs `f`; a `CodegenError` becomes a problem line at `where`. */
-  const generate = (kind: string, name: string, where: SourceLocation, f: () => void) => {
-    try {
-      f();
-    } catch (e) {
-      if (!(e instanceof CodegenError)) throw e;
-      problems.push(
-        `${displayPath(where.file, io.cwd)}:${where.line}:${where.column} - error: ${kind} '${name}': ${e.message}`,
-      );
-    }
-  };
-  for (const model of models) {
-    const before = problems.length;
-    for (const d of model.diagnostics) problems.push(formatDiagnostic(d, displayPath(d.file, io.cwd)));
-    if (model.diagnostics.length === 0) {
-      for (const tool of model.tools) {
-        counts.tools++;
-        generate("tool", tool.name, tool.location, () => {
-          const built = applyProfile(toolListing(tool), parsed.profile);
-          if (list) return void listing.tools.push(built.listing);
-          generateTool(tool, { profile: parsed.profile });
-          const where = displayPath(tool.location.file, io.cwd);
-          for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatDiagnostic(w, where));
-          const loc = `${where}:${tool.location.line}:${tool.location.column}`;
-          for (const f of parsed.lint ? lintListing(built.listing, parsed.lint) : []) {
-            lints.push(
-              `${loc} - lint ${parsed.lint}: tool '${f.tool}' ${f.keyword} at inputSchema${f.path === "" ? "" : " " + f.path}: ${f.rule}.`,
-            );
-          }
-        });
-      }
-      for (const resource of model.resources ?? []) {
-        counts.resources++;
-        generate("resource", resource.name, resource.location, () => {
-          if (!list) return void generateResource(resource);
-          const entry = resourceListing(resource);
-          if ("uri" in entry) listing.resources.push(entry);
-          else listing.resourceTemplates.push(entry);
-        });
-      }
-      for (const prompt of model.prompts ?? []) {
-        counts.prompts++;
-        generate("prompt", prompt.name, prompt.location, () => {
-          if (list) listing.prompts.push(promptListing(prompt));
-          else generatePrompt(prompt);
-        });
-      }
-    }
-    if (problems.length > before) filesWithProblems++;
-  }
-
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const files = plural(models.length, "file");
-  if (warnings.length + lints.length > 0) io.stderr([...warnings, ...lints].map((w) => w + "\n").join(""));
-  if (problems.length === 0 && parsed.strict && warnings.length > 0) {
-    io.stderr(`typed-mcp check: ${plural(warnings.length, "warning")} (--strict).\n`);
-    return EXIT_DIAGNOSTICS;
-  }
-  if (problems.length > 0) {
-    const summary = `typed-mcp ${parsed.command}: ${plural(problems.length, "error")} in ${filesWithProblems} of ${files}.\n`;
-    if (parsed.command === "check") {
-      io.stdout(problems.map((p) => p + "\n").join(""));
-      io.stderr(summary);
-    } else {
-      io.stderr(problems.map((p) => p + "\n").join("") + summary);
-    }
-    return EXIT_DIAGNOSTICS;
-  }
-  if (list) {
-    io.stdout(JSON.stringify(listing, null, 2) + "\n");
-  } else {
-    const what = [
-      plural(counts.tools, "tool"),
-      plural(counts.resources, "resource"),
-      plural(counts.prompts, "prompt"),
-    ].join(", ");
-    io.stdout(`typed-mcp check: ${files}, ${what}, no problems.\n`);
-  }
-  return EXIT_OK;
-}
-
-/** The process's stdout, stderr and working directory as a {@link CliIO}. */
-export function processIO(): CliIO {
-  return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
-    cwd: process.cwd(),
-  };
+  return parsed.command === "list" ? runList(models, parsed.profile, io) : runCheck(models, parsed, io);
 }

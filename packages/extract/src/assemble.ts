@@ -3,7 +3,7 @@
  * §3, §6, §8): resolving each site's signature, the diagnostics of one declaration, its doc
  * comment (parsed once per signature), parameter roles (`RequestContext` / `AbortSignal` /
  * value, at most one of each runtime role), `Promise` unwrapping and the site model. `tools.ts`
- * and `resources.ts` add only what their kinds do differently.
+ * and `resources-and-prompts.ts` add only what their kinds do differently.
  */
 import { toolNameFromMember } from "@typed-mcp/model";
 import type { DeclarationSite, DiagnosticCode, SourceLocation, TypeModel } from "@typed-mcp/model";
@@ -16,7 +16,8 @@ import type {
   TypeNodeRef,
   TypeRef,
 } from "./backend/host.js";
-import { applyConstraints, convertTop, docConstraints, type ConvertContext } from "./convert.js";
+import { convertTop, type ConvertContext } from "./convert.js";
+import { applyConstraints, docConstraints } from "./convert-constraints.js";
 import { functionDocProblems } from "./jsdoc-tags.js";
 import { docMainText, docParamText, docTagText, parseDocComment, type DocComment } from "./jsdoc.js";
 import { typeParametersRule, type Site } from "./sites.js";
@@ -89,7 +90,7 @@ export function* resolveSites<S extends Site>(
  * The assembly of one declaration from its site and signature: where its diagnostics go, and
  * whether any was reported (then the declaration is unusable and no model is built).
  */
-export class Assembly {
+export class DeclarationContext {
   /** Where the declaration is: the member name, or the start of the quick-path call. */
   readonly siteLoc: SourceLocation;
   /** The declaration's doc comment, parsed once (spec §4 "Doc comments"). */
@@ -182,7 +183,10 @@ export interface ParamRules<P> {
  * one of a role is OMCG0003); any other goes to `rules.value`. `ok` is false when any of them
  * reported a diagnostic.
  */
-export function assembleParams<P>(a: Assembly, rules: ParamRules<P>): { params: (P | RuntimeParam)[]; ok: boolean } {
+export function assembleParams<P>(
+  a: DeclarationContext,
+  rules: ParamRules<P>,
+): { params: (P | RuntimeParam)[]; ok: boolean } {
   const before = a.errors;
   const counts = { context: 0, signal: 0 };
   const params: (P | RuntimeParam)[] = [];
@@ -221,7 +225,7 @@ export interface ConvertedParam {
  * Converts the type of a named parameter `p` for an input (spec §3, §4); problems stay in
  * `ctx.problems`. `fromString`: read from a string (spec §8), see {@link ConvertContext.fromString}.
  */
-export function convertParam(a: Assembly, p: ParamInfo, subject: string, fromString = false): ConvertedParam {
+export function convertParam(a: DeclarationContext, p: ParamInfo, subject: string, fromString = false): ConvertedParam {
   const name = p.name!;
   const ctx = a.context("input", subject);
   if (fromString) ctx.fromString = true;

@@ -8,7 +8,7 @@
  */
 import type { CompletionHookModel, PromptModel, SourceLocation } from "@typed-mcp/model";
 import type { DiagnosticSink } from "./assemble.js";
-import type { ResourceSite } from "./resource-sites.js";
+import type { ResourceSite } from "./sites.js";
 import type { CompletionSite } from "./sites.js";
 
 const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(", ") || "none";

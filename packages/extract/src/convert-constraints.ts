@@ -2,7 +2,6 @@
  * Validation constraints of the type → model conversion (docs/mapping.md §4, "Validation tags"):
  * typed-mcp type tags (`Minimum<1>`, `MaxLength<20>`) and JSDoc tags (`@minimum`, `@pattern`, …),
  * checked against the type they are attached to. Problems are OMCG0007 in the context's list.
- * Re-exported by `convert.ts`.
  */
 import { assertNever } from "@typed-mcp/model";
 import type { Constraints, TypeModel } from "@typed-mcp/model";

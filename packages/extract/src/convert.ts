@@ -1,27 +1,20 @@
 /**
  * Type → model conversion (spec §4), one small handler per type kind, in the style of
- * ts-json-schema-generator. Works only through the neutral {@link TypeHost}; produces plain
+ * ts-json-schema-generator: this module reads `undefined`, `null` and literal unions and
+ * dispatches one type by its shape to `convert-objects.ts` (objects, through `convert-builtins.ts`
+ * the built-ins), `convert-intersections.ts` (type tags), `convert-unions.ts` (unions, tuples)
+ * and `convert-enums.ts`. Works only through the neutral {@link TypeHost}; produces plain
  * {@link TypeModel} data. The first unsupported type met under a parameter (or the return
  * type) is reported once, naming the path into the type, the type, and where it is declared.
  */
-import { assertNever, toCamelCase } from "@typed-mcp/model";
-import type { Constraints, ObjectModel, PropertyModel, SourceLocation, TypeModel, UnionModel } from "@typed-mcp/model";
-import type { ConstructorInfo, ObjectShape, PropertyInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
-import { docMainText, docParamText, docTagText, hasDocTag, parseDocComment } from "./jsdoc.js";
-import { addConstraint, applyConstraints, docConstraints } from "./convert-constraints.js";
-import { displayPath, fail, tagProblem } from "./convert-problems.js";
-import {
-  checkWireNames,
-  ctorParamRequired,
-  ctorRequired,
-  keepProperty,
-  mappedKeyOrder,
-  parseNaming,
-} from "./convert-properties.js";
+import { assertNever } from "@typed-mcp/model";
+import type { ObjectModel, TypeModel, UnionModel } from "@typed-mcp/model";
+import type { TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { enumModel, literalEnum } from "./convert-enums.js";
-import { convertTuple, convertUnion } from "./convert-unions.js";
-
-export { applyConstraints, displayPath, docConstraints, tagProblem };
+import { convertIntersection } from "./convert-intersections.js";
+import { convertObjectType } from "./convert-objects.js";
+import { fail } from "./convert-problems.js";
+import { convertUnion, type ConvertOne } from "./convert-unions.js";
 
 /** A problem found while converting, reported by the caller at the parameter / return type. */
 export interface ConvertProblem {
@@ -64,6 +57,23 @@ export interface Converted {
   /** The type included `undefined` (or `void`). */
   includesUndefined: boolean;
 }
+
+/**
+ * The converters of nested types that this module passes to the per-kind converters (a
+ * property's type, an array's items, an intersection's base) — the child formatter of
+ * ts-json-schema-generator: passed, not imported, so the modules form no import cycle.
+ */
+export interface ConvertNested {
+  /** {@link convertTop}: a type that may include `undefined` (a property). */
+  top(ctx: ConvertContext, t: TypeRef, node: TypeNodeRef | undefined, path: string): Converted | undefined;
+  /** {@link convertType}: a type that may not include `undefined` (items, values). */
+  type: ConvertOne;
+  /** One non-union, non-null type. */
+  single: ConvertOne;
+}
+
+/** The converters of this module, for the per-kind ones. */
+const NESTED: ConvertNested = { top: convertTop, type: convertType, single: convertSingle };
 
 /**
  * Converts a type that may include `undefined` / `void` (a parameter, a property).
@@ -206,9 +216,9 @@ function convertSingle(
     case "enumLiteral":
       return enumModel(ctx, [t], t, path);
     case "intersection":
-      return convertIntersection(ctx, t, s.members, node, path);
+      return convertIntersection(ctx, t, s.members, node, path, NESTED);
     case "object":
-      return convertObjectType(ctx, t, node, path);
+      return convertObjectType(ctx, t, node, path, NESTED);
     case "any":
     case "unknown": {
       const unresolved = s.kind === "any" ? ctx.host.unresolvedReason(node) : undefined;
@@ -263,308 +273,7 @@ function convertSingle(
   }
 }
 
-/** The fix of an unfillable constructor parameter (OMCG0005). */
-const CTOR_FIX = "Make the parameter a public property (or give it a default).";
-
-/** `number & Minimum<1>`, `Int`, `string & MaxLength<20>`, or an intersection of object types. */
-function convertIntersection(
-  ctx: ConvertContext,
-  t: TypeRef,
-  members: TypeRef[],
-  node: TypeNodeRef | undefined,
-  path: string,
-): TypeModel | undefined {
-  const { host } = ctx;
-  const constraints: Constraints = {};
-  let int = false;
-  const others: TypeRef[] = [];
-  for (const m of members) {
-    const tags = host.shape(m).kind === "object" ? host.tags(m) : undefined;
-    if (!tags) {
-      others.push(m);
-      continue;
-    }
-    for (const tag of tags) {
-      if (tag.name === "int") int = true;
-      else addConstraint(ctx, path, constraints, tag.name, tag.value, "type tag");
-    }
-  }
-  let base: TypeModel | undefined;
-  if (others.length === 1) {
-    base = convertSingle(ctx, others[0]!, undefined, path);
-  } else if (others.length > 1 && others.every((m) => host.shape(m).kind === "object")) {
-    if (int || Object.keys(constraints).length) {
-      tagProblem(
-        ctx,
-        path,
-        "type tags (Int, Minimum, MaxLength, …) apply to numbers, strings and arrays, not to object types.",
-      );
-      return undefined;
-    }
-    return convertObjectType(ctx, t, node, path);
-  } else {
-    return fail(
-      ctx,
-      path,
-      t,
-      "an intersection of these types has no JSON Schema",
-      "Use an interface or a primitive with type tags.",
-    );
-  }
-  if (!base) return undefined;
-  if (int) {
-    if (base.kind === "number") base = { kind: "integer" };
-    else if (!(base.kind === "integer")) {
-      tagProblem(ctx, path, "`Int` applies to numbers only.");
-      return undefined;
-    }
-  }
-  return applyConstraints(ctx, path, base, constraints, "type tag");
-}
-
-const BUILTIN_UNSUPPORTED_FIX = "Use a plain data type (string, number, an interface, …).";
-
-/** The built-ins with a model of their own kind (spec §4 "Built-ins"). */
-const BUILTIN_KINDS = new Map<string, "date" | "url" | "bytes">([
-  ["Date", "date"],
-  ["URL", "url"],
-  ["Uint8Array", "bytes"],
-]);
-
-/** Object types: arrays, built-ins (Date, URL, Uint8Array, Set, Map), records, interfaces, classes. */
-function convertObjectType(
-  ctx: ConvertContext,
-  t: TypeRef,
-  node: TypeNodeRef | undefined,
-  path: string,
-): TypeModel | undefined {
-  const { host } = ctx;
-  const o = host.object(t);
-  if (o.tuple) return convertTuple(ctx, t, o.typeArguments, path, convertType);
-  if (o.arrayElement) {
-    const items = convertType(ctx, o.arrayElement, host.childNode(node, "element"), path + "[]");
-    return items ? { kind: "array", items } : undefined;
-  }
-  const named = o.named;
-  if (named?.builtin) {
-    const builtin = convertBuiltin(ctx, t, o, node, path);
-    if (builtin !== "object") return builtin;
-  }
-  if (named?.typedMcp)
-    return fail(
-      ctx,
-      path,
-      t,
-      `'${named.name}' from typed-mcp cannot be ${ctx.mode === "input" ? "an argument" : "part of a value"}`,
-      "Use a plain data type.",
-    );
-  if (o.callable)
-    return fail(
-      ctx,
-      path,
-      t,
-      "functions and classes' constructors are not data",
-      "Pass data and call the function inside the tool.",
-    );
-  if (o.otherIndex && !o.stringIndex)
-    return fail(
-      ctx,
-      path,
-      t,
-      "records and index signatures keyed by anything but `string` are not supported",
-      "Use `Record<string, T>`.",
-    );
-  const id = host.typeId(t);
-  if (ctx.stack.includes(id))
-    return fail(
-      ctx,
-      path,
-      t,
-      "recursive types are not supported",
-      "Flatten the type or cut the cycle (for example with an id reference).",
-    );
-  const props = mappedKeyOrder(ctx, t, node, host.properties(t));
-  const listed = props.filter((p) => keepProperty(ctx, p, !!named?.isClass));
-  if (listed.length === 0 && !o.stringIndex) {
-    if (named?.isClass && ctx.mode === "input") {
-      // Nothing listed can fill a required constructor parameter: name it (spec §4), not '{}'.
-      const unfilled = host.classConstructor(t, ctx.file)?.params.find((cp) => !cp.optional && !cp.hasDefault);
-      if (unfilled)
-        return fail(
-          ctx,
-          path,
-          t,
-          `its constructor parameter '${unfilled.name ?? "?"}' is not filled by any listed public property`,
-          CTOR_FIX,
-        );
-    }
-    if (named?.isClass && props.length > 0)
-      return fail(ctx, path, t, "the class has no public data properties", "Give it public fields.");
-    return fail(
-      ctx,
-      path,
-      t,
-      "'{}' (an object type without properties) says nothing about the value",
-      "Declare the properties.",
-    );
-  }
-  ctx.stack.push(id);
-  try {
-    return convertObjectBody(ctx, t, o, node, path, listed);
-  } finally {
-    ctx.stack.pop();
-  }
-}
-
-/**
- * A built-in object type (`o.named.builtin`): its model, a problem (`undefined`), or `"object"`
- * for the built-ins read as plain objects (`Array`/`ReadonlyArray` references, `Object`, `__type`).
- */
-function convertBuiltin(
-  ctx: ConvertContext,
-  t: TypeRef,
-  o: ObjectShape,
-  node: TypeNodeRef | undefined,
-  path: string,
-): TypeModel | undefined | "object" {
-  const { host } = ctx;
-  const name = o.named!.name;
-  const kind = BUILTIN_KINDS.get(name);
-  if (kind) return { kind };
-  switch (name) {
-    case "Set":
-    case "ReadonlySet": {
-      const el = o.typeArguments[0];
-      if (!el) return fail(ctx, path, t, "a Set without an item type", "Write `Set<T>`.");
-      const items = convertType(ctx, el, host.childNode(node, "element"), path + "[]");
-      return items ? { kind: "array", items, set: true } : undefined;
-    }
-    case "Map":
-    case "ReadonlyMap": {
-      const [k, v] = o.typeArguments;
-      if (!k || !v || host.shape(k).kind !== "string")
-        return fail(ctx, path, t, "maps are supported only with `string` keys", "Use `Map<string, T>`.");
-      const values = convertType(ctx, v, host.childNode(node, 1), path + "{}");
-      return values ? { kind: "record", values, map: true } : undefined;
-    }
-    case "Promise":
-      return fail(ctx, path, t, "a Promise is not a value that can be sent", "Take the awaited value instead.");
-    case "Array":
-    case "ReadonlyArray":
-    case "Object":
-    case "__type":
-      return "object";
-    default:
-      return fail(ctx, path, t, `the built-in '${name}' has no JSON form`, BUILTIN_UNSUPPORTED_FIX);
-  }
-}
-
-/** The object model of a type with listed properties (or a string index signature); `t` is on the stack. */
-function convertObjectBody(
-  ctx: ConvertContext,
-  t: TypeRef,
-  o: ObjectShape,
-  node: TypeNodeRef | undefined,
-  path: string,
-  listed: PropertyInfo[],
-): TypeModel | undefined {
-  const { host } = ctx;
-  const named = o.named;
-  let additional: TypeModel | undefined;
-  if (o.stringIndex) {
-    additional = convertType(ctx, o.stringIndex, host.childNode(node, 1), path + "{}");
-    if (!additional) return undefined;
-    if (listed.length === 0) return { kind: "record", values: additional };
-  }
-  const typeDoc = host.typeDoc(t);
-  const naming = parseNaming(ctx, path, typeDoc ? parseDocComment(typeDoc) : undefined);
-  const ctor = named?.isClass ? host.classConstructor(t, ctx.file) : undefined;
-  const properties = convertProperties(ctx, path, listed, naming, !!named?.isClass, ctor);
-  if (!properties) return undefined;
-  checkWireNames(ctx, path, properties);
-  const result: ObjectModel = { kind: "object", properties };
-  if (additional) result.additionalProperties = additional;
-  if (ctor && ctor.exportName && ctor.params.length > 0) {
-    const args: string[] = [];
-    for (const cp of ctor.params) {
-      const prop = properties.find((p) => p.key === cp.name);
-      if (!prop || cp.rest) {
-        if (!cp.optional && !cp.hasDefault && ctx.mode === "input") {
-          return fail(
-            ctx,
-            path,
-            t,
-            `its constructor parameter '${cp.name ?? "?"}' is not filled by any listed public property`,
-            CTOR_FIX,
-          );
-        }
-        break;
-      }
-      args.push(prop.name);
-    }
-    result.construct = { from: ctor.from!, exportName: ctor.exportName, args };
-  } else if (ctor && ctor.exportName) {
-    result.construct = { from: ctor.from!, exportName: ctor.exportName, args: [] };
-  } else if (ctor && ctx.mode === "input" && ctor.params.some((cp) => !cp.optional && !cp.hasDefault)) {
-    return fail(ctx, path, t, "the class is not exported, so the reader cannot construct it", "Export the class.");
-  }
-  const at = named && !named.builtin ? host.declaredAt(t) : undefined;
-  if (at && at.line > 0) result.declaredAt = at;
-  return result;
-}
-
-/** The models of the listed properties (`@ignore`d ones left out), or `undefined` after a problem. */
-function convertProperties(
-  ctx: ConvertContext,
-  path: string,
-  listed: PropertyInfo[],
-  naming: "camelCase" | undefined,
-  isClass: boolean,
-  ctor: ConstructorInfo | undefined,
-): PropertyModel[] | undefined {
-  const properties: PropertyModel[] = [];
-  for (const p of listed) {
-    const doc = p.doc ? parseDocComment(p.doc) : undefined;
-    if (hasDocTag(doc, "ignore")) {
-      const required = !p.optional && !ctorRequired(ctor, p.name) && !p.hasInitializer;
-      if (required && ctx.mode === "input") {
-        const r = convertTop(ctx, p.type, p.typeNode, `${path}.${p.name}`);
-        if (r && !r.includesUndefined) {
-          ctx.problems.push({
-            code: "OMCG0006",
-            message: `${ctx.subject}: '${path}.${p.name}' has @ignore but is required; make it optional (\`${p.name}?:\`) or remove @ignore.`,
-          });
-        }
-      }
-      continue;
-    }
-    const ppath = `${path}.${p.name}`;
-    const r = convertTop(ctx, p.type, p.typeNode, ppath);
-    if (!r) return undefined;
-    const wire = docTagText(doc, "jsonName") ?? (naming === "camelCase" ? toCamelCase(p.name) : p.name);
-    const model = applyConstraints(ctx, ppath, r.model, docConstraints(ctx, ppath, doc), "JSDoc tag");
-    let required = !p.optional && !r.includesUndefined;
-    if (isClass) {
-      if (p.hasInitializer) required = false;
-      const cr = ctorParamRequired(ctor, p.name);
-      if (cr !== undefined) required = cr;
-    }
-    const pm: PropertyModel = { name: wire, key: p.name, type: model, required };
-    const description =
-      docTagText(doc, "description") ??
-      docMainText(doc) ??
-      (p.parameterProperty && ctor?.doc ? docParamText(parseDocComment(ctor.doc), p.name) : undefined);
-    if (description !== undefined) pm.description = description;
-    if (p.kind === "getter") pm.readOnly = true;
-    properties.push(pm);
-  }
-  return properties;
-}
-
 /** Whether a converted model is object-shaped for results (spec §6; a discriminated union of objects, §4a). */
 export function isObjectShaped(m: TypeModel): m is ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel {
   return m.kind === "object" || m.kind === "record" || (m.kind === "union" && m.discriminator !== undefined);
 }
-
-/** Re-exported for callers of the conversion (kept: part of this module's exports). */
-export type { SourceLocation };

@@ -15,12 +15,15 @@ import type { Diagnostic, DiagnosticCode, ModuleModel, SourceLocation } from "@t
 import { resolve } from "node:path";
 import { createBackend } from "./backend/select.js";
 import type { TypeScriptChoice } from "./backend/select.js";
-import type { Backend, BackendStats } from "./backend/host.js";
-import { mayDeclareTools, parseModule, scanModule, TOOL_CODE_FILTER, type Site } from "./sites.js";
+import type { Backend, BackendStats, ModuleSession } from "./backend/host.js";
+import { scanModule, type Site, type SiteScan } from "./sites.js";
+import { parseModule } from "./parse.js";
+import { mayDeclareTools, TOOL_CODE_FILTER } from "./screen.js";
 import { extractTools, sortDiagnostics } from "./tools.js";
-import type { ResourceSite } from "./resource-sites.js";
-import { extractResourcesAndPrompts } from "./resources.js";
+import type { ResourceSite } from "./sites.js";
+import { extractResourcesAndPrompts } from "./resources-and-prompts.js";
 import { extractCompletions } from "./completions.js";
+import type { SiteKind } from "./site-options.js";
 import { DeclarationTables, recordDependencies } from "./declarations.js";
 
 export { mayDeclareTools, TOOL_CODE_FILTER };
@@ -55,6 +58,16 @@ export interface ExtractorOptions {
   typescript?: TypeScriptChoice;
 }
 
+/** Options of one {@link Extractor.extract} call. */
+export interface ExtractOptions {
+  /**
+   * The caller already ran {@link mayDeclareTools} on the text and it passed (the cheap screen
+   * runs once per module: a build plugin screens before anything else); default `false`: the
+   * extractor screens the text itself.
+   */
+  screened?: boolean;
+}
+
 /** Type extraction over one of the backends (TypeScript 7.0 / 7.1 IPC, classic TS 5/6 API) behind `backend/host.ts`. */
 export interface Extractor {
   /**
@@ -62,7 +75,7 @@ export interface Extractor {
    * differ from disk). Never throws for bad user code: problems are diagnostics (spec §10).
    * `file` is an absolute path.
    */
-  extract(file: string, code: string): ModuleModel;
+  extract(file: string, code: string, options?: ExtractOptions): ModuleModel;
   /** A file changed or was deleted on disk (watch mode): update the sidecar incrementally. */
   invalidate(file: string, deleted?: boolean): void;
   /** Ends the sidecar process. Idempotent. */
@@ -81,18 +94,13 @@ export interface MeasuredExtractor extends Extractor {
  */
 export function createExtractor(options: ExtractorOptions = {}): MeasuredExtractor {
   const backend = createBackend(options);
-  const memo = new Map<string, { code: string; generation: number; model: ModuleModel }>();
   const tables = new DeclarationTables();
+  const root = () => resolve(options.cwd ?? process.cwd());
   return {
-    extract: (file, code) =>
-      extractModule(
-        backend,
-        resolve(options.cwd ?? process.cwd(), file),
-        code,
-        memo,
-        resolve(options.cwd ?? process.cwd()),
-        tables,
-      ),
+    extract: (file, code, { screened = false } = {}) =>
+      screened || mayDeclareTools(code)
+        ? extractModule(backend, resolve(root(), file), code, root(), tables)
+        : { file: resolve(root(), file).replace(/\\/g, "/"), tools: [], diagnostics: [], consultedFiles: [] },
     invalidate: (file, deleted) => backend.invalidate(resolve(options.cwd ?? process.cwd(), file), deleted),
     close: () => backend.close(),
     stats: () => backend.stats(),
@@ -113,25 +121,10 @@ function lineStarts(code: string): number[] {
   return starts;
 }
 
-/**
- * Extracts one module (spec §1, §8, §10): one oxc parse and one walk find its sites, the
- * backend session reads their types, and the tools, resources and prompts are built with
- * diagnostics sorted by position. Memoised per file while the text and the backend's
- * generation stay the same. Never throws: checker and internal failures are OMCG0000.
- */
-function extractModule(
-  backend: Backend,
-  rawFile: string,
-  code: string,
-  memo: Map<string, { code: string; generation: number; model: ModuleModel }>,
-  /** The extractor's `cwd`: paths inside messages are written relative to it. */
-  root: string,
-  /** The declaration tables of consulted files, for {@link ModuleModel.declarations}. */
-  tables: DeclarationTables,
-): ModuleModel {
-  const file = rawFile.replace(/\\/g, "/");
+/** The 1-based line:column location of a UTF-16 offset into `code`, in `file`. */
+function locator(file: string, code: string): (offset: number) => SourceLocation {
   const starts = lineStarts(code);
-  const at = (offset: number): SourceLocation => {
+  return (offset) => {
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -141,6 +134,17 @@ function extractModule(
     }
     return { file, line: lo + 1, column: offset - starts[lo]! + 1 };
   };
+}
+
+/** Where the extraction of one module writes: its model, and how its diagnostics are added. */
+interface Output {
+  model: ModuleModel;
+  at: (offset: number) => SourceLocation;
+  sink: { root: string; add(code: DiagnosticCode, loc: SourceLocation, message: string): void };
+}
+
+/** An empty model of `file` whose diagnostics the sink adds (paths in messages relative to `root`). */
+function output(file: string, code: string, root: string): Output {
   const diagnostics: Diagnostic[] = [];
   const sink = {
     root,
@@ -148,8 +152,28 @@ function extractModule(
       diagnostics.push({ file: loc.file, line: loc.line, column: loc.column, code, message });
     },
   };
-  const model: ModuleModel = { file, tools: [], diagnostics, consultedFiles: [] };
-  if (!mayDeclareTools(code)) return model;
+  return { model: { file, tools: [], diagnostics, consultedFiles: [] }, at: locator(file, code), sink };
+}
+
+/**
+ * Extracts one module (spec §1, §8, §10) whose text passed the {@link mayDeclareTools} screen:
+ * one oxc parse and one walk find its sites, the backend session reads their types, and the
+ * tools, resources and prompts are built with diagnostics sorted by position (the models'
+ * reuse lives in the build plugins' layers, `@typed-mcp/transform`). Never throws: checker and
+ * internal failures are OMCG0000.
+ */
+function extractModule(
+  backend: Backend,
+  rawFile: string,
+  code: string,
+  /** The extractor's `cwd`: paths inside messages are written relative to it. */
+  root: string,
+  /** The declaration tables of consulted files, for {@link ModuleModel.declarations}. */
+  tables: DeclarationTables,
+): ModuleModel {
+  const file = rawFile.replace(/\\/g, "/");
+  const out = output(file, code, root);
+  const { model, at, sink } = out;
   // One oxc parse, one walk: every kind of site.
   const parsed = parseModule(file, code);
   let scan = scanModule(code, parsed);
@@ -168,20 +192,35 @@ function extractModule(
     sink.add("OMCG0000", at(0), `The TypeScript checker failed: ${(e as Error).message}`);
     return model;
   }
+  if (session.configProblem) {
+    const first = scan.sites.find((s) => s.what === "tool") ?? scan.sites[0]!;
+    sink.add("OMCG0000", at(first.offset), session.configProblem);
+    return model;
+  }
   // Options that are not literals are folded by the checker (spec §1): the same walk again, with the session's folder.
-  if (scan.foldPending && !session.configProblem) {
+  if (scan.foldPending) {
     const s = session;
     scan = scanModule(code, parsed, (span) => s.foldConstant(span));
   }
+  extractSites(session, scan, out);
+  model.consultedFiles = session.consulted().filter((f) => f !== file);
+  sortDiagnostics(model.diagnostics);
+  if (model.diagnostics.length === 0 && model.consultedFiles.length > 0) {
+    model.declarations = recordDependencies(
+      parsed.program,
+      model.consultedFiles,
+      session.consultedDeclarations(),
+      (f) => tables.of(f),
+    );
+  }
+  return model;
+}
+
+/** Builds the tools, resources, prompts and completion hooks of a module's sites into `out.model`. */
+function extractSites(session: ModuleSession, scan: SiteScan<SiteKind>, { model, at, sink }: Output): void {
+  const file = model.file;
   const toolSites = scan.sites.filter((s): s is Site<"tool"> => s.what === "tool");
   const resourceSites = scan.sites.filter((s): s is ResourceSite => s.what !== "tool");
-  // Same text, no change anywhere since: the previous model still holds (a copy: callers own it).
-  const hit = memo.get(file);
-  if (hit && hit.code === code && hit.generation === backend.generation) return structuredClone(hit.model);
-  if (session.configProblem) {
-    sink.add("OMCG0000", at((toolSites[0] ?? resourceSites[0])!.offset), session.configProblem);
-    return model;
-  }
   try {
     for (const tool of extractTools(session, file, toolSites, at, sink)) model.tools.push(tool);
     if (resourceSites.length) {
@@ -194,16 +233,4 @@ function extractModule(
   } catch (e) {
     sink.add("OMCG0000", at(0), `Internal error while extracting tools: ${(e as Error).stack ?? String(e)}`);
   }
-  model.consultedFiles = session.consulted().filter((f) => f !== file);
-  sortDiagnostics(diagnostics);
-  if (diagnostics.length === 0 && model.consultedFiles.length > 0) {
-    model.declarations = recordDependencies(
-      parsed.program,
-      model.consultedFiles,
-      session.consultedDeclarations(),
-      (f) => tables.of(f),
-    );
-  }
-  memo.set(file, { code, generation: backend.generation, model: structuredClone(model) });
-  return model;
 }

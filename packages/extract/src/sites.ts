@@ -11,20 +11,19 @@
  * What each kind accepts (option keys, diagnostic code) is the table in `site-options.ts`;
  * the member rules (OMCG0008) are {@link memberProblems}. Nothing here touches TypeScript.
  */
-import { parseSync, Visitor } from "oxc-parser";
+import { Visitor } from "oxc-parser";
+import type { ParsedModule } from "./parse.js";
 import type { Argument, CallExpression, Class, ClassElement, Expression, Program } from "oxc-parser";
 import {
   DECLARATIONS,
   isSiteKind,
-  constantOf,
   readDecoratorOptions,
   readQuickOptions,
-  unwrap,
-  type ConstantReader,
   type OptionsOf,
   type SiteKind,
   type SiteProblem,
 } from "./site-options.js";
+import { constantOf, unwrap, type ConstantReader } from "./constants.js";
 
 /** The parts every site has. */
 interface SiteBase<K extends SiteKind> {
@@ -36,7 +35,7 @@ interface SiteBase<K extends SiteKind> {
   offset: number;
   /** Offset of the first argument or the option that set the URI / name (resource URI diagnostics); `offset` otherwise. */
   uriOffset: number;
-  /** An option value needs the checker to fold (spec §1): the options are complete only after a scan with a folder. */
+  /** An option value needs the checker to fold it (constant folding, spec §1): the options are complete only after a scan with a folder. */
   foldPending?: true;
 }
 
@@ -70,6 +69,9 @@ export interface QuickSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
 /** A declaration site of kind `K` (distributes, so `what` narrows `options`). */
 export type Site<K extends SiteKind = SiteKind> = K extends SiteKind ? MethodSite<K> | QuickSite<K> : never;
 
+/** A resource or prompt declaration site (spec §8). */
+export type ResourceSite = Site<"resource" | "prompt">;
+
 /**
  * `@complete(prompt, argument)` on a class method (docs/resources.md "Completion hooks"): the
  * method completes `argument` of the prompt declared by the method `prompt` of the same class.
@@ -96,7 +98,7 @@ export type QuickFn =
   | { kind: "identifier"; name: string; span: [number, number] }
   | { kind: "other"; span: [number, number] };
 
-/** Result of {@link scanModule} (every kind) and {@link findSites} (tools): the sites in source order, and oxc's syntax errors (OMCG0000, first offset and message). */
+/** Result of {@link scanModule}: the sites in source order, and oxc's syntax errors (OMCG0000, first offset and message). */
 export interface SiteScan<K extends SiteKind = "tool"> {
   sites: Site<K>[];
   /** `@complete(prompt, argument)` on class methods (docs/resources.md "Completion hooks"), in source order. */
@@ -106,65 +108,9 @@ export interface SiteScan<K extends SiteKind = "tool"> {
   foldPending?: true;
 }
 
-/**
- * Cheap syntactic filter (no parsing): could this module declare tools? True when the text
- * mentions `typed-mcp` and contains a `@` (a decorator may be a renamed import), or contains
- * a `.tool(`, `.resource(` or `.prompt(` call (spec §8) (the quick path's receiver may be
- * imported from a module that does not mention typed-mcp).
- */
-export function mayDeclareTools(code: string): boolean {
-  return (code.includes("typed-mcp") && code.includes("@")) || QUICK_PATH_CALL.test(code);
-}
-
-/** A `.tool(`, `.resource(` or `.prompt(` call: the quick path's sites (spec §8). */
-const QUICK_PATH_CALL = /\.\s*(?:tool|resource|prompt)\s*\(/;
-
-/**
- * The {@link mayDeclareTools} screen as a bundler hook filter on the module text (Rolldown and
- * Vite 8 `transform` `filter.code`, matched natively, before any JavaScript runs): a module
- * passes when it contains any pattern (a string is a substring). Looser than
- * `mayDeclareTools` (`typed-mcp` without `@` passes), never stricter, so the in-handler check
- * still decides.
- */
-export const TOOL_CODE_FILTER: readonly (string | RegExp)[] = ["typed-mcp", QUICK_PATH_CALL];
-
 /** Cheap filter: could the module declare resources or prompts? Without the words, no resource or prompt site is kept. */
 function mayDeclareResources(code: string): boolean {
   return /\b(?:resource|prompt)\b/.test(code);
-}
-
-/** One oxc parse of a module, shared by everything that reads its sites. */
-export interface ParsedModule {
-  /** The ESTree program; `undefined` when oxc threw. */
-  program: Program | undefined;
-  /** oxc's syntax errors (first label offset and message), OMCG0000. */
-  parseErrors: SiteProblem[];
-}
-
-/**
- * Parses a module once with oxc (spec §1, §8: sites are found syntactically). `file` only
- * selects the dialect (`.tsx` → TSX, `.js`/`.jsx`/`.mjs`/`.cjs` → JSX, else TS). Never throws:
- * an oxc failure gives no program and one OMCG0000 problem at offset 0.
- */
-export function parseModule(file: string, code: string): ParsedModule {
-  const lang = /\.tsx$/i.test(file) ? "tsx" : /\.[cm]?jsx?$/i.test(file) ? "jsx" : "ts";
-  let result;
-  try {
-    result = parseSync(file, code, { sourceType: "module", lang: lang as "ts" });
-  } catch (e) {
-    return {
-      program: undefined,
-      parseErrors: [{ code: "OMCG0000", offset: 0, message: `Could not parse the module: ${String(e)}` }],
-    };
-  }
-  const parseErrors: SiteProblem[] = result.errors
-    .filter((e) => e.severity === "Error")
-    .map((e) => ({
-      code: "OMCG0000" as const,
-      offset: e.labels[0]?.start ?? 0,
-      message: `Syntax error: ${e.message}`,
-    }));
-  return { program: result.program, parseErrors };
 }
 
 /**
@@ -200,19 +146,6 @@ export function scanModule(code: string, parsed: ParsedModule, fold?: ConstantRe
   const kept = resources ? sites : sites.filter((s) => s.what === "tool");
   completions.sort((a, b) => a.decorator[0] - b.decorator[0]);
   return { sites: kept, completions, parseErrors, ...(kept.some((s) => s.foldPending) && { foldPending: true }) };
-}
-
-/**
- * The tool declaration sites of one module (spec §1): {@link scanModule} of `parsed`, parsed
- * here when absent, keeping the tool sites. Never throws: syntax errors come back in `parseErrors`.
- */
-export function findSites(file: string, code: string, parsed: ParsedModule = parseModule(file, code)): SiteScan {
-  const scan = scanModule(code, parsed);
-  return {
-    sites: scan.sites.filter((s): s is Site<"tool"> => s.what === "tool"),
-    completions: scan.completions,
-    parseErrors: scan.parseErrors,
-  };
 }
 
 /** How a decorator expression names a declaration kind: the local names and namespaces imported from `"typed-mcp"`. */

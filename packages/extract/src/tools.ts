@@ -17,7 +17,7 @@ import type {
 import type { DefaultInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { convertResult, convertTop, isObjectShaped, type ConvertContext } from "./convert.js";
 import {
-  Assembly,
+  DeclarationContext,
   assembleParams,
   awaited,
   convertParam,
@@ -44,7 +44,7 @@ export function* extractTools(
 ): Generator<ToolModel> {
   const seen = new Set<string>();
   for (const { site, sig } of resolveSites(session, sites, at, sink)) {
-    const a = new Assembly(session.host, file, site, sig, at, sink);
+    const a = new DeclarationContext(session.host, file, site, sig, at, sink);
     const tool = buildTool(a, site);
     const name = tool?.name ?? site.options.name;
     if (name !== undefined) {
@@ -63,7 +63,7 @@ export function* extractTools(
 }
 
 /** Builds one tool (spec §1, §3, §6); `undefined` when a diagnostic makes it unusable. */
-function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
+function buildTool(a: DeclarationContext, site: Site<"tool">): ToolModel | undefined {
   const { host, sig } = a;
   // Name (spec §1).
   const name = site.options.name ?? a.defaultName() ?? "";
@@ -118,7 +118,7 @@ function buildTool(a: Assembly, site: Site<"tool">): ToolModel | undefined {
 }
 
 /** A named value parameter (spec §3): its type, requiredness, description and default. */
-function valueParam(a: Assembly, p: ParamInfo, subject: string): ValueParam | undefined {
+function valueParam(a: DeclarationContext, p: ParamInfo, subject: string): ValueParam | undefined {
   const c = convertParam(a, p, subject);
   for (const prob of c.ctx.problems) a.report(prob.code, p.loc, prob.message);
   if (!c.model || c.ctx.problems.length) return undefined;
@@ -130,7 +130,12 @@ function valueParam(a: Assembly, p: ParamInfo, subject: string): ValueParam | un
 }
 
 /** A destructured object parameter (spec §3): allowed only as the only listed parameter. */
-function destructuredParam(a: Assembly, p: ParamInfo, subject: string, listed: number): ParamModel | undefined {
+function destructuredParam(
+  a: DeclarationContext,
+  p: ParamInfo,
+  subject: string,
+  listed: number,
+): ParamModel | undefined {
   if (listed > 1) {
     a.report(
       "OMCG0004",
@@ -256,7 +261,7 @@ function defaultValue(host: TypeHost, d: DefaultInfo | undefined, model: TypeMod
 }
 
 /** The result of a tool (spec §6): void, passthrough, text, structured or JSON. Problems are reported at the return type. */
-function buildResult(a: Assembly, name: string): ResultModel | undefined {
+function buildResult(a: DeclarationContext, name: string): ResultModel | undefined {
   const { host } = a;
   const { t, node } = awaited(host, a.sig);
   const s = host.shape(t);

@@ -17,8 +17,10 @@ import {
 } from "@typed-mcp/extract";
 import { moduleWarnings, PROFILES, type Profile } from "@typed-mcp/codegen";
 import type { BuildWarning, ModuleModel, WarningCode } from "@typed-mcp/model";
-import { ConfigHashes, FileHashes, hashesOf, ModelCache, stillValid } from "./cache.js";
-import { GeneratedCodeMemo } from "./memo.js";
+import { FileHashes } from "./hashes.js";
+import { ModelCache } from "./cache.js";
+import { ModuleKeys } from "./key.js";
+import { ModuleMemory } from "./memory.js";
 
 /**
  * What a driver reports through {@link DriverOptions.onEvent}:
@@ -91,25 +93,19 @@ const TSCONFIG = /(?:^|\/)tsconfig[^/]*\.json$/;
  * fresh one with the new options); other changes update it incrementally.
  */
 export class Driver {
-  /** Content hashes shared by the cache and the change checks. */
+  /** Content hashes shared by the keys, both layers and the change checks. */
   readonly hashes = new FileHashes();
-  /** Generated code of the session's modules, reused by their next splice when their models did not change. */
-  readonly generated = new GeneratedCodeMemo();
-  /** Declaration tables of consulted files, shared by the cache and the session's reuse checks. */
-  readonly tables = new DeclarationTables();
-  /** Hashes of each module's tsconfig chain (part of what a reused model must match). */
-  private readonly configs = new ConfigHashes(this.hashes);
   /**
-   * Per module: the last model without diagnostics, with the text, tsconfig hash and consulted
-   * files' hashes it holds for (see {@link stillValid}).
+   * The memory layer: each module's last model, and the code generated from it, reused by its
+   * next splice when the model did not change (memory.ts).
    */
-  private readonly live = new Map<
-    string,
-    { code: string; config: string; consulted: Record<string, string>; model: ModuleModel }
-  >();
+  readonly memory = new ModuleMemory();
+  /** Declaration tables of consulted files, shared by both layers' validity checks. */
+  readonly tables = new DeclarationTables();
   private extractor: MeasuredExtractor | undefined;
   private sidecarReported = false;
-  private modelCache: ModelCache | null | undefined;
+  /** The disk layer (`null` when the `cache` option is off) and the keys both layers share, made on first use. */
+  private layers: { keys: ModuleKeys; disk: ModelCache | null } | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The tsconfig files {@link tsconfigOf} returned, with their content hash when first seen. */
   private readonly configSeen = new Map<string, string>();
@@ -138,69 +134,48 @@ export class Driver {
   }
 
   /**
-   * The model of module `file` (absolute, forward slashes) with text `code`: from the cache when
-   * it has a valid entry, else extracted (starting the sidecar when needed) and stored; or the
-   * session's previous model of the module, when its text and every declaration it depends on are
-   * unchanged (a `reuse` event). The model is shared with later reuses: callers read it and never
-   * change it. Never throws for bad user code: problems are the model's diagnostics (spec §10).
+   * The model of module `file` (absolute, forward slashes) with text `code`, which the host's
+   * screen (`mayDeclareTools` of `@typed-mcp/extract`) let through: the session's previous model
+   * of the module (a `reuse` event) or the disk cache's (a `cache-hit`), when the module's key is
+   * the same and every declaration it depends on unchanged (docs/bundlers.md "Watch mode and
+   * cache"); else extracted (starting the sidecar when needed) and kept in both layers. The model
+   * is shared with later reuses: callers read it and never change it. Never throws for bad user
+   * code: problems are the model's diagnostics (spec §10).
    */
   model(file: string, code: string): ModuleModel {
     if (this.options.pollChanges) this.poll();
-    const config = this.configKey(file);
-    const live = this.live.get(file);
-    if (
-      live &&
-      live.code === code &&
-      live.config === config &&
-      stillValid(live.model, live.consulted, this.hashes, this.tables)
-    ) {
+    const { keys, disk } = this.layersOf();
+    const key = keys.of(file, code);
+    const remembered = this.memory.lookup(file, key, this.hashes, this.tables);
+    if (remembered.model) {
       this.emit({ type: "reuse", file });
-      live.consulted = hashesOf(live.model.consultedFiles, this.hashes);
       this.armIdleTimer();
-      return live.model;
+      return remembered.model;
     }
-    const cache = this.cache();
-    // The entry of this text and tsconfig holds the model just found stale (it was stored with it).
-    const staleHere = live !== undefined && live.code === code && live.config === config;
-    const hit = staleHere ? undefined : cache?.lookup(file, code);
-    let model: ModuleModel;
-    if (hit) {
-      this.emit({ type: "cache-hit", file });
-      model = hit.model;
-    } else {
-      if (cache) this.emit({ type: "cache-miss", file });
-      this.emit({ type: "extract", file });
-      const x = this.open();
-      model = x.extract(file, code);
-      if (!this.sidecarReported && x.stats().coldStartMs > 0) {
-        this.sidecarReported = true;
-        this.emit({ type: "sidecar-start" });
-      }
-      cache?.store(file, code, model);
-    }
+    // A stale memory entry of this key holds the model the disk entry of the key was stored with.
+    const hit = remembered.stale ? undefined : disk?.lookup(file, code, key);
+    if (hit) this.emit({ type: "cache-hit", file });
+    else if (disk) this.emit({ type: "cache-miss", file });
+    const model = hit?.model ?? this.extract(file, code);
+    if (!hit) disk?.store(file, code, model, key);
     if (this.options.pollChanges) {
       for (const f of model.consultedFiles) if (!this.polled.has(f)) this.polled.set(f, this.hashes.hash(f));
     }
-    if (model.diagnostics.length === 0) {
-      this.live.set(file, { code, config, consulted: hashesOf(model.consultedFiles, this.hashes), model });
-    } else {
-      this.live.delete(file);
-    }
+    this.memory.remember(file, key, model, this.hashes);
     this.armIdleTimer();
     return model;
   }
 
-  /** Whether `file` is a module with a live model, or consulted by one. */
-  private knows(file: string): boolean {
-    if (this.live.has(file)) return true;
-    for (const { model } of this.live.values()) if (model.consultedFiles.includes(file)) return true;
-    return false;
-  }
-
-  /** What a module's model depends on besides its text and consulted files: its tsconfig chain. */
-  private configKey(file: string): string {
-    const config = findTsconfig(this.options, file);
-    return config ? this.configs.of(config) : "no tsconfig";
+  /** Extracts module `file` (an `extract` event), starting the sidecar when needed. */
+  private extract(file: string, code: string): ModuleModel {
+    this.emit({ type: "extract", file });
+    const x = this.open();
+    const model = x.extract(file, code, { screened: true });
+    if (!this.sidecarReported && x.stats().coldStartMs > 0) {
+      this.sidecarReported = true;
+      this.emit({ type: "sidecar-start" });
+    }
+    return model;
   }
 
   /**
@@ -231,7 +206,7 @@ export class Driver {
       return;
     }
     if (!SOURCE_FILE.test(file)) return;
-    if (deleted || !this.knows(file)) this.live.clear();
+    if (deleted || !this.memory.knows(file)) this.memory.clear();
     if (!this.extractor) return;
     this.extractor.invalidate(file, deleted);
     this.emit({ type: "invalidate", file, deleted });
@@ -261,27 +236,22 @@ export class Driver {
     return this.extractor;
   }
 
-  /** The cache, created on first use (after the host's config hooks ran); `null` when off. */
-  private cache(): ModelCache | null {
-    if (this.modelCache !== undefined) return this.modelCache;
+  /**
+   * The keys and the disk layer, made on first use (after the host's config hooks ran): the
+   * lock file is looked for from the root, `cache.dir` resolves against it.
+   */
+  private layersOf(): { keys: ModuleKeys; disk: ModelCache | null } {
+    if (this.layers) return this.layers;
     const { cache, tsconfig, typescript, cwd, profile } = this.options;
-    if (cache === false) return (this.modelCache = null);
     const root = this.options.root?.() ?? cwd ?? process.cwd();
+    const keys = new ModuleKeys({ root, tsconfig, cwd, typescript, profile, hashes: this.hashes });
+    if (cache === false) return (this.layers = { keys, disk: null });
     const dir =
       typeof cache === "object" && cache.dir
         ? resolve(root, cache.dir)
         : (this.options.cacheDir?.() ?? join(root, "node_modules/.cache/typed-mcp"));
-    this.modelCache = new ModelCache({
-      dir,
-      root,
-      tsconfig,
-      cwd,
-      typescript,
-      profile,
-      hashes: this.hashes,
-      tables: this.tables,
-    });
-    return this.modelCache;
+    const disk = new ModelCache({ dir, root, keys, tables: this.tables });
+    return (this.layers = { keys, disk });
   }
 
   /** `pollChanges`: passes the consulted files that changed on disk since to the running sidecar. */

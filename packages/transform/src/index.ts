@@ -1,11 +1,12 @@
 /**
  * `@typed-mcp/transform`: what the build plugins share between a module's text and its
  * transformed output, whatever the host (spec §1, §10; docs/bundlers.md):
- * - the {@link Driver}: one session's extractor (one warm TypeScript sidecar), the content-hash
- *   {@link ModelCache} and the invalidation lifecycle (watch events, polled changes, idle close);
+ * - the {@link Driver}: one session's extractor (one warm TypeScript sidecar), the two layers
+ *   that reuse a module's model under one rule — in memory ({@link ModuleMemory}, which also keeps
+ *   the code generated from it) and on disk (`cache.ts`) — and the invalidation lifecycle
+ *   (watch events, polled changes, idle close);
  * - the splice plan ({@link planSplice}) and its text application with a source map
- *   ({@link spliceTools}); `@typed-mcp/babel` applies the same plan to Babel's AST; the
- *   {@link GeneratedCodeMemo} that lets watch rebuilds reuse the code of unchanged models; the
+ *   ({@link spliceModule}); `@typed-mcp/babel` applies the same plan to Babel's AST; the
  *   binding of shared units (one schema, reader and writer per object type: {@link UnitRegistry});
  * - the diagnostic format ({@link formatDiagnostic}) and the default module filters.
  *
@@ -15,26 +16,17 @@
  * @packageDocumentation
  */
 export { Driver, type DriverEvent, type DriverOptions } from "./driver.js";
-export { FileHashes, ModelCache, tsconfigChain, type CacheHit, type ModelCacheOptions } from "./cache.js";
+export type { ModuleMemory } from "./memory.js";
 export {
   planSplice,
-  spliceTools,
+  spliceModule,
   RUNTIME_MODULE,
   type SplicePlan,
   type SpliceResult,
-  type SpliceMore,
+  type SpliceInput,
 } from "./splice.js";
-export {
-  UnitRegistry,
-  unitFile,
-  unitOfSpecifier,
-  UNIT_FILE,
-  UNIT_SPECIFIER,
-  UNIT_SPECIFIER_PREFIX,
-  type ShareMode,
-} from "./units.js";
-export { GeneratedCodeMemo, type GeneratedCode, type GeneratedKind, type ModuleMemo } from "./memo.js";
-export { PROFILES, type Profile } from "@typed-mcp/codegen";
+export { UnitRegistry, unitFile, unitOfSpecifier, UNIT_FILE, UNIT_SPECIFIER } from "./units.js";
+export type { Profile } from "@typed-mcp/codegen";
 export { formatDiagnostic } from "@typed-mcp/model";
-export type { BuildWarning, WarningCode } from "@typed-mcp/model";
+export type { WarningCode } from "@typed-mcp/model";
 export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";

@@ -14,7 +14,7 @@
  */
 import MagicString from "magic-string";
 import type { CompletionHookModel, PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
-import { GeneratedCodeMemo, type ModuleMemo } from "./memo.js";
+import type { ModuleMemo, ModuleMemory } from "./memory.js";
 import {
   generatePrompt,
   generateResource,
@@ -30,7 +30,7 @@ import { unitDeclaration, unitImport, type ShareMode } from "./units.js";
 /** The module specifier generated code imports its runtime helpers from. */
 export const RUNTIME_MODULE = "typed-mcp/internal";
 
-/** The result of {@link spliceTools}: the new module text and its source map (v3, `hires`). */
+/** The result of {@link spliceModule}: the new module text and its source map (v3, `hires`). */
 export interface SpliceResult {
   code: string;
   map: ReturnType<MagicString["generateMap"]>;
@@ -38,8 +38,11 @@ export interface SpliceResult {
   units: SharedUnit[];
 }
 
-/** What a module's splice is made from besides its tools (see {@link spliceTools}). */
-export interface SpliceMore {
+/**
+ * What a module's splice is made of besides its tools (see {@link spliceModule}): the rest of its
+ * model (resources, prompts, `@complete` hooks) and the build's options (profile, shared units).
+ */
+export interface SpliceInput {
   resources?: readonly ResourceModel[];
   prompts?: readonly PromptModel[];
   /** `@complete` hooks of the module's classes (docs/resources.md "Completion hooks"). */
@@ -54,7 +57,7 @@ export interface SpliceMore {
 }
 
 /**
- * What the splice puts where, as plain data: {@link spliceTools} applies it to the module text
+ * What the splice puts where, as plain data: {@link spliceModule} applies it to the module text
  * with magic-string; `@typed-mcp/babel` applies the same plan to Babel's AST. Offsets are UTF-16
  * offsets into the module text extraction was given.
  */
@@ -84,14 +87,14 @@ export interface SplicePlan {
 type ClassDefine = "defineTools" | "defineResources" | "definePrompts" | "defineCompletions";
 
 /**
- * Plans the splice for a module's tools, resources and prompts (see {@link spliceTools} for the
+ * Plans the splice for a module's tools, resources and prompts (see {@link spliceModule} for the
  * parameters): generates their code (`@typed-mcp/codegen`) and says where it goes.
  *
  * @returns The plan, or `undefined` when there is nothing to splice.
  */
 export function planSplice(
   tools: readonly ToolModel[],
-  more: SpliceMore = {},
+  more: SpliceInput = {},
   memo?: ModuleMemo,
 ): SplicePlan | undefined {
   const resources = more.resources ?? [];
@@ -186,18 +189,18 @@ function copyMap(map: SpliceResult["map"]): SpliceResult["map"] {
  * @param more The module's resources and prompts (spec §8; e.g. the whole `ModuleModel`): a class
  *   gets `defineResources` / `definePrompts` calls in the same `static {}` block, a quick-path
  *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended;
- *   the profile (spec §11) and how shared units are bound ({@link SpliceMore.share}).
- * @param memo A build session's {@link GeneratedCodeMemo}: a tool, resource or prompt whose model is
+ *   the profile (spec §11) and how shared units are bound ({@link SpliceInput.share}).
+ * @param memo A build session's memory layer ({@link ModuleMemory}, the `Driver`'s `memory`): a tool, resource or prompt whose model is
  *   unchanged since the module's previous splice reuses its generated code (watch rebuilds); a
  *   module whose text and models are all unchanged gets its previous output (a copy) back.
  * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
-export function spliceTools(
+export function spliceModule(
   code: string,
   id: string,
   tools: readonly ToolModel[],
-  more: SpliceMore = {},
-  memo?: GeneratedCodeMemo,
+  more: SpliceInput = {},
+  memo?: ModuleMemory,
 ): SpliceResult | undefined {
   const plan = planSplice(tools, more, memo?.module(id));
   if (!plan) return undefined;

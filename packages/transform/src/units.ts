@@ -1,6 +1,8 @@
 /**
  * Binding the shared units of generated code (`@typed-mcp/codegen` shared.ts; docs/architecture.md
  * "Shared types"): one schema constant, reader or writer per distinct text, bound once per bundle.
+ * A "unit" (short for shared unit) is one such constant, generated once and referred to by every
+ * module that uses it; "unit" in the names below always means that.
  *
  * - `virtual` (`@typed-mcp/unplugin`): each unit is a module of its own. Generated code imports it
  *   as `import { default as __tmcp_u_<id> } from "@typed-mcp/unit/<id>"`; the plugin

@@ -250,7 +250,11 @@ export interface ModuleSession {
   prefetchMethods?(nameSpans: [number, number][]): void;
   /** Resolves quick-path candidates (one batched query for all receivers). */
   quickSites(sites: { receiver: [number, number]; fn: { kind: string; span: [number, number] } }[]): QuickResolution[];
-  /** Folds the option value or default spanning `[start, end)` of the module to its compile-time constant (spec §1). */
+  /**
+   * Folds the option value or default spanning `[start, end)` of the module to its compile-time
+   * constant (spec §1). "Fold" is the compiler term (constant folding): evaluating an expression
+   * of constants at build time.
+   */
   foldConstant(span: [number, number]): FoldResult;
   /** Files whose declarations were consulted so far (absolute, forward slashes). */
   consulted(): string[];

@@ -186,7 +186,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     return typeof f.value === "object" ? undefined : { kind: "const", value: f.value };
   }
 
-  /** One step of {@link foldConstant}. */
+  /** One step of {@link foldConstant} (constant folding: evaluating an expression of constants at build time). */
   private fold(n: Any, depth: number, hops: number, seen: Set<Any>): FoldResult {
     const K = this.K;
     const e = this.unparen(n);

@@ -16,7 +16,7 @@ import type {
 } from "@typed-mcp/model";
 import type { ParamInfo, SignatureInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import {
-  Assembly,
+  DeclarationContext,
   assembleParams,
   awaited,
   convertParam,
@@ -25,7 +25,7 @@ import {
   type DiagnosticSink,
   type SiteSession,
 } from "./assemble.js";
-import type { ResourceSite } from "./resource-sites.js";
+import type { ResourceSite } from "./sites.js";
 import type { Site } from "./sites.js";
 import { checkTemplate, isTemplate } from "./uri-template.js";
 
@@ -45,7 +45,7 @@ export function extractResourcesAndPrompts(
   const resources: ResourceModel[] = [];
   const prompts: PromptModel[] = [];
   for (const { site, sig } of resolveSites(session, sites, at, sink)) {
-    const a = new Assembly(session.host, file, site, sig, at, sink);
+    const a = new DeclarationContext(session.host, file, site, sig, at, sink);
     if (site.what === "resource") {
       const r = buildResource(a, site);
       if (!r) continue;
@@ -69,7 +69,7 @@ export function extractResourcesAndPrompts(
 }
 
 /** Builds one resource (spec §8); `undefined` when a diagnostic (OMCG0011, or OMCG0003/0007 for the parameters) makes it unusable. */
-function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | undefined {
+function buildResource(a: DeclarationContext, site: Site<"resource">): ResourceModel | undefined {
   const { host, sig } = a;
   const uri = site.options.uri ?? "";
   const name = site.options.name ?? a.defaultName() ?? uri;
@@ -145,7 +145,7 @@ function buildResource(a: Assembly, site: Site<"resource">): ResourceModel | und
 }
 
 /** Builds one prompt (spec §8); `undefined` when a diagnostic (OMCG0012, …) makes it unusable. */
-function buildPrompt(a: Assembly, site: Site<"prompt">): PromptModel | undefined {
+function buildPrompt(a: DeclarationContext, site: Site<"prompt">): PromptModel | undefined {
   const { host, sig } = a;
   const name = site.options.name ?? a.defaultName() ?? "";
   const subject = `Prompt '${name}'`;
@@ -188,7 +188,11 @@ function readFromString(m: TypeModel): boolean {
 }
 
 /** The parameters of a resource or prompt (spec §8): each named and read from a string; `undefined` when any is not. */
-function stringParams(a: Assembly, subject: string, code: "OMCG0011" | "OMCG0012"): StringParamModel[] | undefined {
+function stringParams(
+  a: DeclarationContext,
+  subject: string,
+  code: "OMCG0011" | "OMCG0012",
+): StringParamModel[] | undefined {
   const { params, ok } = assembleParams<StringParam>(a, {
     subject: (label) => `${subject}, parameter '${label}'`,
     form: (p, who) =>
@@ -206,7 +210,12 @@ function stringParams(a: Assembly, subject: string, code: "OMCG0011" | "OMCG0012
 }
 
 /** One named parameter read from a string (spec §8): required unless optional, defaulted or nullable. */
-function stringParam(a: Assembly, p: ParamInfo, who: string, code: "OMCG0011" | "OMCG0012"): StringParam | undefined {
+function stringParam(
+  a: DeclarationContext,
+  p: ParamInfo,
+  who: string,
+  code: "OMCG0011" | "OMCG0012",
+): StringParam | undefined {
   const c = convertParam(a, p, who, true);
   const unresolved = c.ctx.problems.find((x) => x.unresolved);
   if (unresolved) {
