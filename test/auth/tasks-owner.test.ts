@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { oauth } from "../../packages/typed-mcp/dist/auth.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { createTaskServer } from "../runtime/fixtures/tasks-tools.mjs";
@@ -17,54 +16,14 @@ import { messagesOf } from "../runtime/helpers.js";
 import { freePort } from "../runtimes/helpers.js";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
 import {
-  APP,
   RESOURCE_SERVER,
   authorize,
   startAuthorizationServer,
   type AuthorizationServer,
 } from "./authorization-server.js";
+import { AppProvider } from "./setup.js";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** An OAuthClientProvider for the pre-registered public client `app` (authorization code + PKCE). */
-class AppProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  accessToken = "";
-  #tokens: unknown;
-  #verifier = "";
-  get redirectUrl() {
-    return APP.redirectUri;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "tasks owner test",
-      redirect_uris: [APP.redirectUri],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      scope: "notes:read",
-    };
-  }
-  clientInformation() {
-    return { client_id: APP.clientId };
-  }
-  tokens() {
-    return this.#tokens as never;
-  }
-  saveTokens(tokens: { access_token: string }) {
-    this.#tokens = tokens;
-    this.accessToken = tokens.access_token;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
 
 /**
  * Runs the suite below against one authorization server: JWT access tokens (RFC 9068; owner
@@ -74,7 +33,8 @@ class AppProvider implements OAuthClientProvider {
 describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
   let as: AuthorizationServer;
   let http: Awaited<ReturnType<typeof serveHttp>>;
-  const users: Record<"alice" | "bob", AppProvider> = { alice: new AppProvider(), bob: new AppProvider() };
+  const provider = () => new AppProvider({ clientName: "tasks owner test", scope: "notes:read" });
+  const users: Record<"alice" | "bob", AppProvider> = { alice: provider(), bob: provider() };
   const open: Client[] = [];
 
   /** A new session of `user` (the real client, 2025-11-25, its OAuth provider holding the user's token). */

@@ -4,9 +4,8 @@
 import http from "node:http";
 import net from "node:net";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
+import { heldBytes } from "../helpers/heap.ts";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { McpServerOptions } from "../../packages/typed-mcp/dist/index.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
@@ -72,17 +71,6 @@ function neverReads(port: number, request: string): net.Socket {
   socket.on("error", () => {});
   clients.push(socket);
   return socket;
-}
-
-function gc(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
-/** Heap plus off-heap buffers (Node's socket buffers), in bytes, after a full GC. */
-function heldBytes(): number {
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
 }
 
 describe("serveHttp: a peer that does not read is disconnected after streams.writeTimeoutMs", () => {
