@@ -15,7 +15,7 @@ import { freePort } from "../runtimes/helpers.js";
 import { APP, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const AUTH_FIXTURE = join(here, "fixtures");
+const AUTH_FIXTURE = join(here, "fixtures");
 
 /** The Node bundle's exports. */
 export interface NotesModule {

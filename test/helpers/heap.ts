@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /** `gc()` of this process (V8's flag set at run time; vitest forks are not started with --expose-gc). */
-export function gc(): void {
+function gc(): void {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
 }

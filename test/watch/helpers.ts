@@ -13,7 +13,7 @@ import { messagesOf } from "../runtime/helpers.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
-export const fixture = join(here, "fixture");
+const fixture = join(here, "fixture");
 
 /** Copies the fixture project to a fresh directory under `<repo>/.tmp`; returns its path. */
 export async function copyFixture(name: string): Promise<string> {
