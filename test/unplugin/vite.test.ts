@@ -5,44 +5,25 @@
  * module, exported or not. (Two tools of one name in one file are OMCG0002, so the quick path
  * lives in its own module.)
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "vite";
-import typedMcp from "../../packages/unplugin/dist/vite.js";
+import { buildWithPlugin, type PluginBuild } from "../helpers/vite-build.ts";
 import { messagesOf } from "../runtime/helpers.ts";
 
 const fixture = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/same-module");
-let out: string;
+let built: PluginBuild | undefined;
 let mod: Record<string, any>;
 let quick: Record<string, any>;
 
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), "typed-mcp-vite-"));
-  await build({
-    root: fixture,
-    configFile: false,
-    logLevel: "silent",
-    plugins: [typedMcp()],
-    ssr: { noExternal: true },
-    build: {
-      ssr: true,
-      outDir: out,
-      target: "node20",
-      rollupOptions: {
-        input: { tools: join(fixture, "tools.ts"), quick: join(fixture, "quick.ts") },
-        output: { entryFileNames: "[name].js" },
-      },
-    },
-  });
-  mod = await import(pathToFileURL(join(out, "tools.js")).href);
-  quick = await import(pathToFileURL(join(out, "quick.js")).href);
+  built = await buildWithPlugin(fixture, ["tools", "quick"], "typed-mcp-vite-");
+  mod = await built.load("tools");
+  quick = await built.load("quick");
 });
 
 afterAll(async () => {
-  if (out) await rm(out, { recursive: true, force: true });
+  await built?.remove();
 });
 
 const TOOLS = Symbol.for("typed-mcp.tools");
