@@ -10,6 +10,7 @@ import * as oauth from "oauth4webapi";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { AuthOptions, McpServer } from "typed-mcp";
 import type { HttpServerHandle, ServeHttpOptions } from "typed-mcp/node";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import { buildFixture, type Built, type Target } from "../runtimes/build.js";
 import { freePort } from "../runtimes/helpers.js";
 import { APP, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
@@ -217,16 +218,7 @@ export const RPC = {
 
 /** POSTs one JSON-RPC message to `url` with `headers` (e.g. `Authorization`). */
 export function post(url: string | URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  return fetch(rpcRequest(body, { url, headers }));
 }
 
 /** The JSON-RPC answer of a Streamable HTTP response: a JSON body, or the first `message` event of an SSE stream. */

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeProtectedHeader, generateKeyPair } from "jose";
 import type { AuthOptions } from "typed-mcp";
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import {
   RPC,
   accessTokenClaims,
@@ -66,18 +67,7 @@ async function open(
   const audience = "https://mcp.example.com/mcp";
   const server = notes.createServer({ issuer, audience, ...extra });
   const call = (headers: Record<string, string> = {}) =>
-    server.fetch(
-      new Request(audience, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-11-25",
-          ...headers,
-        },
-        body: JSON.stringify(RPC.callTool("list_notes")),
-      }),
-    );
+    server.fetch(rpcRequest(RPC.callTool("list_notes"), { url: audience, headers }));
   return { audience, call };
 }
 

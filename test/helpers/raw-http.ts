@@ -1,11 +1,32 @@
 /**
  * Raw Streamable HTTP requests, as `curl` sends them (no MCP client, no session): one JSON-RPC
- * request with id 1 POSTed to a served URL, and the answer to it.
+ * POST, to a served URL or a server's own `fetch`, and the answer to it.
  */
 import { messagesOf } from "../runtime/helpers.js";
 
 /** The SEP-2663 tasks extension's identifier, as a 2026-07-28 client declares it. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/**
+ * A POST of `message` as JSON, as a Streamable HTTP client sends it (`Accept` of JSON and SSE,
+ * `MCP-Protocol-Version: 2025-11-25`), for `fetch` or a server's own `fetch`; `headers` add to or
+ * replace those. `url` defaults to `http://127.0.0.1/mcp`.
+ */
+export function rpcRequest(
+  message: unknown,
+  options: { url?: URL | string; headers?: Record<string, string> } = {},
+): Request {
+  return new Request(options.url ?? "http://127.0.0.1/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...options.headers,
+    },
+    body: JSON.stringify(message),
+  });
+}
 
 /** POSTs `{ jsonrpc: "2.0", id: 1, method, params }` with `headers`; the JSON-RPC answer to id 1 (JSON or SSE body). */
 async function answerTo(
@@ -14,11 +35,7 @@ async function answerTo(
   params: Record<string, unknown>,
   headers: Record<string, string>,
 ): Promise<Record<string, any>> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
+  const response = await fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method, params }, { url, headers }));
   return messagesOf(await response.text()).find((m) => m.id === 1)!;
 }
 
@@ -29,7 +46,7 @@ export function post2025(
   params: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Record<string, any>> {
-  return answerTo(url, method, params, { "mcp-protocol-version": "2025-11-25", ...headers });
+  return answerTo(url, method, params, headers);
 }
 
 /**

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import { buildWithPlugin } from "../helpers/vite-build.ts";
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -63,15 +64,7 @@ export async function rawRequest(
   params?: unknown,
 ): Promise<{ body: string; message: Record<string, any> }> {
   const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, ...(params !== undefined && { params }) }),
-    }),
+    rpcRequest({ jsonrpc: "2.0", id: 7, method, ...(params !== undefined && { params }) }),
   );
   const body = await response.text();
   const trimmed = body.trim();

@@ -8,6 +8,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import { buildWithPlugin, type PluginBuild } from "../helpers/vite-build.ts";
 import { messagesOf } from "../runtime/helpers.ts";
 
@@ -31,17 +32,7 @@ const ctx = { signal: new AbortController().signal } as never;
 
 /** `tools/list` over the server's web-standard handler, as raw response text. */
 async function rawList(server: { fetch(r: Request): Promise<Response> }): Promise<string> {
-  const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    }),
-  );
+  const response = await server.fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
   return response.text();
 }
 
