@@ -5,21 +5,17 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import { createServer } from "../runtime/fixtures/tools.mjs";
 import { messagesOf } from "../runtime/helpers.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
 
 const MIME = "text/html;profile=mcp-app";
 const HTML = "<!doctype html><html><body>view</body></html>";
 
 async function rpc(server: { fetch(r: Request): Promise<Response> }, method: string, params?: unknown) {
   const response = await server.fetch(
-    new Request("http://localhost/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params !== undefined && { params }) }),
-    }),
+    rpcRequest(
+      { jsonrpc: "2.0", id: 1, method, ...(params !== undefined && { params }) },
+      { url: "http://localhost/mcp" },
+    ),
   );
   const text = await response.text();
   return { text, message: messagesOf(text).find((m) => m.id === 1)! };

@@ -8,7 +8,6 @@ export {
   APP,
   M2M,
   READER,
-  RESOURCE_SCOPES,
   RESOURCE_SERVER,
   startAuthorizationServer,
 } from "../../scripts/oidc-provider.mjs";

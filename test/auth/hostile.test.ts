@@ -9,16 +9,19 @@ import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { SignJWT, UnsecuredJWT, decodeJwt, exportJWK, generateKeyPair } from "jose";
+import { SignJWT, UnsecuredJWT, decodeJwt, generateKeyPair } from "jose";
 import { M2M, RESOURCE_SERVER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import {
   RPC,
+  accessTokenClaims,
   buildNotes,
   clientCredentialsToken,
+  handSigned,
   importNotes,
   post,
   rpcAnswer,
   serveNotes,
+  signingKey,
   type NotesModule,
 } from "./setup.js";
 import { freePort } from "../runtimes/helpers.js";
@@ -105,17 +108,9 @@ describe("tokens that are not for this resource or not from this issuer", () => 
   it("refuses a forged token: right claims, signed by another key (with the issuer's kid and with its own)", async () => {
     const jwks = (await (await fetch(`${as.issuer}/jwks`)).json()) as { keys: { kid: string }[] };
     const { privateKey } = await generateKeyPair("RS256");
-    const now = Math.floor(Date.now() / 1000);
-    const claims = { scope: "notes:read notes:write", client_id: "m2m" };
+    const claims = accessTokenClaims(as.issuer, served.audience, { sub: "m2m", scope: "notes:read notes:write" });
     for (const kid of [jwks.keys[0]!.kid, "attacker"]) {
-      const forged = await new SignJWT(claims)
-        .setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" })
-        .setIssuer(as.issuer)
-        .setAudience(served.audience)
-        .setSubject("m2m")
-        .setIssuedAt(now)
-        .setExpirationTime(now + 300)
-        .sign(privateKey);
+      const forged = await handSigned(privateKey, { kid, typ: "at+jwt" }, claims);
       const response = await post(served.url, RPC.callTool("list_notes"), bearer(forged));
       expect(response.status, kid).toBe(401);
       expect(challenge(response).description, kid).toBe(
@@ -127,16 +122,7 @@ describe("tokens that are not for this resource or not from this issuer", () => 
   });
 
   it("refuses alg none and HS256 keyed with the issuer's public key (algorithm confusion)", async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const claims = {
-      scope: "notes:read",
-      client_id: "m2m",
-      iss: as.issuer,
-      aud: served.audience,
-      sub: "m2m",
-      iat: now,
-      exp: now + 300,
-    };
+    const claims = accessTokenClaims(as.issuer, served.audience, { sub: "m2m" });
     const none = new UnsecuredJWT(claims).encode();
     const publicJwk = JSON.stringify(((await (await fetch(`${as.issuer}/jwks`)).json()) as { keys: object[] }).keys[0]);
     const hs = await new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(publicJwk));
@@ -174,21 +160,18 @@ describe("expiry", () => {
 
 describe("claims of a token signed with the issuer's own key", () => {
   it("refuses nbf beyond the clock tolerance and another iss; accepts nbf within it (RFC 7519 §4.1)", async () => {
-    const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-    const jwk = { ...(await exportJWK(privateKey)), kid: "own", alg: "RS256", use: "sig" };
+    const { jwk, privateKey } = await signingKey("own");
     const issuerServer = await startAuthorizationServer({ jwks: { keys: [jwk] } });
     closing.push(() => issuerServer.stop());
     const server = await serveNotes(notes, issuerServer.issuer);
     closing.push(() => server.close());
     const now = Math.floor(Date.now() / 1000);
-    const sign = (claims: { iss?: string; nbf?: number }) =>
-      new SignJWT({ scope: "notes:read", client_id: "m2m", ...claims })
-        .setProtectedHeader({ alg: "RS256", kid: "own", typ: "at+jwt" })
-        .setAudience(server.audience)
-        .setSubject("m2m")
-        .setIssuedAt(now)
-        .setExpirationTime(now + 300)
-        .sign(privateKey);
+    const sign = (claims: { iss: string; nbf?: number }) =>
+      handSigned(
+        privateKey,
+        { kid: "own", typ: "at+jwt" },
+        accessTokenClaims(claims.iss, server.audience, { sub: "m2m", ...claims }),
+      );
     const cases = [
       [{ iss: issuerServer.issuer, nbf: now + 120 }, 401, "The token is not valid yet"],
       [{ iss: "http://127.0.0.1:1" }, 401, "The token was issued by another authorization server"],
@@ -238,13 +221,7 @@ describe("the authorization server is down (fail closed, never hang)", () => {
 
 describe("key rotation", () => {
   it("accepts tokens signed by a new key once the JWKS is fetched again, and refuses the retired key's", async () => {
-    const key = async (kid: string) => ({
-      ...(await exportJWK((await generateKeyPair("RS256", { extractable: true })).privateKey)),
-      kid,
-      alg: "RS256",
-      use: "sig",
-    });
-    const [k1, k2] = [await key("k1"), await key("k2")];
+    const [k1, k2] = [(await signingKey("k1")).jwk, (await signingKey("k2")).jwk];
     const first = await startAuthorizationServer({ jwks: { keys: [k1] } });
     const server = await serveNotes(notes, first.issuer, { jwksCacheMaxAgeSeconds: 1 });
     closing.push(() => server.close());

@@ -13,16 +13,10 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import {
-  APP,
-  M2M,
-  READER,
-  authorize,
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from "./authorization-server.js";
+import { M2M, READER, authorize, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import { recordIncoming } from "../helpers/wire.ts";
 import {
+  AppProvider,
   RPC,
   buildNotes,
   clientCredentialsToken,
@@ -212,46 +206,9 @@ describe("hideUnauthorizedTools on 2026-07-28", () => {
   });
 });
 
-/** An OAuthClientProvider for the pre-registered public client `app` (authorization code + PKCE). */
-class AppProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  #tokens: unknown;
-  #verifier = "";
-  get redirectUrl() {
-    return APP.redirectUri;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "auth test",
-      redirect_uris: [APP.redirectUri],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return { client_id: APP.clientId };
-  }
-  tokens() {
-    return this.#tokens as never;
-  }
-  saveTokens(tokens: unknown) {
-    this.#tokens = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
-
 describe("authorization code with PKCE (the official client's OAuth flow, login and consent driven headlessly)", () => {
   it("sends the user to the authorization server, redeems the code and calls tools as that user", async () => {
-    const provider = new AppProvider();
+    const provider = new AppProvider({ clientName: "auth test" });
     const first = new Client({ name: "auth-test", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(served.url, { authProvider: provider });
     await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);

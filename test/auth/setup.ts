@@ -1,18 +1,22 @@
-// Shared parts of the auth tests: the plugin-built notes fixture (test/auth/fixtures) and raw
-// HTTP requests that carry a bearer token.
+// Shared parts of the auth tests: the plugin-built notes fixture (test/auth/fixtures), the
+// authorization server set up for key rotation, signing keys and hand-signed access tokens, the
+// public client's OAuth provider, and raw HTTP requests that carry a bearer token.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTHeaderParameters, type JWTPayload } from "jose";
 import * as oauth from "oauth4webapi";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { AuthOptions, McpServer } from "typed-mcp";
 import type { HttpServerHandle, ServeHttpOptions } from "typed-mcp/node";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import { buildFixture, type Built, type Target } from "../runtimes/build.js";
 import { freePort } from "../runtimes/helpers.js";
+import { APP, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const AUTH_FIXTURE = join(here, "fixtures");
+const AUTH_FIXTURE = join(here, "fixtures");
 
 /** The Node bundle's exports. */
 export interface NotesModule {
@@ -98,6 +102,47 @@ export async function signingKey(kid: string): Promise<{ jwk: JWK; privateKey: C
 }
 
 /**
+ * The authorization server as during a key rotation: two RS256 keys (`k1`, `k2`) in its JWKS and
+ * access tokens whose header leaves `kid` out, signed with the key `signWith` chose last (`k1`
+ * first), so the resource server must try the JWKS keys in turn. `keys` are the same keys, for
+ * hand-signing.
+ */
+export async function startRotatingAuthorizationServer(): Promise<{
+  as: AuthorizationServer;
+  keys: { jwk: JWK; privateKey: CryptoKey }[];
+  signWith(kid: "k1" | "k2"): void;
+}> {
+  const keys = [await signingKey("k1"), await signingKey("k2")];
+  let signingKid = "k1";
+  const as = await startAuthorizationServer({
+    jwks: { keys: keys.map((k) => k.jwk) },
+    signingKid: () => signingKid,
+    accessTokenHeader: { kid: undefined },
+  });
+  return { as, keys, signWith: (kid) => void (signingKid = kid) };
+}
+
+/**
+ * The claims RFC 9068 §2.2 requires of a JWT access token, for `audience`, issued now by `issuer`
+ * to the client `m2m` for the user `alice` with the scope `notes:read`, valid five minutes; `extra`
+ * adds or replaces claims.
+ */
+export function accessTokenClaims(issuer: string, audience: string, extra: Record<string, unknown> = {}): JWTPayload {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    iss: issuer,
+    aud: audience,
+    sub: "alice",
+    client_id: "m2m",
+    scope: "notes:read",
+    iat: now,
+    exp: now + 300,
+    jti: crypto.randomUUID(),
+    ...extra,
+  };
+}
+
+/**
  * A hand-signed RS256 access token (for the malformed cases): `header` is the whole protected
  * header besides `alg` (so `{}` has no `typ` and no `kid`), `claims` the whole claims set.
  */
@@ -107,6 +152,56 @@ export function handSigned(
   claims: JWTPayload,
 ): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: "RS256", ...header }).sign(privateKey);
+}
+
+/**
+ * An OAuthClientProvider for the pre-registered public client `app` (authorization code + PKCE):
+ * it keeps the authorization URL the client sent the user to, the code verifier and the tokens
+ * in memory. `clientName` and `scope` go into its client metadata.
+ */
+export class AppProvider implements OAuthClientProvider {
+  /** The authorization URL of the last redirect to the authorization server. */
+  authorizationUrl: URL | undefined;
+  /** The access token of the tokens saved last (`""` before). */
+  accessToken = "";
+  readonly #metadata: { clientName: string; scope?: string };
+  #tokens: unknown;
+  #verifier = "";
+  constructor(metadata: { clientName: string; scope?: string }) {
+    this.#metadata = metadata;
+  }
+  get redirectUrl() {
+    return APP.redirectUri;
+  }
+  get clientMetadata() {
+    return {
+      client_name: this.#metadata.clientName,
+      redirect_uris: [APP.redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      ...(this.#metadata.scope !== undefined && { scope: this.#metadata.scope }),
+    };
+  }
+  clientInformation() {
+    return { client_id: APP.clientId };
+  }
+  tokens() {
+    return this.#tokens as never;
+  }
+  saveTokens(tokens: { access_token: string }) {
+    this.#tokens = tokens;
+    this.accessToken = tokens.access_token;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.#verifier = verifier;
+  }
+  codeVerifier() {
+    return this.#verifier;
+  }
 }
 
 /** The JSON-RPC requests the raw tests send (2025-11-25, stateless HTTP). */
@@ -123,16 +218,7 @@ export const RPC = {
 
 /** POSTs one JSON-RPC message to `url` with `headers` (e.g. `Authorization`). */
 export function post(url: string | URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  return fetch(rpcRequest(body, { url, headers }));
 }
 
 /** The JSON-RPC answer of a Streamable HTTP response: a JSON body, or the first `message` event of an SSE stream. */

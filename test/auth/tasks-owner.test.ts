@@ -9,62 +9,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { oauth } from "../../packages/typed-mcp/dist/auth.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { createTaskServer } from "../runtime/fixtures/tasks-tools.mjs";
-import { messagesOf } from "../runtime/helpers.js";
 import { freePort } from "../runtimes/helpers.js";
+import { post2025, post2026 } from "../helpers/raw-http.ts";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
 import {
-  APP,
   RESOURCE_SERVER,
   authorize,
   startAuthorizationServer,
   type AuthorizationServer,
 } from "./authorization-server.js";
-
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** An OAuthClientProvider for the pre-registered public client `app` (authorization code + PKCE). */
-class AppProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  accessToken = "";
-  #tokens: unknown;
-  #verifier = "";
-  get redirectUrl() {
-    return APP.redirectUri;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "tasks owner test",
-      redirect_uris: [APP.redirectUri],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      scope: "notes:read",
-    };
-  }
-  clientInformation() {
-    return { client_id: APP.clientId };
-  }
-  tokens() {
-    return this.#tokens as never;
-  }
-  saveTokens(tokens: { access_token: string }) {
-    this.#tokens = tokens;
-    this.accessToken = tokens.access_token;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
+import { AppProvider } from "./setup.js";
 
 /**
  * Runs the suite below against one authorization server: JWT access tokens (RFC 9068; owner
@@ -74,7 +31,8 @@ class AppProvider implements OAuthClientProvider {
 describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
   let as: AuthorizationServer;
   let http: Awaited<ReturnType<typeof serveHttp>>;
-  const users: Record<"alice" | "bob", AppProvider> = { alice: new AppProvider(), bob: new AppProvider() };
+  const provider = () => new AppProvider({ clientName: "tasks owner test", scope: "notes:read" });
+  const users: Record<"alice" | "bob", AppProvider> = { alice: provider(), bob: provider() };
   const open: Client[] = [];
 
   /** A new session of `user` (the real client, 2025-11-25, its OAuth provider holding the user's token). */
@@ -156,23 +114,8 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
 
   describe("2025-11-25 without a session (stateless HTTP): the token alone is the owner", () => {
     /** One raw 2025-11-25 POST with `user`'s bearer token and no Mcp-Session-Id; the JSON-RPC answer to id 1. */
-    async function post(
-      user: "alice" | "bob",
-      method: string,
-      params: Record<string, unknown>,
-    ): Promise<Record<string, any>> {
-      const response = await fetch(http.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          authorization: `Bearer ${users[user].accessToken}`,
-          "mcp-protocol-version": "2025-11-25",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      });
-      return messagesOf(await response.text()).find((m) => m.id === 1)!;
-    }
+    const post = (user: "alice" | "bob", method: string, params: Record<string, unknown>) =>
+      post2025(http.url, method, params, { authorization: `Bearer ${users[user].accessToken}` });
 
     it("bob's tasks/get, tasks/result, tasks/cancel get the unknown-id answer and tasks/list nothing; alice lists and reads hers", async () => {
       const { task } = (
@@ -191,38 +134,11 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
 
   describe("2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel of another user's task", () => {
     /** One raw 2026-07-28 POST with `user`'s bearer token (SEP-2243 headers, the `_meta` envelope declaring the extension). */
-    async function post(
-      user: "alice" | "bob",
-      method: string,
-      params: Record<string, unknown>,
-    ): Promise<Record<string, any>> {
-      const name = params.name ?? params.taskId;
-      const response = await fetch(http.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          authorization: `Bearer ${users[user].accessToken}`,
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": method,
-          ...(typeof name === "string" && { "mcp-name": name }),
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-              "io.modelcontextprotocol/clientInfo": { name: user, version: "1" },
-              "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
-            },
-          },
-        }),
+    const post = (user: "alice" | "bob", method: string, params: Record<string, unknown>) =>
+      post2026(http.url, method, params, {
+        client: user,
+        headers: { authorization: `Bearer ${users[user].accessToken}` },
       });
-      return messagesOf(await response.text()).find((m) => m.id === 1)!;
-    }
 
     it("bob gets exactly the unknown-id answer; alice's task is untouched and hers", async () => {
       const created = (await post("alice", "tools/call", { name: "slow_compute", arguments: { seconds: 30 } })).result;

@@ -14,33 +14,30 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeProtectedHeader, generateKeyPair } from "jose";
 import type { AuthOptions } from "typed-mcp";
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import {
   RPC,
+  accessTokenClaims,
   buildNotes,
   clientCredentialsToken,
   handSigned,
   importNotes,
   post,
   serveNotes,
-  signingKey,
+  startRotatingAuthorizationServer,
   type NotesModule,
 } from "./setup.js";
 
 let as: AuthorizationServer;
 let notes: NotesModule;
 let build: Awaited<ReturnType<typeof buildNotes>>;
-let keys: Awaited<ReturnType<typeof signingKey>>[];
-/** The `kid` oidc-provider signs the next access token with (its header leaves `kid` out). */
-let signingKid = "k1";
+let keys: Awaited<ReturnType<typeof startRotatingAuthorizationServer>>["keys"];
+/** Chooses the key oidc-provider signs the next access token with (its header leaves `kid` out). */
+let signWith: (kid: "k1" | "k2") => void;
 const closing: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  keys = [await signingKey("k1"), await signingKey("k2")];
-  as = await startAuthorizationServer({
-    jwks: { keys: keys.map((k) => k.jwk) },
-    signingKid: () => signingKid,
-    accessTokenHeader: { kid: undefined },
-  });
+  ({ as, keys, signWith } = await startRotatingAuthorizationServer());
   build = await buildNotes([["node", "node"]]);
   notes = await importNotes(build.built["node"]!);
 });
@@ -70,38 +67,11 @@ async function open(
   const audience = "https://mcp.example.com/mcp";
   const server = notes.createServer({ issuer, audience, ...extra });
   const call = (headers: Record<string, string> = {}) =>
-    server.fetch(
-      new Request(audience, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-11-25",
-          ...headers,
-        },
-        body: JSON.stringify(RPC.callTool("list_notes")),
-      }),
-    );
+    server.fetch(rpcRequest(RPC.callTool("list_notes"), { url: audience, headers }));
   return { audience, call };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** The claims RFC 9068 §2.2 requires, for `audience`, issued now by `issuer`. */
-function claims(issuer: string, audience: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    iss: issuer,
-    aud: audience,
-    sub: "alice",
-    client_id: "m2m",
-    scope: "notes:read",
-    iat: now,
-    exp: now + 300,
-    jti: crypto.randomUUID(),
-    ...extra,
-  };
-}
 
 /** Asserts a 401 `invalid_token` whose body and challenge carry `description` (RFC 6750 §3). */
 async function expectInvalid(response: Response, description: string, label = description): Promise<void> {
@@ -139,8 +109,8 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
 
   describe("key selection without kid (two RSA keys in the JWKS, as during key rotation)", () => {
     it("accepts oidc-provider's tokens without kid signed by either key", async () => {
-      for (const kid of ["k1", "k2"]) {
-        signingKid = kid;
+      for (const kid of ["k1", "k2"] as const) {
+        signWith(kid);
         const token = await clientCredentialsToken(as.issuer, M2M, gate.audience, "notes:read");
         expect(decodeProtectedHeader(token), kid).toEqual({ alg: "RS256", typ: "at+jwt" });
         expect((await gate.call(bearer(token))).status, kid).toBe(200);
@@ -149,7 +119,7 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
 
     it("refuses a forged token without kid with 401 (its signature checks with no key), not 503", async () => {
       const { privateKey } = await generateKeyPair("RS256");
-      const forged = await handSigned(privateKey, { typ: "at+jwt" }, claims(as.issuer, gate.audience));
+      const forged = await handSigned(privateKey, { typ: "at+jwt" }, accessTokenClaims(as.issuer, gate.audience));
       await expectInvalid(await gate.call(bearer(forged)), "The token's signature is not valid");
     });
   });
@@ -157,7 +127,11 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
   describe("typ (RFC 9068 §4, RFC 8725 §3.11)", () => {
     it("accepts at+jwt in every spelling of the media type (RFC 7515 §4.1.9)", async () => {
       for (const typ of ["at+jwt", "application/at+jwt", "AT+JWT", "Application/At+Jwt"]) {
-        const token = await handSigned(keys[0]!.privateKey, { typ, kid: "k1" }, claims(as.issuer, gate.audience));
+        const token = await handSigned(
+          keys[0]!.privateKey,
+          { typ, kid: "k1" },
+          accessTokenClaims(as.issuer, gate.audience),
+        );
         expect((await gate.call(bearer(token))).status, typ).toBe(200);
       }
     });
@@ -178,7 +152,11 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
         ],
       ] as const;
       for (const [header, description] of cases) {
-        const token = await handSigned(keys[0]!.privateKey, { kid: "k1", ...header }, claims(as.issuer, gate.audience));
+        const token = await handSigned(
+          keys[0]!.privateKey,
+          { kid: "k1", ...header },
+          accessTokenClaims(as.issuer, gate.audience),
+        );
         await expectInvalid(await gate.call(bearer(token)), description);
       }
     });
@@ -197,13 +175,17 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
       ] as const) {
         const issued = await clientCredentialsToken(jwtIssuer.issuer, M2M, gate.audience, "notes:read");
         expect(decodeProtectedHeader(issued).typ).toBe("JWT");
-        const untyped = await handSigned(keys[0]!.privateKey, { kid: "k1" }, claims(jwtIssuer.issuer, gate.audience));
+        const untyped = await handSigned(
+          keys[0]!.privateKey,
+          { kid: "k1" },
+          accessTokenClaims(jwtIssuer.issuer, gate.audience),
+        );
         for (const token of [issued, untyped])
           expect((await gate.call(bearer(token))).status, label).toBe(label === "strict" ? 401 : 200);
         const other = await handSigned(
           keys[0]!.privateKey,
           { kid: "k1", typ: "secevent+jwt" },
-          claims(jwtIssuer.issuer, gate.audience),
+          accessTokenClaims(jwtIssuer.issuer, gate.audience),
         );
         expect((await gate.call(bearer(other))).status, label).toBe(401);
       }
@@ -216,13 +198,13 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
       const future = await handSigned(
         keys[0]!.privateKey,
         { kid: "k1", typ: "at+jwt" },
-        claims(as.issuer, gate.audience, { iat: now + 3600, exp: now + 7200 }),
+        accessTokenClaims(as.issuer, gate.audience, { iat: now + 3600, exp: now + 7200 }),
       );
       await expectInvalid(await gate.call(bearer(future)), "The token was issued in the future");
       const skewed = await handSigned(
         keys[0]!.privateKey,
         { kid: "k1", typ: "at+jwt" },
-        claims(as.issuer, gate.audience, { iat: now + 10 }),
+        accessTokenClaims(as.issuer, gate.audience, { iat: now + 10 }),
       );
       expect((await gate.call(bearer(skewed))).status).toBe(200);
     });
@@ -231,7 +213,7 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
       const missing = await handSigned(
         keys[0]!.privateKey,
         { kid: "k1", typ: "at+jwt" },
-        claims(as.issuer, gate.audience, { iat: undefined }),
+        accessTokenClaims(as.issuer, gate.audience, { iat: undefined }),
       );
       await expectInvalid(
         await gate.call(bearer(missing)),
@@ -240,7 +222,7 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
       const word = await handSigned(
         keys[0]!.privateKey,
         { kid: "k1", typ: "at+jwt" },
-        claims(as.issuer, gate.audience, { iat: "now" }),
+        accessTokenClaims(as.issuer, gate.audience, { iat: "now" }),
       );
       await expectInvalid(await gate.call(bearer(word)), "The token's iat claim is not a NumericDate");
     });
@@ -249,7 +231,11 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
   describe("sub and client_id (RFC 9068 §2.2 requires both)", () => {
     it("refuses a token without sub or without client_id (azp is no stand-in), naming optionalClaims", async () => {
       const sign = (extra: Record<string, unknown>) =>
-        handSigned(keys[0]!.privateKey, { kid: "k1", typ: "at+jwt" }, claims(as.issuer, gate.audience, extra));
+        handSigned(
+          keys[0]!.privateKey,
+          { kid: "k1", typ: "at+jwt" },
+          accessTokenClaims(as.issuer, gate.audience, extra),
+        );
       await expectInvalid(
         await gate.call(bearer(await sign({ sub: undefined }))),
         "The token has no sub claim (RFC 9068 section 2.2 requires it); if the issuer omits it, set oauth({ optionalClaims: ['sub'] })",
@@ -274,7 +260,7 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
       const token = await handSigned(
         keys[0]!.privateKey,
         { kid: "k1", typ: "at+jwt" },
-        claims(as.issuer, lenient.audience, { sub: undefined, client_id: undefined, azp: "m2m" }),
+        accessTokenClaims(as.issuer, lenient.audience, { sub: undefined, client_id: undefined, azp: "m2m" }),
       );
       expect((await lenient.call(bearer(token))).status).toBe(200);
     });
@@ -292,7 +278,7 @@ describe.each(["serveHttp", "server.fetch"] as const)("%s", (target) => {
         const token = await handSigned(
           keys[0]!.privateKey,
           { kid: "k1", typ: "at+jwt" },
-          claims(issuer, broken.audience),
+          accessTokenClaims(issuer, broken.audience),
         );
         const response = await broken.call(bearer(token));
         expect(response.status, body).toBe(503);

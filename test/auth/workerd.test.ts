@@ -13,8 +13,16 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { decodeProtectedHeader, generateKeyPair } from "jose";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { M2M, READER, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
-import { RPC, buildNotes, clientCredentialsToken, handSigned, post, signingKey } from "./setup.js";
+import { M2M, READER, type AuthorizationServer } from "./authorization-server.js";
+import {
+  RPC,
+  accessTokenClaims,
+  buildNotes,
+  clientCredentialsToken,
+  handSigned,
+  post,
+  startRotatingAuthorizationServer,
+} from "./setup.js";
 import { freePort, startServer, type Running } from "../runtimes/helpers.js";
 import { AUTH_MODULE } from "../runtimes/build.js";
 
@@ -25,17 +33,12 @@ let as: AuthorizationServer;
 let build: Awaited<ReturnType<typeof buildNotes>>;
 let worker: Running;
 let audience: string;
-let keys: Awaited<ReturnType<typeof signingKey>>[];
-/** The `kid` oidc-provider signs the next access token with (its header leaves `kid` out). */
-let signingKid = "k1";
+let keys: Awaited<ReturnType<typeof startRotatingAuthorizationServer>>["keys"];
+/** Chooses the key oidc-provider signs the next access token with (its header leaves `kid` out). */
+let signWith: (kid: "k1" | "k2") => void;
 
 beforeAll(async () => {
-  keys = [await signingKey("k1"), await signingKey("k2")];
-  as = await startAuthorizationServer({
-    jwks: { keys: keys.map((k) => k.jwk) },
-    signingKid: () => signingKid,
-    accessTokenHeader: { kid: undefined },
-  });
+  ({ as, keys, signWith } = await startRotatingAuthorizationServer());
   build = await buildNotes([["worker", "worker"]]);
   const port = await freePort();
   audience = `http://127.0.0.1:${port}/mcp`;
@@ -138,8 +141,8 @@ it("refuses a missing scope with 403 and a foreign audience with 401", async () 
 });
 
 it("accepts tokens without kid signed by either of the issuer's two keys (RFC 9068; jose's candidate keys)", async () => {
-  for (const kid of ["k1", "k2"]) {
-    signingKid = kid;
+  for (const kid of ["k1", "k2"] as const) {
+    signWith(kid);
     const token = await clientCredentialsToken(as.issuer, M2M, audience, "notes:read");
     expect(decodeProtectedHeader(token), kid).toEqual({ alg: "RS256", typ: "at+jwt" });
     expect((await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${token}` })).status, kid).toBe(
@@ -149,16 +152,7 @@ it("accepts tokens without kid signed by either of the issuer's two keys (RFC 90
 });
 
 it("refuses typ JWT naming acceptTokenTypes, and a forged token without kid with 401, not 503", async () => {
-  const now = Math.floor(Date.now() / 1000);
-  const claims = {
-    iss: as.issuer,
-    aud: audience,
-    sub: "alice",
-    client_id: "m2m",
-    scope: "notes:read",
-    iat: now,
-    exp: now + 300,
-  };
+  const claims = accessTokenClaims(as.issuer, audience);
   const typJwt = await handSigned(keys[0]!.privateKey, { typ: "JWT" }, claims);
   const refused = await post(audience, RPC.callTool("list_notes"), { authorization: `Bearer ${typJwt}` });
   expect(refused.status).toBe(401);

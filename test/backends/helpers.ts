@@ -13,7 +13,7 @@ import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** The fixture directories whose every `.ts` module is compared across backends. */
-export const CORPUS_DIRS = ["test/extract/fixtures", "test/cli/fixtures", "test/resources/fixtures"];
+const CORPUS_DIRS = ["test/extract/fixtures", "test/cli/fixtures", "test/resources/fixtures"];
 
 /** Every `.ts` module of the corpus (absolute paths, sorted), without `node_modules` and `.d.ts`. */
 export function corpus(): string[] {

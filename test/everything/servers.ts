@@ -18,9 +18,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The example package. */
 export const EXAMPLE = resolve(here, "../../examples/everything");
 /** The port's bundle (built by the test's `beforeAll`). */
-export const PORT_BUNDLE = join(EXAMPLE, "dist/server.js");
+const PORT_BUNDLE = join(EXAMPLE, "dist/server.js");
 /** The original's published bin (`bin.mcp-server-everything` of its package.json). */
-export const ORIGINAL_BIN = join(
+const ORIGINAL_BIN = join(
   dirname(createRequire(join(EXAMPLE, "package.json")).resolve("@modelcontextprotocol/server-everything/package.json")),
   "dist/index.js",
 );
@@ -29,7 +29,7 @@ export type Which = "original" | "port";
 export type Via = "stdio" | "http";
 
 /** The fixed answers the client gives to the server's requests. */
-export const ROOTS = [{ uri: "file:///srv/project", name: "project" }, { uri: "file:///srv/other" }];
+const ROOTS = [{ uri: "file:///srv/project", name: "project" }, { uri: "file:///srv/other" }];
 export const SAMPLED = {
   role: "assistant",
   content: { type: "text", text: "A sampled answer." },
@@ -38,7 +38,7 @@ export const SAMPLED = {
 } as const;
 /** The answer to simulate-research-query's clarification (its `interpretation` choice for "python"). */
 export const CLARIFIED = { interpretation: "snake" };
-export const ELICITED = { name: "Ada Lovelace", check: true, email: "ada@example.com", integer: 7, number: 2.5 };
+const ELICITED = { name: "Ada Lovelace", check: true, email: "ada@example.com", integer: 7, number: 2.5 };
 
 /** A connected client and what it received. */
 export interface Session {

@@ -139,7 +139,7 @@ const ctx = fakeCtx();
 export const stats = { accepted: 0, refused: 0 };
 
 /** What went wrong for one argument text, or `undefined` when reader and oracle agree. */
-export function judge(b: Built, text: string): string | undefined {
+function judge(b: Built, text: string): string | undefined {
   let got: unknown[] | string;
   try {
     got = b.loaded.read(JSON.parse(text), ctx);
@@ -187,7 +187,7 @@ export function judge(b: Built, text: string): string | undefined {
 }
 
 /** Whether `t` contains a `Set` with `minItems` (see departure 1 in oracle.ts). */
-export function hasSetWithMinItems(t: TypeModel): boolean {
+function hasSetWithMinItems(t: TypeModel): boolean {
   switch (t.kind) {
     case "array":
       return (t.set === true && (t.constraints?.minLength ?? 0) > 1) || hasSetWithMinItems(t.items);
@@ -213,10 +213,6 @@ function show(v: unknown): string {
   return JSON.stringify(v, (_k, x) =>
     typeof x === "bigint" ? `${x}n` : x instanceof Set ? { Set: [...x] } : x instanceof Map ? { Map: [...x] } : x,
   );
-}
-
-export interface Failure {
-  message: string;
 }
 
 /** Runs the property for one tool; returns a failure report (with the replay command) or undefined. */

@@ -10,15 +10,15 @@
 import fc from "fast-check";
 
 /** Where a type is written: JSDoc validation tags are only possible on a parameter or a property. */
-export type Position = "param" | "prop" | "inner";
+type Position = "param" | "prop" | "inner";
 
 /** The TypeScript text of a type, plus JSDoc tag lines for its parameter/property (`@minimum 1`). */
-export interface Rendered {
+interface Rendered {
   type: string;
   doc: string[];
 }
 
-export interface TypeNode {
+interface TypeNode {
   /** Short description, for failure messages. */
   label: string;
   /** `true` for `T | null` (never wrapped again). */
@@ -32,7 +32,7 @@ export interface TypeNode {
 }
 
 /** Collects the declarations (interfaces, enums) one module needs, with unique names. */
-export class Render {
+class Render {
   readonly decls: string[] = [];
   private n = 0;
   declare(prefix: string, body: (name: string) => string): string {
@@ -70,7 +70,7 @@ function withTags(base: string, tags: Tag[], asDoc: boolean[], at: Position, wra
 const docFlags = (n: number) => fc.array(fc.boolean(), { minLength: n, maxLength: n });
 
 /** Patterns that fast-check's `stringMatching` can also generate (no `@`, no `*\/`: they go into JSDoc too). */
-export const PATTERNS = [
+const PATTERNS = [
   "^[a-z]+$",
   "^[A-Z]",
   "\\d",
@@ -86,7 +86,7 @@ export const PATTERNS = [
   "\\/x",
 ];
 /** Patterns only a type tag can carry (a line break, or the end of a comment). */
-export const TYPE_TAG_PATTERNS = ["a\nb|^$", "[\u2028]|^x", "^/\\*.*\\*/$", "\r"];
+const TYPE_TAG_PATTERNS = ["a\nb|^$", "[\u2028]|^x", "^/\\*.*\\*/$", "\r"];
 
 /** minLength/maxLength pair (either may be absent), min ≤ max. */
 const lengthTags = fc
@@ -178,7 +178,7 @@ function docComment(lines: string[], indent: string): string {
 
 // ---- the kinds ------------------------------------------------------------------------------
 
-export type KindArb = (sub: fc.Arbitrary<TypeNode>) => fc.Arbitrary<TypeNode>;
+type KindArb = (sub: fc.Arbitrary<TypeNode>) => fc.Arbitrary<TypeNode>;
 
 const leaf =
   (label: string, type: string): KindArb =>
@@ -189,7 +189,7 @@ const leaf =
  * One arbitrary per §4 kind. `sub` is an arbitrary for a type one level deeper (a leaf at the
  * depth limit). `container: true` marks the kinds that use `sub` (left out at the depth limit).
  */
-export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
+const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
   string: {
     arb: () =>
       fc.tuple(stringTags, docFlags(4)).map(([tags, asDoc]) => ({
@@ -427,7 +427,7 @@ export const KINDS: Record<string, { container?: boolean; arb: KindArb }> = {
  * values come from `validArb` (values.ts, `union` and `tuple` models); the oracle's `departures`
  * (oracle.ts) walk `anyOf` members and tuple items.
  */
-export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
+const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
   /** `string | number`, `Int | boolean`, … (§4a scalars of different JSON types). */
   scalarUnion: {
     arb: () =>
@@ -522,7 +522,7 @@ export const KINDS_4A: Record<string, { container?: boolean; arb: KindArb }> = {
 };
 
 /** A random supported type, containers nested at most `depth` levels. */
-export function typeArb(
+function typeArb(
   depth: number,
   kinds: typeof KINDS = process.env.FUZZ_4A === "0" ? KINDS : { ...KINDS, ...KINDS_4A },
 ): fc.Arbitrary<TypeNode> {
@@ -542,7 +542,7 @@ export interface ParamNode {
   optional: "" | "?" | "| undefined" | "default";
 }
 
-export const paramArb = (depth: number): fc.Arbitrary<ParamNode> =>
+const paramArb = (depth: number): fc.Arbitrary<ParamNode> =>
   fc.record({
     type: typeArb(depth),
     optional: fc.constantFrom<ParamNode["optional"]>("", "", "?", "| undefined", "default"),
@@ -570,7 +570,7 @@ function defaultFor(type: string): string | undefined {
 }
 
 /** The source of one tool method `t<i>(…)` (inside `class Tools`). */
-export function renderTool(r: Render, name: string, tool: ToolNode): string {
+function renderTool(r: Render, name: string, tool: ToolNode): string {
   const params = tool.params;
   if (tool.destructured) {
     // ({ p0, p1 = default }: { /** tags */ p0: T; p1?: U }): the properties become the arguments (§3).

@@ -45,7 +45,7 @@ import { listed } from "./values.ts";
 const root = resolve(fileURLToPath(import.meta.url), "../../..");
 
 /** The runtime's own predicates (the built `typed-mcp/internal`, as generated code imports it). */
-export const internal = (await import(pathToFileURL(join(root, "packages/typed-mcp/dist/internal.js")).href)) as {
+const internal = (await import(pathToFileURL(join(root, "packages/typed-mcp/dist/internal.js")).href)) as {
   isEmail(s: string): boolean;
   isUri(s: string): boolean;
   readDateTime(x: unknown): Date | undefined;
@@ -144,7 +144,7 @@ function objectDepartures(t: ObjectModel, s: Schema, out: Schema): void {
 }
 
 /** The oracle's schema for a tool: its listed `inputSchema` with the departures written in. */
-export function oracleSchema(tool: ToolModel, inputSchema: Schema): Schema {
+function oracleSchema(tool: ToolModel, inputSchema: Schema): Schema {
   const props = { ...(inputSchema.properties as Record<string, Schema>) };
   for (const p of listed(tool.params)) props[p.name] = departures(p.type, props[p.name]!);
   return { ...inputSchema, properties: props };
@@ -154,14 +154,14 @@ export function oracleSchema(tool: ToolModel, inputSchema: Schema): Schema {
  * Keys ajv mishandles, and what the oracle calls them instead: ajv ignores `properties.__proto__`,
  * and takes `required: [""]` as always satisfied (its generated `(missing = "")` is falsy).
  */
-export const RENAMED_KEYS: Record<string, string> = { __proto__: "\u0000proto\u0000", "": "\u0000empty\u0000" };
+const RENAMED_KEYS: Record<string, string> = { __proto__: "\u0000proto\u0000", "": "\u0000empty\u0000" };
 Object.setPrototypeOf(RENAMED_KEYS, null);
 Object.defineProperty(RENAMED_KEYS, "__proto__", { value: "\u0000proto\u0000", enumerable: true });
 
 const rename = (k: string) => (Object.hasOwn(RENAMED_KEYS, k) ? RENAMED_KEYS[k]! : k);
 
 /** A deep copy of JSON data (or of a schema) with the keys of {@link RENAMED_KEYS} renamed. */
-export function renameKeys(x: unknown, inSchema = false): unknown {
+function renameKeys(x: unknown, inSchema = false): unknown {
   if (Array.isArray(x)) return x.map((e) => renameKeys(e, inSchema));
   if (x === null || typeof x !== "object") return x;
   const out: Record<string, unknown> = {};

@@ -13,7 +13,7 @@ import { HOSTILE_KEYS } from "./kinds.ts";
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** An object with the given own entries; `__proto__` becomes an own data property (as `JSON.parse` makes it). */
-export function own(entries: [string, Json][]): { [k: string]: Json } {
+function own(entries: [string, Json][]): { [k: string]: Json } {
   const o: { [k: string]: Json } = {};
   for (const [k, v] of entries)
     Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -25,7 +25,7 @@ export function own(entries: [string, Json][]): { [k: string]: Json } {
  * quotes (both kinds), dots, spaces, line breaks (LF and U+2028), the empty key, and a
  * 10,000-character key (its path is cut to 200 code units, spec §5).
  */
-export const HOSTILE_VALUE_KEYS = [...HOSTILE_KEYS, "x' y", "\u2028", "k".repeat(10_000)];
+const HOSTILE_VALUE_KEYS = [...HOSTILE_KEYS, "x' y", "\u2028", "k".repeat(10_000)];
 const keyArb = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 4 }) },
   { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_VALUE_KEYS) },
@@ -100,7 +100,7 @@ function numberArb(t: Extract<TypeModel, { kind: "number" | "integer" }>): fc.Ar
 }
 
 /** A value of type `t` (valid, or nearly: see the file comment). */
-export function validArb(t: TypeModel, depth = 0): fc.Arbitrary<Json> {
+function validArb(t: TypeModel, depth = 0): fc.Arbitrary<Json> {
   switch (t.kind) {
     case "string":
       return stringArb(t);
@@ -172,7 +172,7 @@ export function listed(params: ParamModel[]): ValueParam[] {
 }
 
 /** Valid `arguments` for a tool: every required parameter, optional ones sometimes. */
-export function validArgs(params: ParamModel[]): fc.Arbitrary<Json> {
+function validArgs(params: ParamModel[]): fc.Arbitrary<Json> {
   const parts = listed(params).map((p) =>
     fc.tuple(fc.constant(p.name), validArb(p.type), p.required ? fc.constant(true) : fc.boolean()),
   );
@@ -254,7 +254,7 @@ function nodes(root: Json): { get: () => Json; set: (v: Json) => void; del: () =
 }
 
 /** Applies one mutation at node `at` (modulo the node count) of a copy of `value`. */
-export function mutate(value: Json, at: number, m: Mutation): Json {
+function mutate(value: Json, at: number, m: Mutation): Json {
   const copy = JSON.parse(JSON.stringify(value)) as Json;
   const all = nodes(copy);
   const n = all[at % all.length]!;

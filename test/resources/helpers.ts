@@ -1,14 +1,12 @@
 // Shared helpers of the resource/prompt tests (spec §8). The fixtures are built with the real
 // plugin in a real Vite build; the servers are driven with the official client through the
 // server's own web-standard `fetch` (no sockets), and with raw JSON-RPC POSTs for exact bytes.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "vite";
+import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import typedMcp from "../../packages/unplugin/dist/vite.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
+import { buildWithPlugin } from "../helpers/vite-build.ts";
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -22,27 +20,10 @@ export async function buildApp(
   entries: string[],
   dir = "app",
 ): Promise<{ modules: Record<string, Record<string, any>>; outDir: string; cleanup(): Promise<void> }> {
-  const root = join(FIXTURES, dir);
-  const out = await mkdtemp(join(tmpdir(), "typed-mcp-resources-"));
-  await build({
-    root,
-    configFile: false,
-    logLevel: "silent",
-    plugins: [typedMcp()],
-    ssr: { noExternal: true },
-    build: {
-      ssr: true,
-      outDir: out,
-      target: "node20",
-      rollupOptions: {
-        input: Object.fromEntries(entries.map((e) => [e, join(root, `${e}.ts`)])),
-        output: { entryFileNames: "[name].js" },
-      },
-    },
-  });
+  const built = await buildWithPlugin(join(FIXTURES, dir), entries, "typed-mcp-resources-");
   const modules: Record<string, Record<string, any>> = {};
-  for (const e of entries) modules[e] = await import(pathToFileURL(join(out, `${e}.js`)).href);
-  return { modules, outDir: out, cleanup: () => rm(out, { recursive: true, force: true }) };
+  for (const e of entries) modules[e] = await built.load(e);
+  return { modules, outDir: built.outDir, cleanup: built.remove };
 }
 
 /** The official client talking to `server.fetch` directly; `bodies` records every raw response body of a POST. */
@@ -83,15 +64,7 @@ export async function rawRequest(
   params?: unknown,
 ): Promise<{ body: string; message: Record<string, any> }> {
   const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, ...(params !== undefined && { params }) }),
-    }),
+    rpcRequest({ jsonrpc: "2.0", id: 7, method, ...(params !== undefined && { params }) }),
   );
   const body = await response.text();
   const trimmed = body.trim();

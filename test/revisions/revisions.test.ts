@@ -14,15 +14,12 @@
  * 2026-07-28 era is only reached through `server/discover`, pinned with
  * `versionNegotiation: { mode: { pin: "2026-07-28" } }` (the client's documented options).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import typedMcp from "../../packages/unplugin/dist/vite.js";
+import { buildWithPlugin, type PluginBuild } from "../helpers/vite-build.ts";
 import { recordIncoming, type Raw } from "../helpers/wire.js";
 
 const FIXTURE = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/app");
@@ -91,34 +88,18 @@ function pinned(revision: string): Record<string, unknown> {
 
 // ---- the build ------------------------------------------------------------------------------
 
-let out: string;
+let built: PluginBuild | undefined;
 let http: { url: URL; close(): Promise<void> };
 
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), "typed-mcp-revisions-"));
-  await build({
-    root: FIXTURE,
-    configFile: false,
-    logLevel: "silent",
-    plugins: [typedMcp()],
-    ssr: { noExternal: true },
-    build: {
-      ssr: true,
-      outDir: out,
-      target: "node20",
-      rollupOptions: {
-        input: { stdio: join(FIXTURE, "stdio.ts"), http: join(FIXTURE, "http.ts") },
-        output: { entryFileNames: "[name].js" },
-      },
-    },
-  });
-  const mod = await import(pathToFileURL(join(out, "http.js")).href);
+  built = await buildWithPlugin(FIXTURE, ["stdio", "http"], "typed-mcp-revisions-");
+  const mod = await built.load("http");
   http = await mod.start();
 });
 
 afterAll(async () => {
   await http?.close();
-  if (out) await rm(out, { recursive: true, force: true });
+  await built?.remove();
 });
 
 /** The first recorded response whose result satisfies `predicate` (throws, listing what came, when none does). */
@@ -141,7 +122,7 @@ const transports = {
   stdio: () =>
     new StdioClientTransport({
       command: process.execPath,
-      args: [join(out, "stdio.js")],
+      args: [built!.file("stdio")],
       env: process.env as Record<string, string>,
       stderr: "pipe",
     }),

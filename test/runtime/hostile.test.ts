@@ -10,6 +10,7 @@ import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import type { HttpServerHandle } from "../../packages/typed-mcp/dist/node.js";
 import { createServer } from "./fixtures/tools.mjs";
 import { APPS_CAPABILITIES, SHOW_WEATHER_APPS, invalid, messagesOf, rawTool } from "./helpers.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
 
 /** Every error answer seen in this file (bodies and JSON-RPC errors), scanned at the end. */
 const errorAnswers: string[] = [];
@@ -241,16 +242,7 @@ describe("item 4: the session id is bounded by what the gating needs", () => {
       expect(id.startsWith("tmcp1.")).toBe(true);
       expect(id.length).toBeLessThanOrEqual(4096);
       const list = await server.fetch(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2025-11-25",
-            "mcp-session-id": id,
-          },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-        }),
+        rpcRequest({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { headers: { "mcp-session-id": id } }),
       );
       expect(rawTool(await list.text(), "show_weather")).toBe(SHOW_WEATHER_APPS);
     });

@@ -10,6 +10,7 @@ import { McpServer, ToolError, tool } from "../../packages/typed-mcp/dist/index.
 import * as internal from "../../packages/typed-mcp/dist/internal.js";
 import { Orders, Weather, addDescriptor } from "./fixtures/tools.mjs";
 import { messagesOf } from "./helpers.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
 
 const PLUGIN_HINT = "plugins: [typedMcp()]";
 const PLUGIN_IMPORT = "@typed-mcp/unplugin/vite";
@@ -23,17 +24,7 @@ const emptyTool = (name: string, member?: string, isStatic?: boolean): internal.
 });
 
 async function rpc(server: McpServer, body: unknown): Promise<Record<string, any>> {
-  const response = await server.fetch(
-    new Request("http://localhost/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify(body),
-    }),
-  );
+  const response = await server.fetch(rpcRequest(body, { url: "http://localhost/mcp" }));
   return messagesOf(await response.text())[0]!;
 }
 const list = async (server: McpServer) =>

@@ -4,9 +4,8 @@
 // URIs in a filter and queued every notification of a stream nobody read. Expected answers are the
 // ones docs/security.md documents; the counts are the documented defaults.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
+import { heldBytes } from "../helpers/heap.ts";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { McpServerOptions } from "../../packages/typed-mcp/dist/index.js";
 
@@ -177,19 +176,6 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
     );
   });
 });
-
-/** `gc()` of this process (V8's flag set at run time; vitest forks are not started with --expose-gc). */
-function gc(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
-
-/** Heap plus off-heap buffers, in bytes, after a full GC. */
-function heldBytes(): number {
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
 
 /** The diagnostics channel docs/security.md "Streams" names for streams the server closes. */
 const STREAM_CLOSED_CHANNEL = "typed-mcp:stream-closed";

@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
 import { messagesOf } from "./helpers.js";
+import { post2025 } from "../helpers/raw-http.ts";
 import { createTask, getTask, listTasks } from "../helpers/tasks.ts";
 
 let http: Awaited<ReturnType<typeof serveHttp>>;
@@ -22,23 +23,8 @@ afterAll(async () => {
 });
 
 /** One raw 2025-11-25 POST without a session (as `curl` sends it); the JSON-RPC answer to id 1. */
-async function post(
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<Record<string, any>> {
-  const response = await fetch(http.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return messagesOf(await response.text()).find((m) => m.id === 1)!;
-}
+const post = (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  post2025(http.url, method, params, headers);
 const createAnonymous = async () =>
   (await post("tools/call", { name: "slow_compute", arguments: { seconds: 30 }, task: {} })).result.task as {
     taskId: string;

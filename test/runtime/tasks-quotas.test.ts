@@ -17,6 +17,7 @@ import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { MAX_TIMER_DELAY_MS, setLongTimeout } from "../../packages/typed-mcp/dist/timers.js";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
 import { messagesOf } from "./helpers.js";
+import { post2025 } from "../helpers/raw-http.ts";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
 
 const DAY_MS = 86_400_000;
@@ -85,24 +86,7 @@ async function session(url: URL, caller: string | null = `client-${++callers}`):
 }
 
 /** A raw anonymous 2025-11-25 POST (no session, no token); the JSON-RPC answer to id 1. */
-async function anonymous(
-  url: URL,
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<Record<string, any>> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return messagesOf(await response.text()).find((m) => m.id === 1)!;
-}
+const anonymous = post2025;
 
 const failure = (p: Promise<unknown>) =>
   p.then(

@@ -11,7 +11,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport, specTypeSchemas }
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import { createTaskServer, taskState } from "./fixtures/tasks-tools.mjs";
-import { messagesOf, until } from "./helpers.js";
+import { until } from "./helpers.js";
 import {
   cancelTask as cancel,
   createTask as create,
@@ -19,6 +19,7 @@ import {
   listTasks as list,
   taskResult as result,
 } from "../helpers/tasks.ts";
+import { TASKS_EXTENSION, post2026 } from "../helpers/raw-http.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/tasks-stdio.mjs", import.meta.url));
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -308,7 +309,6 @@ describe("tasks over HTTP (2025-11-25, stateless: the store lives on the McpServ
   });
 });
 
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
 
 describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
@@ -321,37 +321,8 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
   });
 
   /** One raw 2026-07-28 POST (SEP-2243 headers, the `_meta` envelope); `extensions` are the request's declared client extensions. */
-  async function post(
-    method: string,
-    params: Record<string, unknown>,
-    extensions: Record<string, object> = { [TASKS_EXTENSION]: {} },
-  ) {
-    const name = params.name ?? params.taskId;
-    const response = await fetch(http.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(typeof name === "string" && { "mcp-name": name }),
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-            "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions },
-          },
-        },
-      }),
-    });
-    return messagesOf(await response.text()).find((m) => m.id === 1)!;
-  }
+  const post = (method: string, params: Record<string, unknown>, extensions?: Record<string, object>) =>
+    post2026(http.url, method, params, { extensions });
   const strip = ({ _meta, ...rest }: Record<string, unknown>) => rest;
   /** Polls tasks/get until the task is terminal (or `status`). */
   async function settled(taskId: string, status?: string): Promise<Record<string, any>> {

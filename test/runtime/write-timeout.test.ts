@@ -4,9 +4,9 @@
 import http from "node:http";
 import net from "node:net";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
+import { heldBytes } from "../helpers/heap.ts";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { McpServerOptions } from "../../packages/typed-mcp/dist/index.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
@@ -74,34 +74,11 @@ function neverReads(port: number, request: string): net.Socket {
   return socket;
 }
 
-function gc(): void {
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
-/** Heap plus off-heap buffers (Node's socket buffers), in bytes, after a full GC. */
-function heldBytes(): number {
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
-
 describe("serveHttp: a peer that does not read is disconnected after streams.writeTimeoutMs", () => {
   it("10 clients never reading a 16 MiB answer: each connection is closed and the memory is freed", async () => {
     const { server, sockets, closed, port } = await start(16 * MiB, { streams: { writeTimeoutMs: 1000 } });
     // Warm up (the resource string is flattened by its first read) before the baseline.
-    await server
-      .fetch(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2025-11-25",
-          },
-          body: JSON.stringify(READ),
-        }),
-      )
-      .then((r) => r.text());
+    await server.fetch(rpcRequest(READ)).then((r) => r.text());
     const notices: any[] = [];
     const record = (m: unknown) => void notices.push(m);
     subscribe(STREAM_CLOSED_CHANNEL, record);

@@ -38,7 +38,7 @@ export const AUTH_MODULE =
   /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes|-jwt|-token|-introspection)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
 
 /** Conditions of the worker-style build: the SDK's `workerd` shims (no `node:` imports, no ajv). */
-export const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];
+const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];
 
 export type Target = "worker" | "node";
 

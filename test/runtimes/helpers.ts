@@ -13,7 +13,7 @@ const point =
   '"y":{"type":"number","description":"Vertical position."}},"required":["x","y"]}';
 
 /** tools/list of the fixture for a client on 2025-06-18 or later (both clients here), in registration order. */
-export const EXPECTED_TOOLS =
+const EXPECTED_TOOLS =
   "[" +
   [
     // Geometry.measureSegment: @tool({ title, readOnly }), imported interfaces, Int with a default.

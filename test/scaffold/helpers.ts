@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The environment of a user's shell: without the npm_* / pnpm variables the workspace's pnpm run sets. */
-export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|pnpm_|PNPM_)/i.test(k) && k !== "INIT_CWD") env[k] = v;
   return { ...env, ...extra };
@@ -120,7 +120,7 @@ export function start(dir: string, command: string, args: string[], env: Record<
 }
 
 /** {@link start}, resolved with the first `http://127.0.0.1:…/mcp` URL the process prints. */
-export async function startHttp(
+async function startHttp(
   dir: string,
   command: string,
   args: string[],
@@ -167,7 +167,7 @@ export function sdkCopies(bundle: string): { core: number; server: number } {
 }
 
 /** The `add_note` tool of src/server.ts as spec §1–§6 list it. */
-export const ADD_NOTE = {
+const ADD_NOTE = {
   name: "add_note",
   description: "Adds a note and returns it.",
   inputSchema: {

@@ -5,44 +5,26 @@
  * module, exported or not. (Two tools of one name in one file are OMCG0002, so the quick path
  * lives in its own module.)
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "vite";
-import typedMcp from "../../packages/unplugin/dist/vite.js";
+import { rpcRequest } from "../helpers/raw-http.ts";
+import { buildWithPlugin, type PluginBuild } from "../helpers/vite-build.ts";
 import { messagesOf } from "../runtime/helpers.ts";
 
 const fixture = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/same-module");
-let out: string;
+let built: PluginBuild | undefined;
 let mod: Record<string, any>;
 let quick: Record<string, any>;
 
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), "typed-mcp-vite-"));
-  await build({
-    root: fixture,
-    configFile: false,
-    logLevel: "silent",
-    plugins: [typedMcp()],
-    ssr: { noExternal: true },
-    build: {
-      ssr: true,
-      outDir: out,
-      target: "node20",
-      rollupOptions: {
-        input: { tools: join(fixture, "tools.ts"), quick: join(fixture, "quick.ts") },
-        output: { entryFileNames: "[name].js" },
-      },
-    },
-  });
-  mod = await import(pathToFileURL(join(out, "tools.js")).href);
-  quick = await import(pathToFileURL(join(out, "quick.js")).href);
+  built = await buildWithPlugin(fixture, ["tools", "quick"], "typed-mcp-vite-");
+  mod = await built.load("tools");
+  quick = await built.load("quick");
 });
 
 afterAll(async () => {
-  if (out) await rm(out, { recursive: true, force: true });
+  await built?.remove();
 });
 
 const TOOLS = Symbol.for("typed-mcp.tools");
@@ -50,17 +32,7 @@ const ctx = { signal: new AbortController().signal } as never;
 
 /** `tools/list` over the server's web-standard handler, as raw response text. */
 async function rawList(server: { fetch(r: Request): Promise<Response> }): Promise<string> {
-  const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    }),
-  );
+  const response = await server.fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
   return response.text();
 }
 

@@ -9,11 +9,12 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { childPids } from "../helpers/processes.ts";
+import { rpcRequest } from "../helpers/raw-http.ts";
 import { messagesOf } from "../runtime/helpers.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
-export const fixture = join(here, "fixture");
+const fixture = join(here, "fixture");
 
 /** Copies the fixture project to a fresh directory under `<repo>/.tmp`; returns its path. */
 export async function copyFixture(name: string): Promise<string> {
@@ -46,17 +47,7 @@ export async function listTools(bundle: string): Promise<Record<string, any>[]> 
 
 /** The `tools/list` result of a typed-mcp `McpServer`, over its web-standard handler. */
 export async function listServer(server: { fetch(r: Request): Promise<Response> }): Promise<Record<string, any>[]> {
-  const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    }),
-  );
+  const response = await server.fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
   const [message] = messagesOf(await response.text());
   return message!.result.tools;
 }

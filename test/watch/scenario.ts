@@ -35,7 +35,7 @@ import {
 export type Outcome = { ok: true; tools: Record<string, any>[] } | { ok: false; error: string };
 
 /** A running watch mode over a project copy. */
-export interface WatchSession {
+interface WatchSession {
   /** Resolves when a (re)build's outcome satisfies `check`; rejects after `ms`. */
   until(check: (o: Outcome) => boolean, ms?: number): Promise<void>;
   /** Closes the watcher (and whatever the bundler keeps open). */
