@@ -8,7 +8,8 @@
  * @module
  */
 import { assertNever, wireType, type TypeModel, type UnionModel, type WireType } from "@typed-mcp/model";
-import { CodegenError, member, str, type Path } from "./emit.js";
+import { CodegenError, str, type Path } from "./emit.js";
+import { member } from "./property-access.js";
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { checkUnion } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf, wrongType } from "./sentences.js";

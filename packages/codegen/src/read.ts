@@ -17,8 +17,6 @@ import {
   RUNTIME_ARGUMENT,
   helperCall,
   Scope,
-  literalKey,
-  member,
   pathExpr,
   pathText,
   str,
@@ -28,6 +26,7 @@ import { count, expectedName, failWith, fixed, oneOf } from "./sentences.js";
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { readTuple, readUnion } from "./read-unions.js";
 import { checkShared, readShared } from "./shared.js";
+import { assignDynamic, assignStatic, literalKey, member } from "./property-access.js";
 
 /** The path of the runtime key `k` under `path` (a record key, an unknown argument). */
 function keyPath(path: Path, k: string): Path {
@@ -218,11 +217,6 @@ export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as
   return t.set ? `new Set(${r})` : r;
 }
 
-/** `target[key] = value` where `key` is a runtime string: `__proto__` becomes an own data property. */
-function assignDynamic(target: string, key: string, value: string): string {
-  return `if (${key} === "__proto__") ${helperCall("defineOwn", target, key, value)}; else ${target}[${key}] = ${value};`;
-}
-
 function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: Path, c: Ctx): string {
   checkType(c, t, NOT_OBJECT(x), x, path);
   const k = c.scope.fresh("k");
@@ -240,13 +234,6 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
   else if (!identity) c.out.line(assignDynamic(r, k, value.expr));
   c.out.close();
   return r;
-}
-
-/** Sets a statically known property on a fresh object. */
-function assignStatic(target: string, key: string, value: string): string {
-  return key === "__proto__"
-    ? `${helperCall("defineOwn", target, str(key), value)};`
-    : `${member(target, key)} = ${value};`;
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { assertNever, type ObjectModel, type ResultModel, type TypeModel, type UnionModel } from "@typed-mcp/model";
 import { checkUnion } from "./schema.js";
-import { CodegenError, Lines, helperCall, Scope, literalKey, member, str } from "./emit.js";
+import { CodegenError, Lines, helperCall, Scope, str } from "./emit.js";
+import { assignDynamic, assignStatic, isIdentifier, literalKey, member } from "./property-access.js";
 import { writeShared } from "./shared.js";
 
 /** Emission state of one writer. */
@@ -16,8 +17,6 @@ export interface Ctx {
   out: Lines;
   scope: Scope;
 }
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Names of `Object.prototype` members: a property with such a key is read only when it is own. */
 const PROTOTYPE_MEMBERS = new Set([
@@ -48,7 +47,7 @@ function readProperty(v: string, key: string): string {
 
 /** Binds `x` to a local unless it already is one (so it is evaluated once). */
 function bind(x: string, c: Ctx): string {
-  if (IDENT.test(x)) return x;
+  if (isIdentifier(x)) return x;
   const t = c.scope.fresh("t");
   c.out.line(`const ${t} = ${x};`);
   return t;
@@ -143,10 +142,6 @@ function writeArray(t: Extract<TypeModel, { kind: "array" }>, x: string, c: Ctx)
   return w;
 }
 
-function assignDynamic(target: string, key: string, value: string): string {
-  return `if (${key} === "__proto__") ${helperCall("defineOwn", target, key, value)}; else ${target}[${key}] = ${value};`;
-}
-
 function writeRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, c: Ctx): string {
   const e = c.scope.fresh("e");
   const k = c.scope.fresh("k");
@@ -192,10 +187,7 @@ export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
     const e = c.scope.fresh("e");
     tail.line(`const ${e} = ${get};`);
     const inner = writeInner(p.type, e, { out: tail, scope: c.scope });
-    const set =
-      p.name === "__proto__"
-        ? `${helperCall("defineOwn", w, str(p.name), inner.expr)};`
-        : `${member(w, p.name)} = ${inner.expr};`;
+    const set = assignStatic(w, p.name, inner.expr);
     if (p.required) tail.append(inner.body).line(set);
     else tail.open(`if (${e} !== undefined) {`).append(inner.body).line(set).close();
   }
