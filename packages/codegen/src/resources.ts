@@ -19,7 +19,8 @@ import {
 } from "@typed-mcp/model";
 import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, Scope, assemble, str, type ImportRequest } from "./emit.js";
 import { readValue } from "./read.js";
-import { failWith, fixed, listOr, oneOf, wrongType } from "./sentences.js";
+import { failWith, fixed, listOr, wrongType } from "./sentences.js";
+import { emitTests, planUnion } from "./union-plan.js";
 
 /** The listing entry types (spec §8), defined once in `@typed-mcp/model`. */
 export type { PromptListing, ResourceListing, ResourceTemplateListing };
@@ -215,7 +216,7 @@ function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: b
 /**
  * Reads the string `s` as a value of `t` (not a union): converted by its grammar, then checked as
  * a tool reader checks it. With `refuse`, a string the grammar does not take fails here; without,
- * the caller has already tested the grammar ({@link grammarTest}).
+ * the caller has already tested the grammar (the union's plan, {@link readUnionFromString}).
  */
 function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scope: Scope }, refuse: boolean): string {
   if (t.kind === "integer" && t.bigint) {
@@ -242,49 +243,10 @@ function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scop
 }
 
 /**
- * The string grammar of a union member (spec §8): `test`, code testing that the string `s` is in
- * it; `name`, what it takes, for the union's sentence (`an integer`, `one of "latest"`).
- *
- * @throws CodegenError for a kind that is not read from a string.
- */
-function grammar(t: TypeModel, s: string): { test: string; name: string } {
-  switch (t.kind) {
-    case "integer":
-      return {
-        test: `${helperCall(t.bigint ? "bigintFromString" : "integerFromString", s)} !== undefined`,
-        name: "an integer",
-      };
-    case "number":
-      return { test: `${helperCall("numberFromString", s)} !== undefined`, name: "a number" };
-    case "boolean":
-      return { test: `(${s} === "true" || ${s} === "false")`, name: "true or false" };
-    case "date":
-      return { test: `${helperCall("readDateTime", s)} !== undefined`, name: "an RFC 3339 date-time" };
-    case "enum":
-      return {
-        test: `(${t.values.map((v) => `${s} === ${str(String(v))}`).join(" || ")})`,
-        name: oneOf(t.values).slice("Expected ".length, -1),
-      };
-    case "string":
-      return { test: "true", name: "a string" };
-    case "url":
-    case "bytes":
-    case "array":
-    case "tuple":
-    case "record":
-    case "object":
-    case "nullable":
-    case "union":
-      throw new CodegenError(`A ${t.kind} is not read from a string (spec §8).`);
-    default:
-      return assertNever(t);
-  }
-}
-
-/**
- * A union read from a string (spec §8): the grammar of each member is tried in the order
- * written; the first that takes the string reads it (`string`, which takes everything, is last:
- * extraction refuses it elsewhere). None: `Expected an integer or one of "latest".`.
+ * A union read from a string (spec §8), by its plan ({@link planUnion}): the grammar of each
+ * member is tried in the order written; the first that takes the string reads it (`string`, which
+ * takes everything, is last: extraction refuses it elsewhere). None: `Expected an integer or one
+ * of "latest".`.
  */
 function readUnionFromString(
   t: Extract<TypeModel, { kind: "union" }>,
@@ -293,17 +255,12 @@ function readUnionFromString(
   name: string,
   c: { out: Lines; scope: Scope },
 ): void {
-  t.members.forEach((m, i) => {
-    const head = `if (${grammar(m, s).test}) {`;
-    if (i === 0) c.out.open(head);
-    else c.out.reopen(`} else ${head}`);
-    c.out.line(`${v} = ${readMember(m, s, name, c, false)};`);
-  });
-  c.out.reopen("} else {");
-  c.out.line(
-    failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)),
+  const plan = planUnion(t, "string");
+  const none = failWith(
+    [{ text: pathStep(name, true) }],
+    fixed(`Expected ${listOr(plan.branches.map((b) => b.expected))}.`),
   );
-  c.out.close();
+  emitTests(c.out, plan, s, v, (m) => readMember(m, s, name, c, false), none);
 }
 
 /** Converts the string in `s` to the JSON value a tool reader of type `t` expects; returns its expression. */
