@@ -30,7 +30,7 @@ export {
   type ResourceListing,
   type ResourceTemplateListing,
   type PromptListing,
-} from "./resources.js";
+} from "./resource-prompt-descriptors.js";
 
 /**
  * Generates a JavaScript expression that evaluates to a `GeneratedTool`
