@@ -68,7 +68,10 @@ export interface CasesPlan {
 /** A union told apart by one test per member, tried in order: the first that passes selects its member. */
 export interface TestsPlan {
   kind: "tests";
-  /** Each member with its test and the name of what it takes (for the sentence when none passes). */
+  /**
+   * Each member with its test and the name of what it takes (for a reader's sentence when none
+   * passes; the writer throws a fixed text).
+   */
   branches: { member: TypeModel; test: MemberTest; expected: string }[];
 }
 
