@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { assertNever, type TypeModel, type UnionModel } from "@typed-mcp/model";
+import { assertNever, type ObjectModel, type TypeModel, type UnionModel } from "@typed-mcp/model";
 import { str, type Path } from "./emit.js";
 import { member } from "./property-access.js";
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
@@ -30,26 +30,14 @@ export function readUnion(t: UnionModel, x: string, path: Path, c: Ctx, read: Re
 function readByJsonType(plan: TestsPlan, x: string, path: Path, c: Ctx, read: Readers): string {
   const r = c.scope.fresh("r");
   c.out.line(`let ${r};`);
-  const fail = failWith(
-    path,
-    wrongType(
-      plan.branches.map((b) => b.expected),
-      !!c.orNull,
-      x,
-    ),
-  );
-  emitTests(
-    c.out,
-    plan,
-    x,
-    r,
-    (m) => {
-      const inner = read.inner(m, x, path, c);
-      c.out.append(inner.body);
-      return inner.expr;
-    },
-    fail,
-  );
+  const names = plan.branches.map((b) => b.expected);
+  const fail = failWith(path, wrongType(names, !!c.orNull, x));
+  const readMember = (m: TypeModel) => {
+    const inner = read.inner(m, x, path, c);
+    c.out.append(inner.body);
+    return inner.expr;
+  };
+  emitTests(c.out, plan, x, r, readMember, fail);
   return r;
 }
 
@@ -62,14 +50,9 @@ function readDiscriminated(t: UnionModel, plan: CasesPlan, x: string, path: Path
   const literals = plan.cases.flatMap((k) => k.literals);
   const fail = failWith(propertyPath(path, plan.property), fixed(oneOf(literals)));
   // The member's reader starts with its object check, already passed: it reads the member exactly.
-  emitCases(
-    c.out,
-    plan,
-    d,
-    r,
-    (m) => read.object(m, x, path, { out: c.out, scope: c.scope, nullAsAbsent: c.nullAsAbsent }),
-    fail,
-  );
+  const readMember = (m: ObjectModel) =>
+    read.object(m, x, path, { out: c.out, scope: c.scope, nullAsAbsent: c.nullAsAbsent });
+  emitCases(c.out, plan, d, r, readMember, fail);
   return r;
 }
 
