@@ -55,6 +55,11 @@ export function str(s: string): string {
   return json(s);
 }
 
+/** A number as code, parenthesized when negative (`x < (-1)`, `case (-1):`). */
+export function numberLiteral(n: number): string {
+  return n < 0 ? `(${n})` : String(n);
+}
+
 /**
  * A JavaScript expression for a JSON value, with object keys in insertion order. Unlike plain
  * `JSON.stringify`, a key `__proto__` stays an own property when the literal is evaluated.

@@ -6,7 +6,7 @@
  * @module
  */
 import type { TypeModel } from "@typed-mcp/model";
-import { CodegenError, helperCall, str, type Path } from "./emit.js";
+import { CodegenError, helperCall, numberLiteral, str, type Path } from "./emit.js";
 import { type Ctx, check, checkType } from "./read-context.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints } from "./schema.js";
 import { count, expectedName, failWith, fixed, oneOf } from "./sentences.js";
@@ -38,11 +38,6 @@ export function readString(t: Extract<TypeModel, { kind: "string" }>, x: string,
   return x;
 }
 
-/** A number as code, parenthesized when negative. */
-function num(n: number): string {
-  return n < 0 ? `(${n})` : String(n);
-}
-
 /** Reads a number or an integer (a `bigint` is read from a safe integer). */
 export function readNumber(
   t: Extract<TypeModel, { kind: "number" | "integer" }>,
@@ -65,9 +60,9 @@ export function readNumber(
       );
   } else check(c, `!Number.isFinite(${x})`, path, fixed("Expected a number."));
   if (k.minimum !== undefined)
-    check(c, `${x} < ${num(k.minimum)}`, path, fixed(`Expected ${name} of at least ${k.minimum}.`));
+    check(c, `${x} < ${numberLiteral(k.minimum)}`, path, fixed(`Expected ${name} of at least ${k.minimum}.`));
   if (k.maximum !== undefined)
-    check(c, `${x} > ${num(k.maximum)}`, path, fixed(`Expected ${name} of at most ${k.maximum}.`));
+    check(c, `${x} > ${numberLiteral(k.maximum)}`, path, fixed(`Expected ${name} of at most ${k.maximum}.`));
   return t.kind === "integer" && t.bigint ? `BigInt(${x})` : x;
 }
 
@@ -83,13 +78,15 @@ export function readEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, pat
     c.out.line(`let ${r};`);
     c.out.open(`switch (${x}) {`);
     t.values.forEach((name, i) => {
-      c.out.line(`case ${str(String(name))}: ${r} = ${num(t.numeric![i]!)}; break;`);
+      c.out.line(`case ${str(String(name))}: ${r} = ${numberLiteral(t.numeric![i]!)}; break;`);
     });
     c.out.line(`default: ${failWith(path, sentence)}`);
     c.out.close();
     return r;
   }
-  const lits = t.values.map((v) => (typeof v === "string" ? str(v) : typeof v === "boolean" ? String(v) : num(v)));
+  const lits = t.values.map((v) =>
+    typeof v === "string" ? str(v) : typeof v === "boolean" ? String(v) : numberLiteral(v),
+  );
   if (lits.length <= 8) check(c, lits.map((l) => `${x} !== ${l}`).join(" && "), path, sentence);
   else {
     const set = c.scope.hoist("en", `new Set([${lits.join(", ")}])`);

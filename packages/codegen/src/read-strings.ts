@@ -7,10 +7,15 @@
  * @module
  */
 import { assertNever, pathStep, type StringParamModel, type TypeModel } from "@typed-mcp/model";
-import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, type Scope, str } from "./emit.js";
+import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, type Path, type Scope, str } from "./emit.js";
 import { readValue } from "./read.js";
 import { failWith, fixed, listOr, wrongType } from "./sentences.js";
 import { emitTests, planUnion } from "./union-plan.js";
+
+/** The error path of the string argument `name` (spec §5 safe paths, at the top level). */
+function argumentPath(name: string): Path {
+  return [{ text: pathStep(name, true) }];
+}
 
 /**
  * The body of `read(a, ctx)` for string arguments (spec §8): each listed parameter is looked
@@ -19,7 +24,7 @@ import { emitTests, planUnion } from "./union-plan.js";
  * type and checked against its constraints (the same generated checks as tool readers).
  */
 export function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: boolean): Lines {
-  const fail = (name: string, sentence: string) => failWith([{ text: pathStep(name, true) }], sentence);
+  const fail = (name: string, sentence: string) => failWith(argumentPath(name), sentence);
   const out = new Lines();
   const c = { out, scope };
   out.line(`if (a === undefined || a === null) a = {};`);
@@ -79,22 +84,19 @@ function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     const n = c.scope.fresh("n");
     c.out.line(`const ${n} = ${helperCall("bigintFromString", s)};`);
     const k = t.constraints ?? {};
-    if (refuse)
-      c.out.line(
-        `if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected an integer."))}`,
-      );
+    if (refuse) c.out.line(`if (${n} === undefined) ${failWith(argumentPath(name), fixed("Expected an integer."))}`);
     if (k.minimum !== undefined)
       c.out.line(
-        `if (${n} < ${k.minimum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at least ${k.minimum}.`))}`,
+        `if (${n} < ${k.minimum}) ${failWith(argumentPath(name), fixed(`Expected an integer of at least ${k.minimum}.`))}`,
       );
     if (k.maximum !== undefined)
       c.out.line(
-        `if (${n} > ${k.maximum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at most ${k.maximum}.`))}`,
+        `if (${n} > ${k.maximum}) ${failWith(argumentPath(name), fixed(`Expected an integer of at most ${k.maximum}.`))}`,
       );
     return n;
   }
   const x = fromString(t, s, name, c);
-  return readValue(t, x, [{ text: pathStep(name, true) }], c);
+  return readValue(t, x, argumentPath(name), c);
 }
 
 /**
@@ -111,10 +113,7 @@ function readUnionFromString(
   c: { out: Lines; scope: Scope },
 ): void {
   const plan = planUnion(t, "string");
-  const none = failWith(
-    [{ text: pathStep(name, true) }],
-    fixed(`Expected ${listOr(plan.branches.map((b) => b.expected))}.`),
-  );
+  const none = failWith(argumentPath(name), fixed(`Expected ${listOr(plan.branches.map((b) => b.expected))}.`));
   emitTests(c.out, plan, s, v, (m) => readMember(m, s, name, c, false), none);
 }
 
@@ -130,16 +129,14 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
       const n = c.scope.fresh("n");
       c.out.line(`const ${n} = ${helperCall(t.kind === "number" ? "numberFromString" : "integerFromString", s)};`);
       c.out.line(
-        `if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`,
+        `if (${n} === undefined) ${failWith(argumentPath(name), fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`,
       );
       return n;
     }
     case "boolean": {
       const b = c.scope.fresh("b");
       c.out.line(`const ${b} = ${s} === "true" ? true : ${s} === "false" ? false : undefined;`);
-      c.out.line(
-        `if (${b} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected true or false."))}`,
-      );
+      c.out.line(`if (${b} === undefined) ${failWith(argumentPath(name), fixed("Expected true or false."))}`);
       return b;
     }
     case "url":

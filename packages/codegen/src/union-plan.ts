@@ -23,7 +23,7 @@ import {
   type UnionModel,
   type WireType,
 } from "@typed-mcp/model";
-import { CodegenError, helperCall, str, type Lines } from "./emit.js";
+import { CodegenError, helperCall, numberLiteral, str, type Lines } from "./emit.js";
 import { NOT_OBJECT } from "./read-context.js";
 import { checkUnion } from "./schema.js";
 import { expectedName, oneOf } from "./sentences.js";
@@ -238,7 +238,7 @@ export function testCode(test: MemberTest, x: string): string {
 /** `case "a": case (-1):`: the labels of one member's literals. */
 function caseLabels(literals: Literal[]): string {
   return literals
-    .map((v) => `case ${typeof v === "string" ? str(v) : typeof v === "number" && v < 0 ? `(${v})` : String(v)}:`)
+    .map((v) => `case ${typeof v === "string" ? str(v) : typeof v === "number" ? numberLiteral(v) : String(v)}:`)
     .join(" ");
 }
 

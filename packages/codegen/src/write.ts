@@ -7,7 +7,7 @@
  * @module
  */
 import { assertNever, type ObjectModel, type ResultModel, type TypeModel, type UnionModel } from "@typed-mcp/model";
-import { CodegenError, Lines, helperCall, Scope, str } from "./emit.js";
+import { CodegenError, Lines, helperCall, numberLiteral, Scope, str } from "./emit.js";
 import { assignDynamic, assignStatic, isIdentifier, literalKey, member } from "./property-access.js";
 import { writeShared } from "./shared.js";
 import { emitCases, emitTests, planUnion } from "./union-plan.js";
@@ -116,7 +116,7 @@ function writeNumericEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, c:
     const n = t.numeric![i]!;
     if (seen.has(n)) return;
     seen.add(n);
-    c.out.line(`case ${n < 0 ? `(${n})` : n}: ${w} = ${str(String(name))}; break;`);
+    c.out.line(`case ${numberLiteral(n)}: ${w} = ${str(String(name))}; break;`);
   });
   c.out.line(`default: throw new TypeError("typed-mcp: the value is not a member of the enum.");`);
   c.out.close();
