@@ -1,6 +1,7 @@
 /**
- * Low-level pieces of the emitter: JavaScript literals, property access, a line buffer with
- * indentation, and the per-tool scope (fresh local names, hoisted constants, imports).
+ * Low-level pieces of the emitter: JavaScript literals, a line buffer with indentation, the
+ * per-tool scope (fresh local names, hoisted constants, imports), error paths and the descriptor
+ * assembly. Property access and assignment are in property-access.ts.
  *
  * @module
  */
@@ -42,8 +43,6 @@ export class CodegenError extends Error {
   override name = "CodegenError";
 }
 
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /** JSON text with U+2028/U+2029 escaped, so the emitted code has `\n` as its only line terminator. */
@@ -56,18 +55,9 @@ export function str(s: string): string {
   return json(s);
 }
 
-/** `obj.key`, or `obj["key"]` when `key` is not an identifier. */
-export function member(obj: string, key: string): string {
-  return IDENT.test(key) ? `${obj}.${key}` : `${obj}[${str(key)}]`;
-}
-
-/**
- * An object-literal key for `key`. `__proto__` is written as a computed key (`["__proto__"]`),
- * which creates an own data property instead of setting the prototype.
- */
-export function literalKey(key: string): string {
-  if (key === "__proto__") return `[${str(key)}]`;
-  return IDENT.test(key) ? key : str(key);
+/** A number as code, parenthesized when negative (`x < (-1)`, `case (-1):`). */
+export function numberLiteral(n: number): string {
+  return n < 0 ? `(${n})` : String(n);
 }
 
 /**

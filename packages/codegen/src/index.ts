@@ -16,7 +16,8 @@ import { SharedUnits, shareMethod, type SharedUnit } from "./shared.js";
 
 export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from "./emit.js";
 export { UNIT_NAME_PREFIX, type SharedUnit } from "./shared.js";
-export { toolListing, typeSchema, inputSchema, outputSchema, KEYWORD_ORDER, type ToolListing } from "./schema.js";
+export { toolListing, typeSchema, inputSchema, outputSchema, type ToolListing } from "./schema.js";
+export { KEYWORD_ORDER } from "./keyword-order.js";
 export { applyProfile, sentence, PROFILES, PROFILE_RULES, type Profile, type ProfileWarning } from "./profiles.js";
 export { toolWarnings, moduleWarnings, PROVIDER_NAME_LIMIT } from "./warnings.js";
 export { lintListing, type LintFamily, type LintFinding } from "./profile-lint.js";
@@ -29,7 +30,7 @@ export {
   type ResourceListing,
   type ResourceTemplateListing,
   type PromptListing,
-} from "./resources.js";
+} from "./resource-prompt-descriptors.js";
 
 /**
  * Generates a JavaScript expression that evaluates to a `GeneratedTool`

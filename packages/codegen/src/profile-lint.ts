@@ -6,7 +6,8 @@
  * @module
  */
 import type { ToolListing } from "@typed-mcp/model";
-import { isObjectNode as isObject, OPENAI_FORMATS, pointer, type Profile } from "./profiles.js";
+import { isObjectNode as isObject, OPENAI_FORMATS, type Profile } from "./profiles.js";
+import { walkSchema, type Schema } from "./schema-walk.js";
 
 /** A provider family a listing can be linted for: a non-`default` profile name. */
 export type LintFamily = Exclude<Profile, "default">;
@@ -21,7 +22,6 @@ export interface LintFinding {
   rule: string;
 }
 
-type Schema = Record<string, unknown>;
 type Check = (s: Schema, top: boolean) => [keyword: string, rule: string][];
 
 const GEMINI_FORMATS = new Set(["date-time"]);
@@ -72,39 +72,18 @@ const CHECKS: Record<LintFamily, Check> = {
   },
 };
 
-const MAX_DEPTH = 256;
-
-function walk(
-  node: unknown,
-  path: string,
-  check: Check,
-  top: boolean,
-  depth: number,
-  out: [string, string, string][],
-): void {
-  if (node === null || typeof node !== "object" || Array.isArray(node)) return;
-  if (depth > MAX_DEPTH) throw new RangeError(`Schema nesting deeper than ${MAX_DEPTH} at inputSchema ${path}.`);
-  const s = node as Schema;
-  for (const [k, rule] of check(s, top)) out.push([path, k, rule]);
-  if (Array.isArray(s.anyOf))
-    s.anyOf.forEach((m, i) => {
-      walk(m, `${path}/anyOf/${i}`, check, false, depth + 1, out);
-    });
-  if (s.items !== undefined) walk(s.items, `${path}/items`, check, false, depth + 1, out);
-  if (typeof s.additionalProperties === "object")
-    walk(s.additionalProperties, `${path}/additionalProperties`, check, false, depth + 1, out);
-  for (const [k, v] of Object.entries((s.properties as Schema | undefined) ?? {})) {
-    walk(v, `${path}/properties/${pointer(k)}`, check, depth === 0, depth + 1, out);
-  }
-}
-
 /**
  * Every node of `listing.inputSchema` that `family` rejects (spec §11), in document order.
  *
  * @throws RangeError for a schema nested deeper than 256 levels.
  */
 export function lintListing(listing: ToolListing, family: LintFamily): LintFinding[] {
-  const found: [string, string, string][] = [];
-  walk(listing.inputSchema, "", CHECKS[family], false, 0, found);
-  return found.map(([path, keyword, rule]) => ({ tool: listing.name, path, keyword, rule }));
+  const found: LintFinding[] = [];
+  const check = CHECKS[family];
+  walkSchema(listing.inputSchema, (s, path, top, walk) => {
+    for (const [keyword, rule] of check(s, top)) found.push({ tool: listing.name, path, keyword, rule });
+    walk(s);
+    return s;
+  });
+  return found;
 }

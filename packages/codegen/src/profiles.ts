@@ -11,7 +11,8 @@
  */
 import type { ToolListing } from "@typed-mcp/model";
 import { count } from "./sentences.js";
-import { KEYWORD_ORDER } from "./schema.js";
+import { ordered } from "./keyword-order.js";
+import { pointer, walkSchema, type Schema, type SchemaVisitor } from "./schema-walk.js";
 
 /** The `profile` build option (spec §11). */
 export type Profile = "default" | "gemini" | "openai-strict" | "cursor";
@@ -29,9 +30,7 @@ export interface ProfileWarning {
   message: string;
 }
 
-type Schema = Record<string, unknown>;
-
-/** State of one rewrite: the sentences a node gained and the warnings so far. */
+/** State of one rewrite: the profile, the tool and the warnings so far. */
 interface Run {
   profile: Profile;
   tool: string;
@@ -39,9 +38,9 @@ interface Run {
 }
 
 /** A rule: rewrites `s` (a copy, owned by the rule run) at `path`; `top` is true for a tool parameter. */
-type Rule = (s: Schema, path: string, run: Run, said: Said, top: boolean) => void;
+type Rule = (s: Schema, path: string, run: Run, sentences: DescriptionSentences, top: boolean) => void;
 
-/** The §11 sentence of each keyword said in a description, in §11's order. */
+/** The keywords a profile can say in a description, in the order of their §11 sentences. */
 const SENTENCE_ORDER = [
   "format",
   "minLength",
@@ -55,7 +54,11 @@ const SENTENCE_ORDER = [
   "default",
   "null",
 ] as const;
-type Said = Map<(typeof SENTENCE_ORDER)[number], string>;
+/**
+ * The sentences a rule added to one node's description: each keyword it moved out of the node
+ * (or, for `null`, said of it), with its §11 sentence; appended in {@link SENTENCE_ORDER}.
+ */
+type DescriptionSentences = Map<(typeof SENTENCE_ORDER)[number], string>;
 
 /** The fixed sentence for a keyword moved into the description (spec §11). */
 export function sentence(keyword: (typeof SENTENCE_ORDER)[number], value: unknown): string {
@@ -96,8 +99,8 @@ function warn(run: Run, path: string, keyword: string, what: string): void {
 }
 
 /** Removes `keyword` from `s` and says it in the description. */
-function move(s: Schema, keyword: (typeof SENTENCE_ORDER)[number], said: Said): void {
-  said.set(keyword, sentence(keyword, s[keyword]));
+function move(s: Schema, keyword: (typeof SENTENCE_ORDER)[number], sentences: DescriptionSentences): void {
+  sentences.set(keyword, sentence(keyword, s[keyword]));
   delete s[keyword];
 }
 
@@ -131,7 +134,7 @@ function splitTypeArray(s: Schema): void {
     if (Array.isArray(s.enum) && t !== "null") {
       m.enum = (s.enum as unknown[]).filter((v) => jsonType(v) === t || (t === "number" && jsonType(v) === "integer"));
     }
-    return ordered(m);
+    return ordered(m, "keep");
   });
   for (const k of Object.keys(s)) if (k !== "description" && k !== "default") delete s[k];
   s.anyOf = members;
@@ -161,25 +164,25 @@ const gemini: Rule[] = [
   function typeArrayToAnyOf(s) {
     splitTypeArray(s);
   },
-  function defaultBesideAnyOf(s, _p, _r, said) {
-    if (s.anyOf !== undefined && s.default !== undefined) move(s, "default", said);
+  function defaultBesideAnyOf(s, _p, _r, sentences) {
+    if (s.anyOf !== undefined && s.default !== undefined) move(s, "default", sentences);
   },
-  function formatOtherThanDateTime(s, _p, _r, said) {
-    if (s.format !== undefined && s.format !== "date-time") move(s, "format", said);
+  function formatOtherThanDateTime(s, _p, _r, sentences) {
+    if (s.format !== undefined && s.format !== "date-time") move(s, "format", sentences);
   },
-  function uniqueItems(s, _p, _r, said) {
-    if (s.uniqueItems !== undefined) move(s, "uniqueItems", said);
+  function uniqueItems(s, _p, _r, sentences) {
+    if (s.uniqueItems !== undefined) move(s, "uniqueItems", sentences);
   },
-  function contentEncoding(s, _p, _r, said) {
-    if (s.contentEncoding !== undefined) move(s, "contentEncoding", said);
+  function contentEncoding(s, _p, _r, sentences) {
+    if (s.contentEncoding !== undefined) move(s, "contentEncoding", sentences);
   },
-  function numericOrNullEnum(s, _p, _r, said) {
+  function numericOrNullEnum(s, _p, _r, sentences) {
     if (!Array.isArray(s.enum)) return;
     const values = s.enum as unknown[];
-    if (values.includes(null)) said.set("null", sentence("null", null));
+    if (values.includes(null)) sentences.set("null", sentence("null", null));
     const kept = values.filter((v) => v !== null);
     if (kept.some((v) => typeof v === "number")) {
-      said.set("enum", sentence("enum", kept));
+      sentences.set("enum", sentence("enum", kept));
       delete s.enum;
     } else if (kept.length !== values.length) s.enum = kept;
   },
@@ -226,7 +229,12 @@ const openaiStrict: Rule[] = [
       if (isNullable(p))
         warn(run, at, "required", "lists an optional nullable property as required: null stays a value, not absent");
       else makeNullable(p);
-      Object.defineProperty(props, name, { value: ordered(p), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(props, name, {
+        value: ordered(p, "keep"),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
     s.required = Object.keys(props);
   },
@@ -240,10 +248,10 @@ const openaiStrict: Rule[] = [
     if (s.required === undefined) s.required = [];
     s.additionalProperties = false;
   },
-  function movedKeywords(s, _p, _r, said) {
-    if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string)) move(s, "format", said);
+  function movedKeywords(s, _p, _r, sentences) {
+    if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string)) move(s, "format", sentences);
     for (const k of ["minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern", "default"] as const) {
-      if (s[k] !== undefined) move(s, k, said);
+      if (s[k] !== undefined) move(s, k, sentences);
     }
   },
 ];
@@ -264,56 +272,30 @@ export const PROFILE_RULES: Record<Profile, readonly Rule[]> = {
   cursor,
 };
 
-/** RFC 6901 escaping of one reference token. */
-export function pointer(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+/**
+ * The rewrite of one node (a {@link SchemaVisitor}): a copy of the node, the profile's rules run
+ * on it in table order, its subschemas rewritten, the sentences of the moved keywords appended to
+ * its description, and its keys in §2 order.
+ */
+function rewriter(run: Run, rules: readonly Rule[]): SchemaVisitor {
+  return (node, path, top, walk) => {
+    const s: Schema = { ...node };
+    const sentences: DescriptionSentences = new Map();
+    for (const rule of rules) rule(s, path, run, sentences, top);
+    Object.assign(s, walk(s));
+    describe(s, sentences);
+    return ordered(s, "keep");
+  };
 }
 
-/** `s` rebuilt with §2 keys in §2 order (unknown keys kept after, in their order). */
-function ordered(s: Schema): Schema {
-  const out: Schema = {};
-  for (const k of KEYWORD_ORDER) if (s[k] !== undefined) out[k] = s[k];
-  for (const k of Object.keys(s)) if (!(k in out)) out[k] = s[k];
-  return out;
-}
-
-/** Maximum schema depth walked; the default listing is finite, so this only guards a hand-made one. */
-const MAX_DEPTH = 256;
-
-function rewrite(node: unknown, path: string, run: Run, rules: readonly Rule[], top: boolean, depth: number): unknown {
-  if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
-  if (depth > MAX_DEPTH) throw new RangeError(`Schema nesting deeper than ${MAX_DEPTH} at inputSchema ${path}.`);
-  const s: Schema = { ...(node as Schema) };
-  const said: Said = new Map();
-  for (const rule of rules) rule(s, path, run, said, top);
-  if (Array.isArray(s.anyOf))
-    s.anyOf = (s.anyOf as unknown[]).map((m, i) => rewrite(m, `${path}/anyOf/${i}`, run, rules, false, depth + 1));
-  if (s.items !== undefined) s.items = rewrite(s.items, `${path}/items`, run, rules, false, depth + 1);
-  if (s.additionalProperties !== undefined && typeof s.additionalProperties === "object") {
-    s.additionalProperties = rewrite(
-      s.additionalProperties,
-      `${path}/additionalProperties`,
-      run,
-      rules,
-      false,
-      depth + 1,
-    );
-  }
-  if (s.properties !== undefined) {
-    const props: Schema = {};
-    for (const [k, v] of Object.entries(s.properties as Schema)) {
-      const value = rewrite(v, `${path}/properties/${pointer(k)}`, run, rules, depth === 0, depth + 1);
-      Object.defineProperty(props, k, { value, writable: true, enumerable: true, configurable: true });
-    }
-    s.properties = props;
-  }
-  if (said.size > 0) {
-    const text = SENTENCE_ORDER.filter((k) => said.has(k))
-      .map((k) => said.get(k))
+/** Appends the sentences of the keywords moved out of `s` to its description, in §11 order. */
+function describe(s: Schema, sentences: DescriptionSentences): void {
+  if (sentences.size > 0) {
+    const text = SENTENCE_ORDER.filter((k) => sentences.has(k))
+      .map((k) => sentences.get(k))
       .join(" ");
     s.description = typeof s.description === "string" && s.description !== "" ? `${s.description} ${text}` : text;
   }
-  return ordered(s);
 }
 
 /**
@@ -333,13 +315,9 @@ export function applyProfile(
     );
   const run: Run = { profile, tool: listing.name, warnings: [] };
   if (profile === "default") return { listing, warnings: [] };
-  const inputSchema = rewrite(
+  const inputSchema = walkSchema(
     listing.inputSchema,
-    "",
-    run,
-    PROFILE_RULES[profile],
-    false,
-    0,
+    rewriter(run, PROFILE_RULES[profile]),
   ) as ToolListing["inputSchema"];
   return { listing: { ...listing, inputSchema }, warnings: run.warnings };
 }

@@ -4,8 +4,9 @@
  * (`__tmcp.invalid(path, sentence)`: `Argument 'items[2].qty' is not valid. Expected an integer
  * of at least 1.`); path and sentence are built only on that branch, so the valid path costs
  * what a bare check costs. Checks run in §2 keyword order: the JSON type first, then the
- * keywords, so the first failing check names itself. Unions and tuples (§4a) are in read-unions.ts,
- * the context and checks they share in read-context.ts.
+ * keywords, so the first failing check names itself. This module reads the structures (arrays,
+ * records, objects, nullables) and the tool's arguments; the leaf kinds are in read-scalars.ts,
+ * unions and tuples (§4a) in read-unions.ts, the context and checks they share in read-context.ts.
  *
  * @module
  */
@@ -17,17 +18,17 @@ import {
   RUNTIME_ARGUMENT,
   helperCall,
   Scope,
-  literalKey,
-  member,
   pathExpr,
   pathText,
   str,
 } from "./emit.js";
 import { ALLOWED_CONSTRAINTS, checkConstraints, listedParams, listedProperties } from "./schema.js";
-import { count, expectedName, failWith, fixed, oneOf } from "./sentences.js";
+import { count, fixed } from "./sentences.js";
+import { readBoolean, readEnum, readFromString, readNumber, readString } from "./read-scalars.js";
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { readTuple, readUnion } from "./read-unions.js";
 import { checkShared, readShared } from "./shared.js";
+import { assignDynamic, assignStatic, literalKey, member } from "./property-access.js";
 
 /** The path of the runtime key `k` under `path` (a record key, an unknown argument). */
 function keyPath(path: Path, k: string): Path {
@@ -54,21 +55,13 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     case "integer":
       return readNumber(t, x, path, c);
     case "boolean":
-      checkType(c, t, `typeof ${x} !== "boolean"`, x, path);
-      return x;
+      return readBoolean(t, x, path, c);
     case "enum":
       return readEnum(t, x, path, c);
     case "date":
     case "url":
-    case "bytes": {
-      const helper = t.kind === "date" ? "readDateTime" : t.kind === "url" ? "readUrl" : "readBase64";
-      const what = t.kind === "date" ? "an RFC 3339 date-time" : t.kind === "url" ? "an absolute URI" : "base64";
-      checkType(c, t, `typeof ${x} !== "string"`, x, path);
-      const r = c.scope.fresh("r");
-      c.out.line(`const ${r} = ${helperCall(helper, x)};`);
-      check(c, `${r} === undefined`, path, fixed(`Expected ${what}.`));
-      return r;
-    }
+    case "bytes":
+      return readFromString(t, x, path, c);
     case "array":
       return readArray(t, x, path, c);
     case "record":
@@ -84,84 +77,6 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
     default:
       return assertNever(t);
   }
-}
-
-function readString(t: Extract<TypeModel, { kind: "string" }>, x: string, path: Path, c: Ctx): string {
-  checkConstraints("string", t.constraints, ALLOWED_CONSTRAINTS.string);
-  const k = t.constraints ?? {};
-  checkType(c, t, `typeof ${x} !== "string"`, x, path);
-  if (k.format === "email") check(c, `!${helperCall("isEmail", x)}`, path, fixed("Expected an email address."));
-  else if (k.format === "uri") check(c, `!${helperCall("isUri", x)}`, path, fixed("Expected an absolute URI."));
-  else if (k.format !== undefined) throw new CodegenError(`Unknown format ${k.format}.`);
-  // Code points ≤ UTF-16 length ≤ 2 × code points: count only when the length cannot decide.
-  if (k.minLength !== undefined && k.minLength > 0) {
-    const sentence = fixed(`Expected a string of at least ${count(k.minLength, "character")}.`);
-    check(c, `${x}.length < ${2 * k.minLength} && ${helperCall("codePoints", x)} < ${k.minLength}`, path, sentence);
-  }
-  if (k.maxLength !== undefined) {
-    const sentence = fixed(`Expected a string of at most ${count(k.maxLength, "character")}.`);
-    check(c, `${x}.length > ${k.maxLength} && ${helperCall("codePoints", x)} > ${k.maxLength}`, path, sentence);
-  }
-  if (k.pattern !== undefined)
-    check(
-      c,
-      `!${c.scope.regex(k.pattern)}.test(${x})`,
-      path,
-      fixed(`Expected a string matching the pattern ${k.pattern}.`),
-    );
-  return x;
-}
-
-function num(n: number): string {
-  return n < 0 ? `(${n})` : String(n);
-}
-
-function readNumber(t: Extract<TypeModel, { kind: "number" | "integer" }>, x: string, path: Path, c: Ctx): string {
-  checkConstraints(t.kind, t.constraints, ALLOWED_CONSTRAINTS.number);
-  const k = t.constraints ?? {};
-  const name = expectedName(t);
-  checkType(c, t, `typeof ${x} !== "number"`, x, path);
-  if (t.kind === "integer") {
-    check(c, `!Number.isInteger(${x})`, path, fixed("Expected an integer."));
-    if (t.bigint)
-      check(
-        c,
-        `!Number.isSafeInteger(${x})`,
-        path,
-        fixed("Expected an integer from -9007199254740991 to 9007199254740991."),
-      );
-  } else check(c, `!Number.isFinite(${x})`, path, fixed("Expected a number."));
-  if (k.minimum !== undefined)
-    check(c, `${x} < ${num(k.minimum)}`, path, fixed(`Expected ${name} of at least ${k.minimum}.`));
-  if (k.maximum !== undefined)
-    check(c, `${x} > ${num(k.maximum)}`, path, fixed(`Expected ${name} of at most ${k.maximum}.`));
-  return t.kind === "integer" && t.bigint ? `BigInt(${x})` : x;
-}
-
-function readEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, path: Path, c: Ctx): string {
-  const type =
-    t.numeric !== undefined || t.valueType === "string" ? "string" : t.valueType === "boolean" ? "boolean" : "number";
-  checkType(c, t, `typeof ${x} !== "${type}"`, x, path);
-  const sentence = fixed(oneOf(c.orNull ? [...t.values, null] : t.values));
-  if (t.numeric !== undefined) {
-    // Numeric TypeScript enum: matched by member name, read as the member's number.
-    const r = c.scope.fresh("r");
-    c.out.line(`let ${r};`);
-    c.out.open(`switch (${x}) {`);
-    t.values.forEach((name, i) => {
-      c.out.line(`case ${str(String(name))}: ${r} = ${num(t.numeric![i]!)}; break;`);
-    });
-    c.out.line(`default: ${failWith(path, sentence)}`);
-    c.out.close();
-    return r;
-  }
-  const lits = t.values.map((v) => (typeof v === "string" ? str(v) : typeof v === "boolean" ? String(v) : num(v)));
-  if (lits.length <= 8) check(c, lits.map((l) => `${x} !== ${l}`).join(" && "), path, sentence);
-  else {
-    const set = c.scope.hoist("en", `new Set([${lits.join(", ")}])`);
-    check(c, `!${set}.has(${x})`, path, sentence);
-  }
-  return x;
 }
 
 /**
@@ -218,11 +133,6 @@ export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as
   return t.set ? `new Set(${r})` : r;
 }
 
-/** `target[key] = value` where `key` is a runtime string: `__proto__` becomes an own data property. */
-function assignDynamic(target: string, key: string, value: string): string {
-  return `if (${key} === "__proto__") ${helperCall("defineOwn", target, key, value)}; else ${target}[${key}] = ${value};`;
-}
-
 function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: Path, c: Ctx): string {
   checkType(c, t, NOT_OBJECT(x), x, path);
   const k = c.scope.fresh("k");
@@ -240,13 +150,6 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
   else if (!identity) c.out.line(assignDynamic(r, k, value.expr));
   c.out.close();
   return r;
-}
-
-/** Sets a statically known property on a fresh object. */
-function assignStatic(target: string, key: string, value: string): string {
-  return key === "__proto__"
-    ? `${helperCall("defineOwn", target, str(key), value)};`
-    : `${member(target, key)} = ${value};`;
 }
 
 /**

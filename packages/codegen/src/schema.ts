@@ -17,43 +17,9 @@ import {
   type ValueParam,
 } from "@typed-mcp/model";
 import { CodegenError } from "./emit.js";
+import { type Keyword, ordered } from "./keyword-order.js";
 
-/** The only schema keywords written, in the only order they are written (spec §2). */
-export const KEYWORD_ORDER = [
-  "type",
-  "format",
-  "description",
-  "anyOf",
-  "enum",
-  "minimum",
-  "maximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "contentEncoding",
-  "items",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "properties",
-  "required",
-  "additionalProperties",
-  "default",
-] as const;
-
-type Keyword = (typeof KEYWORD_ORDER)[number];
 type Schema = Record<string, unknown>;
-
-/** Rebuilds `s` with its keys in §2 order. Throws on a key that is not a §2 keyword. */
-function ordered(s: Partial<Record<Keyword, unknown>>): Schema {
-  const out: Schema = {};
-  for (const k of Object.keys(s)) {
-    if (!(KEYWORD_ORDER as readonly string[]).includes(k))
-      throw new CodegenError(`Internal: keyword ${k} is not in spec §2.`);
-  }
-  for (const k of KEYWORD_ORDER) if (s[k] !== undefined) out[k] = s[k];
-  return out;
-}
 
 /** The listing entry of one tool (spec §1), defined once in `@typed-mcp/model`. */
 export type { ToolListing };
@@ -242,7 +208,7 @@ function setOwn(obj: Schema, key: string, value: unknown): void {
 }
 
 function withDescription(s: Schema, description: string | undefined): Schema {
-  return description === undefined ? s : ordered({ ...s, description });
+  return description === undefined ? s : ordered({ ...s, description }, "refuse");
 }
 
 /** Object schemas a tool's listing may take from a shared constant, and their parts (see {@link shareablePart}). */
@@ -280,14 +246,14 @@ export function shareablePart(obj: object): { base: object; key?: string } | und
 export function typeSchema(type: TypeModel, where: "input" | "output"): Record<string, unknown> {
   switch (type.kind) {
     case "string":
-      return ordered(stringSchema(type));
+      return ordered(stringSchema(type), "refuse");
     case "number":
     case "integer":
-      return ordered(numberSchema(type));
+      return ordered(numberSchema(type), "refuse");
     case "boolean":
       return { type: "boolean" };
     case "enum":
-      return ordered(enumSchema(type));
+      return ordered(enumSchema(type), "refuse");
     case "date":
       return { type: "string", format: "date-time" };
     case "url":
@@ -295,24 +261,27 @@ export function typeSchema(type: TypeModel, where: "input" | "output"): Record<s
     case "bytes":
       return { type: "string", contentEncoding: "base64" };
     case "array":
-      return ordered(arraySchema(type, where));
+      return ordered(arraySchema(type, where), "refuse");
     case "record":
-      return ordered(recordSchema(type, where));
+      return ordered(recordSchema(type, where), "refuse");
     case "object":
-      return markShareable(ordered(objectSchema(type, where)));
+      return markShareable(ordered(objectSchema(type, where), "refuse"));
     case "nullable":
-      return ordered(nullableSchema(type, where));
+      return ordered(nullableSchema(type, where), "refuse");
     case "union":
-      return ordered(unionSchema(type, where));
+      return ordered(unionSchema(type, where), "refuse");
     case "tuple":
       if (!Number.isSafeInteger(type.length) || type.length < 1)
         throw new CodegenError("A tuple has at least one element (spec §4a).");
-      return ordered({
-        type: "array",
-        items: typeSchema(type.items, where),
-        minItems: type.length,
-        maxItems: type.length,
-      });
+      return ordered(
+        {
+          type: "array",
+          items: typeSchema(type.items, where),
+          minItems: type.length,
+          maxItems: type.length,
+        },
+        "refuse",
+      );
     default:
       return assertNever(type);
   }
@@ -359,16 +328,19 @@ export function inputSchema(params: ParamModel[]): Record<string, unknown> {
   for (const p of listedParams(params)) {
     if (Object.hasOwn(properties, p.name)) throw new CodegenError(`Two parameters are named ${p.name}.`);
     let s = withDescription(typeSchema(p.type, "input"), p.description);
-    if (p.default !== undefined) s = ordered({ ...s, default: p.default });
+    if (p.default !== undefined) s = ordered({ ...s, default: p.default }, "refuse");
     setOwn(properties, p.name, s);
     if (p.required) required.push(p.name);
   }
-  return ordered({
-    type: "object",
-    properties,
-    required: required.length > 0 ? required : undefined,
-    additionalProperties: false,
-  });
+  return ordered(
+    {
+      type: "object",
+      properties,
+      required: required.length > 0 ? required : undefined,
+      additionalProperties: false,
+    },
+    "refuse",
+  );
 }
 
 /**
@@ -378,7 +350,8 @@ export function inputSchema(params: ParamModel[]): Record<string, unknown> {
 export function outputSchema(tool: ToolModel): Record<string, unknown> | undefined {
   if (tool.result.kind !== "structured") return undefined;
   // §4a: an object-shaped union result is `{"type":"object","anyOf":[…]}`.
-  if (tool.result.type.kind === "union") return ordered({ type: "object", ...typeSchema(tool.result.type, "output") });
+  if (tool.result.type.kind === "union")
+    return ordered({ type: "object", ...typeSchema(tool.result.type, "output") }, "refuse");
   return typeSchema(tool.result.type, "output");
 }
 

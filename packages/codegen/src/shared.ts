@@ -35,7 +35,8 @@
  */
 import { createHash } from "node:crypto";
 import type { ObjectModel, TypeModel } from "@typed-mcp/model";
-import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, member, pathCode, type Path } from "./emit.js";
+import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, pathCode, type Path } from "./emit.js";
+import { member } from "./property-access.js";
 import type { Ctx } from "./read-context.js";
 import { shareablePart } from "./schema.js";
 

@@ -7,17 +7,16 @@
  * @module
  */
 import { assertNever, type ObjectModel, type ResultModel, type TypeModel, type UnionModel } from "@typed-mcp/model";
-import { checkUnion } from "./schema.js";
-import { CodegenError, Lines, helperCall, Scope, literalKey, member, str } from "./emit.js";
+import { CodegenError, Lines, helperCall, numberLiteral, Scope, str } from "./emit.js";
+import { assignDynamic, assignStatic, isIdentifier, literalKey, member } from "./property-access.js";
 import { writeShared } from "./shared.js";
+import { emitCases, emitTests, planUnion } from "./union-plan.js";
 
 /** Emission state of one writer. */
 export interface Ctx {
   out: Lines;
   scope: Scope;
 }
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Names of `Object.prototype` members: a property with such a key is read only when it is own. */
 const PROTOTYPE_MEMBERS = new Set([
@@ -48,7 +47,7 @@ function readProperty(v: string, key: string): string {
 
 /** Binds `x` to a local unless it already is one (so it is evaluated once). */
 function bind(x: string, c: Ctx): string {
-  if (IDENT.test(x)) return x;
+  if (isIdentifier(x)) return x;
   const t = c.scope.fresh("t");
   c.out.line(`const ${t} = ${x};`);
   return t;
@@ -117,7 +116,7 @@ function writeNumericEnum(t: Extract<TypeModel, { kind: "enum" }>, x: string, c:
     const n = t.numeric![i]!;
     if (seen.has(n)) return;
     seen.add(n);
-    c.out.line(`case ${n < 0 ? `(${n})` : n}: ${w} = ${str(String(name))}; break;`);
+    c.out.line(`case ${numberLiteral(n)}: ${w} = ${str(String(name))}; break;`);
   });
   c.out.line(`default: throw new TypeError("typed-mcp: the value is not a member of the enum.");`);
   c.out.close();
@@ -141,10 +140,6 @@ function writeArray(t: Extract<TypeModel, { kind: "array" }>, x: string, c: Ctx)
   c.out.line(`${w}.push(${item.expr});`);
   c.out.close();
   return w;
-}
-
-function assignDynamic(target: string, key: string, value: string): string {
-  return `if (${key} === "__proto__") ${helperCall("defineOwn", target, key, value)}; else ${target}[${key}] = ${value};`;
 }
 
 function writeRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, c: Ctx): string {
@@ -192,10 +187,7 @@ export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
     const e = c.scope.fresh("e");
     tail.line(`const ${e} = ${get};`);
     const inner = writeInner(p.type, e, { out: tail, scope: c.scope });
-    const set =
-      p.name === "__proto__"
-        ? `${helperCall("defineOwn", w, str(p.name), inner.expr)};`
-        : `${member(w, p.name)} = ${inner.expr};`;
+    const set = assignStatic(w, p.name, inner.expr);
     if (p.required) tail.append(inner.body).line(set);
     else tail.open(`if (${e} !== undefined) {`).append(inner.body).line(set).close();
   }
@@ -219,90 +211,32 @@ export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
 }
 
 /**
- * The run-time test that a value of the declared type is of member `t` (spec §4a writer
- * dispatch), and its rank: specific tests (`instanceof`) before the catch-all object test.
- */
-function memberTest(t: TypeModel, v: string): [string, number] {
-  switch (t.kind) {
-    case "string":
-      return [`typeof ${v} === "string"`, 0];
-    case "number":
-      return [`typeof ${v} === "number"`, 0];
-    case "integer":
-      return [t.bigint ? `typeof ${v} === "bigint"` : `typeof ${v} === "number"`, 0];
-    case "boolean":
-      return [`typeof ${v} === "boolean"`, 0];
-    case "enum":
-      return [
-        t.numeric !== undefined
-          ? `typeof ${v} === "number"`
-          : `typeof ${v} === "${t.valueType === "integer" ? "number" : t.valueType}"`,
-        0,
-      ];
-    case "date":
-      return [`${v} instanceof Date`, 0];
-    case "url":
-      return [`${v} instanceof URL`, 0];
-    case "bytes":
-      return [`${v} instanceof Uint8Array`, 0];
-    case "array":
-      return [t.set ? `${v} instanceof Set` : `Array.isArray(${v})`, 0];
-    case "tuple":
-      return [`Array.isArray(${v})`, 0];
-    case "record":
-      return t.map ? [`${v} instanceof Map`, 0] : [`typeof ${v} === "object" && ${v} !== null`, 1];
-    case "object":
-    case "union":
-    case "nullable":
-      return [`typeof ${v} === "object" && ${v} !== null`, 1];
-    default:
-      return assertNever(t);
-  }
-}
-
-/**
- * A union of spec §4a: a discriminated union switches on the discriminator's value and writes
- * that member; any other union tests the value's run-time type per member (`instanceof Date`
- * before the object test). A value that fits no member throws (`The tool failed.`, spec §7).
+ * A union of spec §4a, by its plan ({@link planUnion}): a discriminated union switches on the
+ * discriminator's value and writes that member; any other union tests the value's run-time type
+ * per member (`instanceof Date` before the object test). A value that fits no member throws
+ * (`The tool failed.`, spec §7).
  */
 function writeUnion(t: UnionModel, x: string, c: Ctx): string {
-  checkUnion(t);
+  const plan = planUnion(t, "value");
   const v = bind(x, c);
   const w = c.scope.fresh("w");
   c.out.line(`let ${w};`);
   const fit = `throw new TypeError("typed-mcp: the value fits no member of the union.");`;
-  if (t.discriminator !== undefined) {
-    const d = t.discriminator;
-    const key = (m: TypeModel) => (m as ObjectModel).properties.find((p) => p.name === d)!.key;
-    c.out.open(`switch (${readProperty(v, key(t.members[0]!))}) {`);
-    for (const m of t.members) {
-      const p = (m as ObjectModel).properties.find((q) => q.name === d)!;
-      if (p.key !== key(t.members[0]!))
-        throw new CodegenError(`The discriminator ${d} has different TypeScript keys in the members of a union.`);
-      const labels = (p.type as { values: (string | number | boolean)[] }).values.map(
-        (l) => `case ${typeof l === "string" ? str(l) : typeof l === "number" && l < 0 ? `(${l})` : String(l)}:`,
-      );
-      const inner = writeInner(m, v, c);
-      c.out
-        .open(`${labels.join(" ")} {`)
-        .append(inner.body)
-        .line(`${w} = ${inner.expr};`)
-        .line("break;")
-        .close();
-    }
-    c.out.line(`default: ${fit}`);
-    c.out.close();
-    return w;
-  }
-  const tests = t.members.map((m, i) => ({ m, i, test: memberTest(m, v) }));
-  tests.sort((a, b) => a.test[1] - b.test[1] || a.i - b.i);
-  tests.forEach(({ m, test }, i) => {
+  const member = (m: TypeModel) => {
     const inner = writeInner(m, v, c);
-    if (i === 0) c.out.open(`if (${test[0]}) {`);
-    else c.out.reopen(`} else if (${test[0]}) {`);
-    c.out.append(inner.body).line(`${w} = ${inner.expr};`);
-  });
-  c.out.reopen("} else {").line(fit).close();
+    c.out.append(inner.body);
+    return inner.expr;
+  };
+  switch (plan.kind) {
+    case "discriminator":
+      emitCases(c.out, plan, readProperty(v, plan.property), w, member, fit);
+      break;
+    case "tests":
+      emitTests(c.out, plan, v, w, member, fit);
+      break;
+    default:
+      assertNever(plan);
+  }
   return w;
 }
 
