@@ -111,8 +111,8 @@ export interface RegisteredHook {
 export interface CompletionSource {
   /** The hook registered for `argument` of the prompt `name` / the template `uri` (`kind`), if any. */
   completionHook(kind: "prompt" | "resource", key: string, argument: string): RegisteredHook | undefined;
-  /** Reports an exception of a hook of the prompt or template `key` (to `onToolError`). */
-  reportHookFailure(key: string, error: unknown): void;
+  /** Reports an exception of a hook of the prompt or template `key` (to `onError` / `onToolError`). */
+  reportHookFailure(kind: "prompt" | "resource", key: string, error: unknown): void;
   /** The value sets of the prompt `name`, `{}` when it has none, `undefined` when there is no such prompt. */
   promptCompletions(name: string): Readonly<Record<string, readonly string[]>> | undefined;
   /**
@@ -172,10 +172,13 @@ export function installCompletion(sdk: Server, source: CompletionSource): void {
         `Invalid completion reference: ${String((ref as { type?: unknown }).type)}`,
       );
     }
-    const hook = source.completionHook(ref.type === "ref/prompt" ? "prompt" : "resource", key, argument.name);
+    const kind = ref.type === "ref/prompt" ? "prompt" : "resource";
+    const hook = source.completionHook(kind, key, argument.name);
     if (hook !== undefined) {
       const given = (request.params.context?.arguments ?? {}) as Record<string, unknown>;
-      return runHook(hook, argument.value, given, ctx.mcpReq.signal, (error) => source.reportHookFailure(key, error));
+      return runHook(hook, argument.value, given, ctx.mcpReq.signal, (error) =>
+        source.reportHookFailure(kind, key, error),
+      );
     }
     const values = Object.hasOwn(sets, argument.name) ? sets[argument.name] : undefined;
     return { completion: completeFrom(values, argument.value) };

@@ -8,6 +8,7 @@ export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
 export type { TaskOptions, TaskQuota } from "./task-store.js";
 export type { CallerKey } from "./caller.js";
+export type { CallKind, Failure } from "./pipeline.js";
 export type { StreamClosedNotice, StreamOptions } from "./streams.js";
 export { STREAM_CLOSED_CHANNEL } from "./streams.js";
 export type { AuthOptions } from "./auth.js";

@@ -16,6 +16,7 @@ import { pluginMissingMessage } from "./errors.js";
 import { GENERATED, TOOLS, isGenerated } from "./internal.js";
 import type { GeneratedTool } from "./internal.js";
 import type { ListKind } from "./dynamic-lists.js";
+import type { Failure } from "./pipeline.js";
 import { ResourceRegistry } from "./resources.js";
 import type { PendingEntries } from "./resources.js";
 import type { ToolListing } from "@typed-mcp/model";
@@ -54,12 +55,12 @@ export class Registry {
   readonly #dynamic: boolean;
 
   /**
-   * @param onResourceFailure Told about every exception a resource or prompt (or its generated code) throws.
+   * @param onResourceFailure Told about every exception a completion hook of a prompt or template throws.
    * @param dynamic The server option `dynamic`: `listChanged` advertised, every list served even when empty.
    * @param changed Told which lists changed after every registration and removal.
    */
   constructor(
-    onResourceFailure: (name: string, error: unknown) => void,
+    onResourceFailure: (failure: Failure) => void,
     dynamic = false,
     changed: (kinds: ListKind[]) => void = () => {},
   ) {

@@ -1,29 +1,23 @@
 /**
- * Resources and prompts at run time (spec §8): the registry behind `server.addResources`,
- * `server.addPrompts`, `server.resource`, `server.prompt` and `server.add`, and the SDK request
- * handlers `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list` and
- * `prompts/get`. Template matching is the MCP SDK's `UriTemplate` (the RFC 6570 matcher the
- * SDK's own `McpServer` uses); matched values are percent-decoded before they are read.
+ * The registry of resources and prompts (spec §8) behind `server.addResources`,
+ * `server.addPrompts`, `server.resource`, `server.prompt` and `server.add`: registration, lookups
+ * and completion hooks. The request handlers are resource-handlers.ts. Template matching is the
+ * MCP SDK's `UriTemplate` (the RFC 6570 matcher the SDK's own `McpServer` uses).
  *
  * @module
  */
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, UriTemplate } from "@modelcontextprotocol/server";
-import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
-import { argumentError, cutEchoed, pathStep } from "@typed-mcp/model";
+import { UriTemplate } from "@modelcontextprotocol/server";
 import { bindMember, collect } from "./class-members.js";
-import { pluginMissingMessage, thrownAnswer } from "./errors.js";
-import { installCompletion, methodHooks } from "./completion.js";
+import { pluginMissingMessage } from "./errors.js";
+import { methodHooks } from "./completion.js";
 import type { CompletionHook, CompletionRef, MethodHook, RegisteredHook } from "./completion.js";
 import { isGenerated } from "./internal.js";
-import { resourceNotFoundIsInvalidParams } from "./revisions.js";
-import { RESOURCE_NOT_FOUND_2025, patchResourceNotFoundCode } from "./sdk-patches.js";
-import type { Subscriptions } from "./subscriptions.js";
+import type { Failure } from "./pipeline.js";
 import { PROMPTS, RESOURCES } from "./resource-internal.js";
 import type { GeneratedPrompt, GeneratedResource } from "./resource-internal.js";
-import type { RequestContext } from "./types.js";
 
 /** One registered resource, template or prompt. */
-interface Entry<D> {
+export interface Entry<D> {
   readonly key: string;
   readonly descriptor: D;
   readonly fn: (...args: unknown[]) => unknown;
@@ -33,14 +27,10 @@ interface Entry<D> {
   readonly template?: UriTemplate;
 }
 
-type ResourceEntry = Entry<GeneratedResource>;
-type PromptEntry = Entry<GeneratedPrompt>;
-
-/** What the handlers need to know about one request: its revision and its {@link RequestContext}. */
-export interface RequestInfo {
-  protocolVersion: string;
-  context: RequestContext;
-}
+/** A registered resource or resource template. */
+export type ResourceEntry = Entry<GeneratedResource>;
+/** A registered prompt. */
+export type PromptEntry = Entry<GeneratedPrompt>;
 
 /** Entries about to be registered; see {@link ResourceRegistry.prepare}. */
 export interface PendingEntries {
@@ -59,7 +49,7 @@ export class ResourceRegistry {
   readonly #fixed = new Map<string, ResourceEntry>();
   readonly #templates = new Map<string, ResourceEntry>();
   readonly #prompts = new Map<string, PromptEntry>();
-  readonly #onError: (name: string, error: unknown) => void;
+  readonly #onError: (failure: Failure) => void;
   /** Completion hooks: `prompt`/`resource` → prompt name / template → argument → hook (`server.complete`). */
   readonly #hooks = {
     prompt: new Map<string, Map<string, RegisteredHook>>(),
@@ -69,10 +59,10 @@ export class ResourceRegistry {
   readonly #dynamic: boolean;
 
   /**
-   * @param onError Told about every exception a resource or prompt (or its generated code) throws.
+   * @param onError Told about every exception a completion hook throws (as a failure of its prompt or template).
    * @param dynamic The server option `dynamic` (docs/runtime.md "Dynamic lists").
    */
-  constructor(onError: (name: string, error: unknown) => void, dynamic = false) {
+  constructor(onError: (failure: Failure) => void, dynamic = false) {
     this.#onError = onError;
     this.#dynamic = dynamic;
   }
@@ -160,8 +150,8 @@ export class ResourceRegistry {
   }
 
   /** Reports a hook's exception as a failure of the prompt / template `key` ({@link CompletionSource}). */
-  reportHookFailure(key: string, error: unknown): void {
-    this.#onError(key, error);
+  reportHookFailure(kind: "prompt" | "resource", key: string, error: unknown): void {
+    this.#onError({ kind, name: key, error });
   }
 
   /** Whether any resource or template is registered (the `resources` capability). */
@@ -344,125 +334,24 @@ export class ResourceRegistry {
     }
   }
 
-  /**
-   * Installs the handlers on one SDK `Server` whose capabilities include `resources` / `prompts`
-   * when {@link servesResources} / {@link servesPrompts}. `info(ctx)` gives the request's revision and
-   * context. For a 2025-era client an unknown URI is answered `-32002` (the SDK itself always
-   * sends `-32602`, so sdk-patches.ts puts the code of exactly those responses back on the way out).
-   * With {@link servesCompletions} it installs `completion/complete` (completion.ts; the server must
-   * advertise `completions`); with `subscriptions` and resources, `resources/subscribe` /
-   * `resources/unsubscribe` (subscriptions.ts; the server must advertise `resources.subscribe`),
-   * `connection` telling whether `sdk` serves a lasting connection (stdio).
-   */
-  install(
-    sdk: Server,
-    info: (ctx: ServerContext) => RequestInfo,
-    subscriptions?: { hub: Subscriptions; connection: boolean },
-  ): void {
-    if (this.servesCompletions) installCompletion(sdk, this);
-    if (this.servesResources) {
-      const markNotFound2025 = patchResourceNotFoundCode(sdk);
-      const notFound = (uri: string, ctx: ServerContext): never => {
-        if (resourceNotFoundIsInvalidParams(info(ctx).protocolVersion)) throw new ResourceNotFoundError(uri);
-        markNotFound2025(ctx.mcpReq.id);
-        throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
-      };
-      subscriptions?.hub.install(sdk, subscriptions.connection, { matches: (uri) => this.matches(uri), notFound });
-      sdk.setRequestHandler("resources/list", () => ({
-        resources: [...this.#fixed.values()].map((e) => e.descriptor.listing) as never,
-      }));
-      sdk.setRequestHandler("resources/templates/list", () => ({
-        resourceTemplates: [...this.#templates.values()].map((e) => e.descriptor.listing) as never,
-      }));
-      sdk.setRequestHandler("resources/read", async (request, ctx) => {
-        const uri = request.params.uri;
-        const request_ = info(ctx);
-        const found = this.#find(uri);
-        if (found === undefined) return notFound(uri, ctx);
-        const vars: Record<string, string> = {};
-        for (const [k, v] of Object.entries(found.match ?? {})) {
-          const raw = Array.isArray(v) ? v.join(",") : v;
-          try {
-            vars[k] = decodeURIComponent(raw);
-          } catch {
-            throw invalidArgument(argumentError(pathStep(k, true), "Expected percent-encoded UTF-8."));
-          }
-        }
-        const e = found.entry;
-        return this.#run(
-          e,
-          "resource",
-          () => e.descriptor.read(vars, request_.context),
-          (value) => e.descriptor.write(value, uri),
-        ) as Promise<ReadResourceResult>;
-      });
-    }
-    if (this.servesPrompts) {
-      sdk.setRequestHandler("prompts/list", () => ({
-        prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing) as never,
-      }));
-      sdk.setRequestHandler("prompts/get", async (request, ctx) => {
-        const entry = this.#prompts.get(request.params.name);
-        if (entry === undefined)
-          throw new ProtocolError(
-            ProtocolErrorCode.InvalidParams,
-            `Prompt ${cutEchoed(request.params.name)} not found`,
-          );
-        const request_ = info(ctx);
-        return this.#run(
-          entry,
-          "prompt",
-          () => entry.descriptor.read(request.params.arguments, request_.context),
-          (value) => entry.descriptor.write(value),
-        ) as Promise<GetPromptResult>;
-      });
-    }
+  /** The resource serving `uri` (as `resources/read` finds it): the fixed URI, else the first matching template and its variables. */
+  find(uri: string): { entry: ResourceEntry; match?: Record<string, string | string[]> } | undefined {
+    return this.#find(uri);
   }
 
-  /**
-   * Reads the arguments, calls the function, writes the result. A bad argument is `-32602`; a
-   * `ToolError` from the function is `-32603` with its message; the SDK's `ProtocolError` is sent
-   * as is (spec §7); anything else thrown is `-32603` `The resource failed.` / `The prompt failed.`.
-   */
-  async #run(
-    entry: Entry<unknown>,
-    what: "resource" | "prompt",
-    read: () => unknown[] | string,
-    write: (value: unknown) => unknown,
-  ): Promise<unknown> {
-    let args: unknown[] | string;
-    try {
-      args = read();
-    } catch (error) {
-      throw this.#failed(entry, what, error);
-    }
-    if (typeof args === "string") throw invalidArgument(args);
-    let value: unknown;
-    try {
-      value = await entry.fn.apply(entry.thisArg, args);
-    } catch (error) {
-      throw thrownAnswer(error, `The ${what} failed.`, (e) => this.#onError(entry.key, e));
-    }
-    try {
-      return write(value);
-    } catch (error) {
-      throw this.#failed(entry, what, error);
-    }
+  /** The prompt `name`, if registered. */
+  prompt(name: string): PromptEntry | undefined {
+    return this.#prompts.get(name);
   }
 
-  #failed(entry: Entry<unknown>, what: "resource" | "prompt", error: unknown): ProtocolError {
-    try {
-      this.#onError(entry.key, error);
-    } catch {
-      // The answer stays the same.
-    }
-    return new ProtocolError(ProtocolErrorCode.InternalError, `The ${what} failed.`);
+  /** The `resources/list` listing, the `resources/templates/list` listing and the `prompts/list` listing, in registration order. */
+  listings(): { resources: unknown[]; resourceTemplates: unknown[]; prompts: unknown[] } {
+    return {
+      resources: [...this.#fixed.values()].map((e) => e.descriptor.listing),
+      resourceTemplates: [...this.#templates.values()].map((e) => e.descriptor.listing),
+      prompts: [...this.#prompts.values()].map((e) => e.descriptor.listing),
+    };
   }
-}
-
-/** JSON-RPC `-32602` whose message is the §5 text the reader built (`Argument 'id' is not valid. Expected an integer.`). */
-function invalidArgument(message: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 
 function promptEntry(

@@ -6,6 +6,7 @@
  */
 import type { ServerAuth } from "./auth-option.js";
 import type { CallerKey } from "./caller.js";
+import type { Failure } from "./pipeline.js";
 import { checkRequestStateOptions } from "./input-required.js";
 import type { RequestStateOptions } from "./input-required.js";
 import { resolveLimits } from "./limits.js";
@@ -25,15 +26,27 @@ export interface McpServerOptions extends LimitOptions {
   /** `instructions` sent in the `initialize` / `server/discover` result. */
   instructions?: string;
   /**
-   * Longest time a tool call may run, in milliseconds (a positive finite number). When it
-   * elapses the tool's `AbortSignal` is aborted (reason: a `TimeoutError` `DOMException`) and the
-   * call answers `isError` with text `The tool timed out.` at once (spec §7). Unset: no limit.
+   * Longest time a tool call (`tools/call`), resource read (`resources/read`) or prompt
+   * (`prompts/get`) may run, in milliseconds (a positive finite number). When it elapses the
+   * function's `AbortSignal` is aborted (reason: a `TimeoutError` `DOMException`) and the request
+   * is answered at once: a tool `isError` with text `The tool timed out.` (spec §7), a resource
+   * JSON-RPC `-32603` `The resource read timed out.`, a prompt `-32603` `The prompt timed out.`.
+   * Unset: no limit.
    */
   requestTimeoutMs?: number;
   /**
-   * Called with every exception a tool (or its generated reader/writer) throws other than a
-   * `ToolError` (errors.ts) — the client only sees `The tool failed.` (spec §7). `tool` is the tool
-   * name. Whatever it returns or throws does not change the answer.
+   * Called with every failure (docs/runtime.md "What counts as a failure"): an exception other
+   * than a `ToolError` or the SDK's `ProtocolError` thrown by a tool, resource, prompt or
+   * completion hook, or by its generated reader/writer — the client only sees `The tool failed.`
+   * (`The resource failed.`, `The prompt failed.`; spec §7). `kind` says which; `name` is the tool
+   * name, the prompt name, or the resource's URI or URI template exactly as registered. Whatever
+   * it returns or throws does not change the answer.
+   */
+  onError?: (failure: Failure) => void;
+  /**
+   * @deprecated Use {@link onError}. Called with the same failures, as `(error, { tool: name })`
+   * (`name` as in `onError`, for resources and prompts too). Whatever it returns or throws does
+   * not change the answer.
    */
   onToolError?: (error: unknown, info: { tool: string }) => void;
   /**

@@ -37,7 +37,10 @@ import type { CallerKey } from "./caller.js";
 import { checkArgumentBounds, nestsTooDeep, tooDeepAnswer } from "./limits.js";
 import type { ArgumentLimits } from "./limits.js";
 import { checkServerOptions, type McpServerOptions } from "./server-options.js";
-import { callTool, reportFailure } from "./tool-call.js";
+import { callTool } from "./tool-call.js";
+import { reportFailure } from "./pipeline.js";
+import type { CallPolicy } from "./pipeline.js";
+import { installResourceHandlers } from "./resource-handlers.js";
 import type { LogLevel } from "./types.js";
 import { installTasks, withTaskCapabilities } from "./tasks.js";
 import { TaskStore } from "./task-store.js";
@@ -125,7 +128,7 @@ export class McpServer {
     this.streamLimits = limits.streams;
     this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
-      (name, error) => reportFailure(name, error, this.#options.onToolError),
+      (failure) => reportFailure(failure, this.#options),
       options.dynamic === true,
       (kinds) => this.#lists.announce(kinds),
     );
@@ -451,7 +454,11 @@ export class McpServer {
       const tools = registry.listTools(view);
       return (this.#auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools }) as never;
     });
-    const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
+    const options = this.#options;
+    const policy: CallPolicy = {
+      timeoutMs: options.requestTimeoutMs,
+      report: (failure) => reportFailure(failure, options),
+    };
     // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
     const limits = this.#limits;
     const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
@@ -471,12 +478,14 @@ export class McpServer {
         run,
       ) ?? run(ctx)) as never;
     });
-    registry.resources.install(
+    installResourceHandlers(
       sdk,
+      registry.resources,
       (ctx) => {
         const view = viewOf(sdk, ctx);
-        return { protocolVersion: view.protocolVersion, context: requestContext(sdk, ctx, view, ctx.mcpReq.signal) };
+        return { protocolVersion: view.protocolVersion, context: (signal) => requestContext(sdk, ctx, view, signal) };
       },
+      policy,
       { hub: this.#subscriptions, connection: servesConnection(ctx) },
     );
     // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
