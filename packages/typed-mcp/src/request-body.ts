@@ -10,7 +10,7 @@
  * @module
  */
 import { isJsonContentType } from "@modelcontextprotocol/server";
-import { precedesBatches, takesBatches } from "./revisions.js";
+import { isServedRevision, precedesBatches, takesBatches } from "./revisions.js";
 
 /** UTF-8, replacement characters for bad sequences, a leading BOM dropped: the SDK's reading. Stateless without `stream`, so one serves every request. */
 const UTF8 = new TextDecoder();
@@ -120,17 +120,16 @@ function replay(
  * (Invalid Request, `id: null`), `JSON-RPC batches are not supported on MCP 2025-06-18 and later.`
  * (on 2024-11-05, which had no batches either: `… on MCP 2024-11-05.`); `undefined` (the SDK serves the request) for any other body, for a batch on 2025-03-26, and for a
  * batch without `MCP-Protocol-Version` (Streamable HTTP "Protocol Version Header": a server
- * without other means SHOULD assume 2025-03-26) or with a value that is no revision of `revisions`
- * (the SDK's own 400 for an unsupported version).
+ * without other means SHOULD assume 2025-03-26) or with a value that is no served revision
+ * (revisions.ts `isServedRevision`; the SDK's own 400 for an unsupported version).
  *
  * @param request The request (only its `MCP-Protocol-Version` header is read).
  * @param body Its JSON body as parsed (`parsedBody`), or `undefined`.
- * @param revisions The revisions served (revisions.ts `REVISIONS`).
  */
-export function refuseBatch(request: Request, body: unknown, revisions: readonly string[]): Response | undefined {
+export function refuseBatch(request: Request, body: unknown): Response | undefined {
   if (!Array.isArray(body)) return undefined;
   const version = request.headers.get("mcp-protocol-version");
-  if (version === null || takesBatches(version) || !revisions.includes(version)) return undefined;
+  if (version === null || takesBatches(version) || !isServedRevision(version)) return undefined;
   const message = precedesBatches(version)
     ? `JSON-RPC batches are not supported on MCP ${version}.`
     : "JSON-RPC batches are not supported on MCP 2025-06-18 and later.";

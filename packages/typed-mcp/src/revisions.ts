@@ -33,6 +33,11 @@ const STATELESS_FROM: Revision = "2026-07-28";
  */
 export const DEFAULT_HTTP_REVISION: Revision = "2025-03-26";
 
+/** Whether `revision` is one of {@link REVISIONS} (a `MCP-Protocol-Version` header naming another is the SDK's 400). */
+export function isServedRevision(revision: string): boolean {
+  return (REVISIONS as readonly string[]).includes(revision);
+}
+
 /** The 2025-era revisions, negotiated by `initialize` (and the only ones a typed-mcp session id may name, session.ts). */
 const LEGACY_REVISIONS: ReadonlySet<string> = new Set(REVISIONS.filter((r) => r < STATELESS_FROM));
 

@@ -44,7 +44,6 @@ import { installResourceHandlers } from "./resource-handlers.js";
 import type { LogLevel } from "./types.js";
 import { installTasks, withTaskCapabilities } from "./tasks.js";
 import { TaskStore } from "./task-store.js";
-import { REVISIONS } from "./revisions.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
@@ -190,13 +189,13 @@ export class McpServer {
       this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
     if (options?.parsedBody !== undefined)
       return (
-        refuseBatch(request, options.parsedBody, REVISIONS) ??
+        refuseBatch(request, options.parsedBody) ??
         refuseDeep(options.parsedBody) ??
         cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers)
       );
     const read = await readJsonBody(request, this.maxRequestBodySize);
     const answer =
-      refuseBatch(request, read.parsedBody, REVISIONS) ??
+      refuseBatch(request, read.parsedBody) ??
       refuseDeep(read.parsedBody) ??
       hand(
         read.request,
