@@ -29,7 +29,6 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
-  RELATED_TASK_META_KEY,
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
 import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
@@ -43,6 +42,7 @@ import type { Caller, CallerKey } from "./caller.js";
 import { bindTask, checkRequestedTtl, isTerminal } from "./task-store.js";
 import type { TaskChange, TaskRecord, TaskStore } from "./task-store.js";
 import type { CallToolResult } from "./types.js";
+import { detailedTask, legacyPayload, legacyTask, modernTask } from "./task-wire.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -107,6 +107,25 @@ export function installTasks(
   callerKey: CallerKey | undefined,
   tools: { mayRunAsTask(name: string): boolean },
 ): TaskCalls {
+  patchSdkForTasks(sdk, tools);
+  const calls = new TaskCalls(
+    sdk,
+    store,
+    viewOf,
+    connection ? `connection:${crypto.randomUUID()}` : undefined,
+    callerKey,
+  );
+  installTaskHandlers(sdk, store, calls, viewOf);
+  return calls;
+}
+
+/**
+ * The SDK internals {@link installTasks} patches: the `initialize` result without the 2026
+ * `extension` capability and the `server/discover` result without the 2025 `tasks` one (each
+ * family sees its own task capability), and the `tools/call` handler of a tool that may run as a
+ * task answering the `TaskCreated` signal after the SDK's result check.
+ */
+function patchSdkForTasks(sdk: Server, tools: { mayRunAsTask(name: string): boolean }): void {
   const internals = sdk as unknown as SdkInternals;
   const initialize = internals._oninitialize.bind(sdk);
   const discover = internals._ondiscover.bind(sdk);
@@ -135,13 +154,15 @@ export function installTasks(
         : wrapped(request, ctx);
     };
   };
-  const calls = new TaskCalls(
-    sdk,
-    store,
-    viewOf,
-    connection ? `connection:${crypto.randomUUID()}` : undefined,
-    callerKey,
-  );
+}
+
+/** The `tasks/get`, `tasks/cancel`, `tasks/update`, `tasks/result` and `tasks/list` handlers of one SDK instance. */
+function installTaskHandlers(
+  sdk: Server,
+  store: TaskStore,
+  calls: TaskCalls,
+  viewOf: (ctx: ServerContext) => ClientView,
+): void {
   const find = (taskId: string, ctx: ServerContext): { record: TaskRecord; modern: boolean } => {
     const view = viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
@@ -193,7 +214,6 @@ export function installTasks(
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
     } as never;
   });
-  return calls;
 }
 
 /** Decides and runs `tools/call` requests as tasks for one SDK instance (made by {@link installTasks}). */
@@ -365,63 +385,6 @@ function missingExtension(): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError({
     requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
   } as never);
-}
-
-/**
- * A task's wire fields in the key order of the spec's schemas. Only the duration names differ:
- * `ttl` / `pollInterval` in the 2025-11-25 `Task`, `ttlMs` / `pollIntervalMs` in SEP-2663's
- * (both integer milliseconds).
- */
-function taskFields(
-  r: TaskRecord,
-  ttlKey: "ttl" | "ttlMs",
-  pollKey: "pollInterval" | "pollIntervalMs",
-): Record<string, unknown> {
-  return {
-    taskId: r.taskId,
-    status: r.status,
-    ...(r.statusMessage !== undefined && { statusMessage: r.statusMessage }),
-    createdAt: r.createdAt,
-    lastUpdatedAt: r.lastUpdatedAt,
-    [ttlKey]: r.ttl,
-    [pollKey]: r.pollInterval,
-  };
-}
-
-/** The 2025-11-25 `Task`. */
-function legacyTask(r: TaskRecord): Record<string, unknown> {
-  return taskFields(r, "ttl", "pollInterval");
-}
-
-/** The SEP-2663 `Task` fields. */
-function modernTask(r: TaskRecord): Record<string, unknown> {
-  return taskFields(r, "ttlMs", "pollIntervalMs");
-}
-
-/** The SEP-2663 `DetailedTask` of `tasks/get`: `result` when completed, `error` when failed, `inputRequests` (pending, by key) when input_required. */
-function detailedTask(r: TaskRecord): Record<string, unknown> {
-  return {
-    ...modernTask(r),
-    ...(r.status === "completed" && r.result !== undefined && { result: r.result }),
-    ...(r.status === "failed" && r.error !== undefined && { error: r.error }),
-    ...(r.status === "input_required" && r.inputs !== undefined && { inputRequests: r.inputs.requests() }),
-  };
-}
-
-/**
- * The 2025-11-25 `tasks/result` answer of a terminal task: the tool's `CallToolResult` with
- * `_meta["io.modelcontextprotocol/related-task"] = { taskId }`; a failed task's JSON-RPC error;
- * for a cancelled (or expired) one `-32602`.
- */
-function legacyPayload(r: TaskRecord): CallToolResult {
-  if (r.status === "completed" && r.result !== undefined)
-    return { ...r.result, _meta: { ...r.result._meta, [RELATED_TASK_META_KEY]: { taskId: r.taskId } } };
-  if (r.status === "failed" && r.error !== undefined)
-    throw new ProtocolError(r.error.code, r.error.message, r.error.data);
-  throw new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Task ${r.taskId} has no result: it was ${r.status === "cancelled" ? "cancelled" : "dropped"}.`,
-  );
 }
 
 /** `capabilities` without `tasks` (`key` = "tasks") or without `extensions[TASKS_EXTENSION]`. */
