@@ -5,9 +5,9 @@
  *
  * @module
  */
+import { pathKey } from "typed-mcp/internal";
 import {
   assertNever,
-  pathStep,
   type PromptListing,
   type PromptModel,
   type ResourceListing,
@@ -163,7 +163,7 @@ export function completionValues(params: StringParamModel[]): Record<string, str
  * type and checked against its constraints (the same generated checks as tool readers).
  */
 function stringReader(params: StringParamModel[], scope: Scope, refuseUnknown: boolean): Lines {
-  const fail = (name: string, sentence: string) => failWith([{ text: pathStep(name, true) }], sentence);
+  const fail = (name: string, sentence: string) => failWith([{ text: pathKey(name, true) }], sentence);
   const out = new Lines();
   const c = { out, scope };
   out.line(`if (a === undefined || a === null) a = {};`);
@@ -224,21 +224,19 @@ function readMember(t: TypeModel, s: string, name: string, c: { out: Lines; scop
     c.out.line(`const ${n} = ${helperCall("bigintFromString", s)};`);
     const k = t.constraints ?? {};
     if (refuse)
-      c.out.line(
-        `if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected an integer."))}`,
-      );
+      c.out.line(`if (${n} === undefined) ${failWith([{ text: pathKey(name, true) }], fixed("Expected an integer."))}`);
     if (k.minimum !== undefined)
       c.out.line(
-        `if (${n} < ${k.minimum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at least ${k.minimum}.`))}`,
+        `if (${n} < ${k.minimum}) ${failWith([{ text: pathKey(name, true) }], fixed(`Expected an integer of at least ${k.minimum}.`))}`,
       );
     if (k.maximum !== undefined)
       c.out.line(
-        `if (${n} > ${k.maximum}) ${failWith([{ text: pathStep(name, true) }], fixed(`Expected an integer of at most ${k.maximum}.`))}`,
+        `if (${n} > ${k.maximum}) ${failWith([{ text: pathKey(name, true) }], fixed(`Expected an integer of at most ${k.maximum}.`))}`,
       );
     return n;
   }
   const x = fromString(t, s, name, c);
-  return readValue(t, x, [{ text: pathStep(name, true) }], c);
+  return readValue(t, x, [{ text: pathKey(name, true) }], c);
 }
 
 /**
@@ -301,7 +299,7 @@ function readUnionFromString(
   });
   c.out.reopen("} else {");
   c.out.line(
-    failWith([{ text: pathStep(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)),
+    failWith([{ text: pathKey(name, true) }], fixed(`Expected ${listOr(t.members.map((m) => grammar(m, s).name))}.`)),
   );
   c.out.close();
 }
@@ -318,7 +316,7 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
       const n = c.scope.fresh("n");
       c.out.line(`const ${n} = ${helperCall(t.kind === "number" ? "numberFromString" : "integerFromString", s)};`);
       c.out.line(
-        `if (${n} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`,
+        `if (${n} === undefined) ${failWith([{ text: pathKey(name, true) }], fixed(t.kind === "number" ? "Expected a number." : "Expected an integer."))}`,
       );
       return n;
     }
@@ -326,7 +324,7 @@ function fromString(t: TypeModel, s: string, name: string, c: { out: Lines; scop
       const b = c.scope.fresh("b");
       c.out.line(`const ${b} = ${s} === "true" ? true : ${s} === "false" ? false : undefined;`);
       c.out.line(
-        `if (${b} === undefined) ${failWith([{ text: pathStep(name, true) }], fixed("Expected true or false."))}`,
+        `if (${b} === undefined) ${failWith([{ text: pathKey(name, true) }], fixed("Expected true or false."))}`,
       );
       return b;
     }

@@ -10,7 +10,7 @@
  */
 import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { cutEchoed } from "@typed-mcp/model";
+import { cutEchoed } from "./argument-errors.js";
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify } from "jose";
 import type { JWTPayload, JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult } from "jose";
 import { AuthUnavailableError, authInfoOf, checkIssuedAt, mediaType, messageOf } from "./auth-token.js";

@@ -90,7 +90,7 @@ export function passthrough(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Argument errors of spec §5, one rule for build time and run time (`@typed-mcp/model`):
+ * Argument errors of spec §5 (argument-errors.ts, one rule for build time and run time):
  * `pathKey(key, first)` is one safe path step (`.name` or `["…"]`), `invalid(path, sentence)` the
  * whole `Argument '<path>' is not valid. <sentence>` text (paths cut at 200 UTF-16 code units),
  * `invalidFrom(path, failure)` the same text from a shared reader's `<suffix>\n<sentence>`
@@ -101,11 +101,4 @@ export function passthrough(value: unknown): Record<string, unknown> {
  * string), `unknownArg(key)` the §5 error of an unknown top-level argument (both keep a tool
  * reader's fixed text out of every tool).
  */
-export {
-  pathStep as pathKey,
-  argumentError as invalid,
-  argumentErrorFrom as invalidFrom,
-  jsonTypeName as got,
-  argumentsObject as args,
-  unknownArgument as unknownArg,
-} from "@typed-mcp/model";
+export { pathKey, invalid, invalidFrom, got, args, unknownArg } from "./argument-errors.js";

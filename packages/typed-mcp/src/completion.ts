@@ -8,7 +8,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { cutEchoed } from "@typed-mcp/model";
+import { cutEchoed } from "./argument-errors.js";
 import type { Server } from "@modelcontextprotocol/server";
 import { thrownAnswer } from "./errors.js";
 import { bindMember, collect } from "./class-members.js";

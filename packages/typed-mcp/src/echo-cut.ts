@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { MAX_PATH_LENGTH, cutEchoed } from "@typed-mcp/model";
+import { MAX_PATH_LENGTH, cutEchoed } from "./argument-errors.js";
 import { isJsonContentType } from "@modelcontextprotocol/server";
 
 /** Deepest nesting of `error.data` that is cut. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { argumentError, pathStep } from "@typed-mcp/model";
+import { invalid, pathKey } from "./argument-errors.js";
 
 /** The limit options of `McpServerOptions` (docs/security.md "Limits"). */
 export interface LimitOptions {
@@ -126,8 +126,8 @@ function ownValue(obj: Record<string, unknown>, key: string): unknown {
 }
 
 /**
- * The §5 argument error for an argument over a bound: the argument's safe path (model
- * `pathStep`, cut at 200 code units by `argumentError`) and the second sentence naming the bound,
+ * The §5 argument error for an argument over a bound: the argument's safe path
+ * (argument-errors.ts `pathKey`, cut at 200 code units by `invalid`) and the second sentence naming the bound,
  * `Expected at most <n> levels of nesting.` or `Expected at most <n> values in all arguments
  * together.` (docs/security.md "Limits").
  */
@@ -136,7 +136,7 @@ function overBound(name: string, bound: "depth" | "values", limits: ArgumentLimi
     bound === "depth"
       ? `Expected at most ${limits.maxDepth} levels of nesting.`
       : `Expected at most ${limits.maxValues} values in all arguments together.`;
-  return argumentError(pathStep(name, true), sentence);
+  return invalid(pathKey(name, true), sentence);
 }
 
 /**

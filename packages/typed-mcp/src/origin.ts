@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { cutEchoed } from "@typed-mcp/model";
+import { cutEchoed } from "./argument-errors.js";
 
 /**
  * Checks `allowedOrigins` as the `McpServer` constructor does and returns them as RFC 6454

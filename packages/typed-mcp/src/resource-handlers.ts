@@ -10,7 +10,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult, Server, ServerContext } from "@modelcontextprotocol/server";
-import { argumentError, cutEchoed, pathStep } from "@typed-mcp/model";
+import { cutEchoed, invalid, pathKey } from "./argument-errors.js";
 import { installCompletion } from "./completion.js";
 import { isToolError } from "./errors.js";
 import { runCall } from "./pipeline.js";
@@ -108,7 +108,7 @@ function decodeVariables(match: Record<string, string | string[]> | undefined): 
     try {
       vars[k] = decodeURIComponent(raw);
     } catch {
-      throw invalidArgument(argumentError(pathStep(k, true), "Expected percent-encoded UTF-8."));
+      throw invalidArgument(invalid(pathKey(k, true), "Expected percent-encoded UTF-8."));
     }
   }
   return vars;

@@ -45,7 +45,7 @@ import type {
   Server,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { argumentError, jsonTypeName, pathStep } from "@typed-mcp/model";
+import { got, invalid, pathKey } from "./argument-errors.js";
 import { cutErrorEchoes, longStringsOf } from "./echo-cut.js";
 import { encodeSession } from "./session.js";
 
@@ -302,7 +302,7 @@ function captureArguments(
   // Not an object: the SDK's parse would refuse it with its own text; the reader's answer is §5's.
   const refused =
     typeof args !== "object" || args === null || Array.isArray(args)
-      ? argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`)
+      ? invalid("arguments", `Expected an object, got ${got(args)}.`)
       : inspect(args as Record<string, unknown>);
   if (refused !== undefined) {
     captured.set(id, { refused });
@@ -357,7 +357,7 @@ function zodIssues(text: string): ZodIssue[] | undefined {
  */
 export function validationErrorMessage(method: string, issue: ZodIssue): string {
   let path = "";
-  for (const step of issue.path) path += typeof step === "number" ? `[${step}]` : pathStep(step, path === "");
+  for (const step of issue.path) path += typeof step === "number" ? `[${step}]` : pathKey(step, path === "");
   if (path.length > 200) path = path.slice(0, 200) + "…";
   const text = issue.message
     .replace(/^Invalid input: /, "")
@@ -395,13 +395,12 @@ function cleanValidationError<M>(message: M, method: string): M {
 export function promptArgumentsProblem(args: unknown): string | undefined {
   if (args === undefined) return undefined;
   if (typeof args !== "object" || args === null || Array.isArray(args))
-    return argumentError("arguments", `Expected an object, got ${jsonTypeName(args)}.`);
+    return invalid("arguments", `Expected an object, got ${got(args)}.`);
   if (Object.hasOwn(args as object, "__proto__"))
-    return argumentError(pathStep("__proto__", true), "It is not an argument of this prompt.");
+    return invalid(pathKey("__proto__", true), "It is not an argument of this prompt.");
   for (const key of Object.keys(args)) {
     const value = (args as Record<string, unknown>)[key];
-    if (typeof value !== "string")
-      return argumentError(pathStep(key, true), `Expected a string, got ${jsonTypeName(value)}.`);
+    if (typeof value !== "string") return invalid(pathKey(key, true), `Expected a string, got ${got(value)}.`);
   }
   return undefined;
 }

@@ -11,7 +11,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { cutEchoed } from "@typed-mcp/model";
+import { cutEchoed } from "./argument-errors.js";
 import { toBase64url } from "./base64.js";
 import { ANONYMOUS_OWNER } from "./caller.js";
 import type { Caller } from "./caller.js";

@@ -32,7 +32,7 @@ import {
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
 import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
-import { cutEchoed } from "@typed-mcp/model";
+import { cutEchoed } from "./argument-errors.js";
 import type { ClientView } from "./client-view.js";
 import { bindInputSource, roundAnswersOf } from "./input-required.js";
 import { hasTasks, isStateless } from "./revisions.js";

@@ -5,7 +5,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { cutEchoed } from "@typed-mcp/model";
+import { cutEchoed } from "./argument-errors.js";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { shapeResult } from "./client-view.js";
 import { defineOwn } from "./codegen-support.js";

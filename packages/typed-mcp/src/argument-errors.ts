@@ -1,8 +1,9 @@
 /**
  * The text of an argument error (spec §5): `Argument '<path>' is not valid. <second sentence>`,
- * with safe paths. Shared by code generation (static path steps, written at build time) and the
- * runtime `typed-mcp/internal` (dynamic steps such as record keys, and the final message), so
- * both sides quote and cut paths by one rule.
+ * with safe paths, and the one cut of echoed client text. Generated code calls these through
+ * `typed-mcp/internal` under the names here (`__tmcp.pathKey`, `__tmcp.invalid`, …; model
+ * `RUNTIME_HELPERS`); code generation imports `pathKey` from `typed-mcp/internal` for the static
+ * path steps it writes at build time, so both sides quote and cut paths by one rule.
  *
  * @module
  */
@@ -22,7 +23,7 @@ export const MAX_PATH_LENGTH = 200;
  * @param name The wire name (any string, also empty or with lone surrogates).
  * @param first Whether the step starts the path (a top-level parameter or argument).
  */
-export function pathStep(name: string, first: boolean): string {
+export function pathKey(name: string, first: boolean): string {
   if (SAFE_NAME.test(name)) return first ? name : "." + name;
   let out = '["';
   for (let i = 0; i < name.length; i++) {
@@ -40,10 +41,10 @@ export function pathStep(name: string, first: boolean): string {
  * longer than {@link MAX_PATH_LENGTH} UTF-16 code units keeps its first 200 (199 when the 200th
  * would be the high half of a surrogate pair) and ends in `…`.
  *
- * @param path The path, already made of {@link pathStep}s.
+ * @param path The path, already made of {@link pathKey}s.
  * @param sentence The second sentence (spec §5 table, docs/unions.md "Error sentences").
  */
-export function argumentError(path: string, sentence: string): string {
+export function invalid(path: string, sentence: string): string {
   return `Argument '${cutEchoed(path)}' is not valid. ${sentence}`;
 }
 
@@ -66,15 +67,15 @@ export function cutEchoed(text: string): string {
 /**
  * The whole argument error of spec §5 for a failure a shared reader returned (docs/architecture.md
  * "Shared types"): `failure` is `<path suffix>\n<sentence>` (a safe path never holds a line feed),
- * `path` the caller's own path of the value; the same text as {@link argumentError} of the whole
+ * `path` the caller's own path of the value; the same text as {@link invalid} of the whole
  * path, cut by the same rule.
  *
  * @param path The caller's path of the value the shared reader read, e.g. `items[2]`.
  * @param failure The shared reader's failure, e.g. `.qty\nExpected an integer of at least 1.`.
  */
-export function argumentErrorFrom(path: string, failure: string): string {
+export function invalidFrom(path: string, failure: string): string {
   const i = failure.indexOf("\n");
-  return argumentError(path + failure.slice(0, i), failure.slice(i + 1));
+  return invalid(path + failure.slice(0, i), failure.slice(i + 1));
 }
 
 /**
@@ -82,7 +83,7 @@ export function argumentErrorFrom(path: string, failure: string): string {
  * names what it got: `a string`, `a number`, `a boolean`, `an array`, `an object`, `null`.
  * Never the value itself.
  */
-export function jsonTypeName(value: unknown): string {
+export function got(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
@@ -105,10 +106,10 @@ export function jsonTypeName(value: unknown): string {
  * scalar) → the whole argument error `Argument 'arguments' is not valid. Expected an object, got
  * <JSON type>.` — a string, which the reader returns as its failure.
  */
-export function argumentsObject(a: unknown): Record<string, unknown> | string {
+export function args(a: unknown): Record<string, unknown> | string {
   if (a === undefined) return {};
   if (typeof a !== "object" || a === null || Array.isArray(a))
-    return argumentError("arguments", `Expected an object, got ${jsonTypeName(a)}.`);
+    return invalid("arguments", `Expected an object, got ${got(a)}.`);
   return a as Record<string, unknown>;
 }
 
@@ -117,6 +118,6 @@ export function argumentsObject(a: unknown): Record<string, unknown> | string {
  * listed parameter passed): `Argument '<key as a safe path step>' is not valid. It is not a
  * parameter of this tool.`
  */
-export function unknownArgument(key: string): string {
-  return argumentError(pathStep(key, true), "It is not a parameter of this tool.");
+export function unknownArg(key: string): string {
+  return invalid(pathKey(key, true), "It is not a parameter of this tool.");
 }
