@@ -5,7 +5,7 @@
  * (found by a fresh attack: user "m2m" listed and cancelled client m2m's tasks).
  */
 import { expect, it } from "vitest";
-import { authInfoOf } from "../../packages/typed-mcp/dist/auth-token.js";
+import { authInfoOf } from "../../packages/typed-mcp/dist/auth/token.js";
 
 const settings = { issuer: new URL("https://as.example"), audiences: ["https://mcp.example/mcp"] } as never;
 const ownerOf = (claims: Record<string, unknown>, via: "jwt" | "introspection") =>

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { readDateTime } from "../../packages/typed-mcp/dist/codegen-support.js";
+import { readDateTime } from "../../packages/typed-mcp/dist/codegen-support/helpers.js";
 
 /** The previous implementation (an 11-group regex and three `Date`s): the oracle. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;

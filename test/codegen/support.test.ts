@@ -3,7 +3,7 @@
  * Node's Buffer is used only as an oracle here; the helpers themselves use no Buffer.
  */
 import { describe, expect, it } from "vitest";
-import * as s from "../../packages/typed-mcp/dist/codegen-support.js";
+import * as s from "../../packages/typed-mcp/dist/codegen-support/helpers.js";
 
 describe("base64", () => {
   it("encodes and decodes like RFC 4648 (Buffer as oracle), for every length 0..64 and random bytes", () => {

@@ -10,7 +10,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { isServedRevision, hasTasks, precedesBatches, takesBatches } from "../../packages/typed-mcp/dist/revisions.js";
+import {
+  isServedRevision,
+  hasTasks,
+  precedesBatches,
+  takesBatches,
+} from "../../packages/typed-mcp/dist/protocol/revisions.js";
 
 const src = fileURLToPath(new URL("../../packages/typed-mcp/src", import.meta.url));
 

@@ -14,7 +14,7 @@ import {
   patchResourceNotFoundCode,
   servesConnection,
   wrapRequestHandlers,
-} from "../../packages/typed-mcp/dist/sdk-patches.js";
+} from "../../packages/typed-mcp/dist/protocol/sdk-patches.js";
 
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 // The same module instance typed-mcp's dist imports (ESM resolves the pnpm symlink to one real path).

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PINNED_SDK_VERSION } from "../../packages/typed-mcp/dist/sdk-patches.js";
-import { applyListenRules } from "../../packages/typed-mcp/dist/stdio-listen.js";
+import { PINNED_SDK_VERSION } from "../../packages/typed-mcp/dist/protocol/sdk-patches.js";
+import { applyListenRules } from "../../packages/typed-mcp/dist/streams/stdio-listen.js";
 
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 const sdk = (await import(new URL("dist/index.mjs", SDK_DIR).href)) as typeof import("@modelcontextprotocol/server");

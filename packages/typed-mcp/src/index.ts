@@ -6,28 +6,28 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
-export type { TaskOptions, TaskQuota } from "./task-store.js";
-export type { CallerKey } from "./caller.js";
-export type { CallKind, Failure } from "./pipeline.js";
-export type { StreamClosedNotice, StreamOptions } from "./streams.js";
-export { STREAM_CLOSED_CHANNEL } from "./streams.js";
-export type { AuthOptions } from "./auth.js";
-export type { ServerAuth } from "./auth-option.js";
-export { ToolError, ServerRequestUnavailableError } from "./errors.js";
-export type { ServerRequestMethod } from "./errors.js";
-export type { CompletionHook, CompletionRef, TemplateVariables } from "./completion.js";
+export type { TaskOptions, TaskQuota } from "./tasks/store.js";
+export type { CallerKey } from "./transports/caller.js";
+export type { CallKind, Failure } from "./calls/pipeline.js";
+export type { StreamClosedNotice, StreamOptions } from "./streams/listen-streams.js";
+export { STREAM_CLOSED_CHANNEL } from "./streams/listen-streams.js";
+export type { AuthOptions } from "./auth/oauth.js";
+export type { ServerAuth } from "./auth/option.js";
+export { ToolError, ServerRequestUnavailableError } from "./calls/errors.js";
+export type { ServerRequestMethod } from "./calls/errors.js";
+export type { CompletionHook, CompletionRef, TemplateVariables } from "./resources/completion.js";
 export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
-export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";
+export { TOOL_ERROR_CHANNEL } from "./calls/diagnostics.js";
 export { resource, prompt, complete } from "./resource-decorators.js";
-export { UI_MIME_TYPE } from "./apps.js";
+export { UI_MIME_TYPE } from "./server/apps.js";
 export type {
   UiResourceOptions,
   UiResourceMeta,
   UiResourceCsp,
   UiResourcePermissions,
   UiResourceHtml,
-} from "./apps.js";
+} from "./server/apps.js";
 export type {
   ResourceOptions,
   QuickResourceOptions,
@@ -42,4 +42,4 @@ export type {
   CompletionMethod,
   CompleteDecorator,
 } from "./resource-decorators.js";
-export * from "./sdk.js";
+export * from "./protocol/sdk.js";

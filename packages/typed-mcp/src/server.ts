@@ -11,28 +11,28 @@
  */
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Implementation, McpHttpHandler, McpRequestContext, Server } from "@modelcontextprotocol/server";
-import { UI_EXTENSION } from "./apps.js";
-import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
-import { authGate } from "./auth-option.js";
-import type { AuthHandler } from "./auth-option.js";
-import type { CallerKey } from "./caller.js";
-import type { CompletionHook, TemplateVariables } from "./completion.js";
+import { UI_EXTENSION } from "./server/apps.js";
+import type { UiResourceHtml, UiResourceOptions } from "./server/apps.js";
+import { authGate } from "./auth/option.js";
+import type { AuthHandler } from "./auth/option.js";
+import type { CallerKey } from "./transports/caller.js";
+import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { ListChanges } from "./dynamic-lists.js";
-import { serveRequest } from "./fetch-entry.js";
-import type { FetchOptions } from "./fetch-entry.js";
-import { requestStateCodec } from "./input-required.js";
-import type { ArgumentLimits } from "./limits.js";
-import { checkAllowedOrigins, originRefusal } from "./origin.js";
-import { reportFailure } from "./pipeline.js";
-import { Registry } from "./registry.js";
+import { ListChanges } from "./server/dynamic-lists.js";
+import { serveRequest } from "./transports/fetch-entry.js";
+import type { FetchOptions } from "./transports/fetch-entry.js";
+import { requestStateCodec } from "./calls/input-required.js";
+import type { ArgumentLimits } from "./protocol/limits.js";
+import { checkAllowedOrigins, originRefusal } from "./transports/origin.js";
+import { reportFailure } from "./calls/pipeline.js";
+import { Registry } from "./server/registry.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { buildSdkServer } from "./sdk-server.js";
-import { checkServerOptions, type McpServerOptions } from "./server-options.js";
-import { ListenStreams } from "./streams.js";
-import type { StreamLimits } from "./streams.js";
-import { Subscriptions } from "./subscriptions.js";
-import { TaskStore } from "./task-store.js";
+import { buildSdkServer } from "./server/sdk-server.js";
+import { checkServerOptions, type McpServerOptions } from "./server/options.js";
+import { ListenStreams } from "./streams/listen-streams.js";
+import type { StreamLimits } from "./streams/listen-streams.js";
+import { Subscriptions } from "./resources/subscriptions.js";
+import { TaskStore } from "./tasks/store.js";
 import type { LogLevel } from "./types.js";
 
 /** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
