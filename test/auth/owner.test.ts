@@ -1,5 +1,5 @@
 /**
- * The owner a verified token stands for (docs/security.md "Callers"; auth-token.ts `authInfoOf`):
+ * The owner a verified token stands for (docs/security.md "Callers"; auth/token.ts `authInfoOf`):
  * JWT — issuer + `sub` + `client_id`; introspection — issuer + (`sub` ?? `client_id`), each
  * tagged, so a user whose `sub` equals a machine client's `client_id` is not that client's caller
  * (found by a fresh attack: user "m2m" listed and cancelled client m2m's tasks).

@@ -1,5 +1,5 @@
 /**
- * `readDateTime` (packages/typed-mcp/src/date-time.ts) against the contract's grammar (spec §4
+ * `readDateTime` (packages/typed-mcp/src/codegen-support/date-time.ts) against the contract's grammar (spec §4
  * `Date`, docs/codegen.md "Date-time": RFC 3339 §5.6 `date-time`, `T`/`Z` in either case, leap
  * second refused, fraction truncated to milliseconds), and against the previous regex + `Date`
  * implementation kept here as the oracle of a property test.

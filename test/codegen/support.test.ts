@@ -1,5 +1,5 @@
 /**
- * Runtime helpers generated code calls as `__tmcp.<name>` (packages/typed-mcp/src/codegen-support.ts).
+ * Runtime helpers generated code calls as `__tmcp.<name>` (packages/typed-mcp/src/codegen-support/helpers.ts).
  * Node's Buffer is used only as an oracle here; the helpers themselves use no Buffer.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The assumptions behind packages/typed-mcp/src/sdk-patches.ts, checked against the installed
+ * The assumptions behind packages/typed-mcp/src/protocol/sdk-patches.ts, checked against the installed
  * SDK. Each failure names the pinned SDK version and what changed, so an SDK upgrade that breaks
  * a patch fails here loudly instead of somewhere on the wire.
  */
@@ -24,7 +24,7 @@ const installed = (JSON.parse(readFileSync(new URL("package.json", SDK_DIR), "ut
 /** The message of every assertion here: the pinned version, the installed one, and what changed. */
 function changed(what: string): string {
   return (
-    `@modelcontextprotocol/server changed under typed-mcp's SDK patches (packages/typed-mcp/src/sdk-patches.ts, ` +
+    `@modelcontextprotocol/server changed under typed-mcp's SDK patches (packages/typed-mcp/src/protocol/sdk-patches.ts, ` +
     `written for ${PINNED_SDK_VERSION}, installed ${installed}): ${what}`
   );
 }

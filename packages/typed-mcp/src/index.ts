@@ -1,6 +1,14 @@
 /**
  * typed-mcp: typed TypeScript functions and class methods as MCP tools (spec §0).
  *
+ * The top of `src/` is the public surface: the package entries (`index`, `internal`, `stdio`,
+ * `node`, `auth`, the targets of package.json `exports`), `McpServer` (server.ts), the public
+ * types (types.ts) and the decorators. They stay directly in `src/` (so in `dist/`): the build
+ * plugin recognizes typed-mcp's own declarations — `McpServer` for the quick path,
+ * `RequestContext` — by their file being there (`@typed-mcp/extract` `isTypedMcpFile`). Everything
+ * else lives in one folder per capability, each saying its job at the top of its main file
+ * (docs/runtime.md "Module layout").
+ *
  * @packageDocumentation
  */
 export * from "./types.js";

@@ -4,7 +4,7 @@
  * `tools/call` itself so that listings and texts are exactly those of the spec.
  *
  * This class only holds the parts and wires them together (docs/runtime.md "Module layout"): the
- * registry (registry.ts), its options and their checks (server-options.ts), the HTTP entry
+ * registry (registry.ts), its options and their checks (server/options.ts), the HTTP entry
  * (fetch-entry.ts), and the SDK server factory (sdk-server.ts) that installs the handlers.
  *
  * @packageDocumentation
@@ -35,9 +35,9 @@ import { Subscriptions } from "./resources/subscriptions.js";
 import { TaskStore } from "./tasks/store.js";
 import type { LogLevel } from "./types.js";
 
-/** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
+/** The MCP Apps extension id (defined in server/apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
-/** The options of {@link McpServer} (defined and checked in server-options.ts; exported here as before). */
+/** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
 export type { McpServerOptions };
 
 /** The options of {@link McpServer.fetch} (defined in fetch-entry.ts; exported here as before). */
@@ -69,7 +69,7 @@ export class McpServer {
   #handler: McpHttpHandler | undefined;
   /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
-  /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
+  /** Resource subscriptions of lasting connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions: Subscriptions;
   /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
   readonly #limits: ArgumentLimits;
@@ -77,17 +77,17 @@ export class McpServer {
   readonly maxRequestBodySize: number;
   /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
   readonly #auth: AuthHandler | undefined;
-  /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
+  /** Lasting connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
-  /** The tasks of every connection and request (task-store.ts). */
+  /** The tasks of every connection and request (tasks/store.ts). */
   readonly #tasks: TaskStore;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
   readonly #callerKey: CallerKey | undefined;
   /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
   readonly #origins: ReadonlySet<string> | undefined;
-  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams.ts). */
+  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams/listen-streams.ts). */
   readonly #listen: ListenStreams;
-  /** The `streams` option with its defaults (streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
+  /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
   /**
@@ -273,13 +273,13 @@ export class McpServer {
     await this.#subscriptions.resourceUpdated(uri);
   }
 
-  /** The URIs live 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
+  /** The URIs lasting 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
   subscribedUris(): string[] {
     return this.#subscriptions.subscribed();
   }
 
   /**
-   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to live 2025-era
+   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to lasting 2025-era
    * (stdio) connections whose `logging/setLevel` lets `level` through (docs/runtime.md "Logging outside a request").
    * `level`: RFC 5424 severity; `data`: any JSON value; `logger`: sent when given. Never throws; resolves once handed to the transports.
    */

@@ -24,7 +24,7 @@ interface Cached {
 
 /**
  * The introspecting verifier of `settings` (with `settings.introspection` set): resolves to the
- * token's `AuthInfo` (auth-token.ts `authInfoOf`).
+ * token's `AuthInfo` (auth/token.ts `authInfoOf`).
  * @throws OAuthError `invalid_token` for an inactive, foreign, expired or not-yet-valid token;
  *   {@link AuthUnavailableError} when the introspection endpoint fails, times out or is not published.
  */

@@ -65,7 +65,7 @@ export function remoteKeys(uri: string, settings: VerifierSettings): JWTVerifyGe
 
 /**
  * Verifies `token` as an RFC 9068 access token of `issuer` for `settings.audiences`, its key from
- * `keys` ({@link remoteKeys}), and returns its `AuthInfo` (auth-token.ts `authInfoOf`).
+ * `keys` ({@link remoteKeys}), and returns its `AuthInfo` (auth/token.ts `authInfoOf`).
  * @throws OAuthError `invalid_token` for a bad token (the description says which check failed and,
  *   for `typ`, `sub` and `client_id`, which option accepts the issuer's own practice);
  *   {@link AuthUnavailableError} when the JWKS cannot be used.

@@ -1,15 +1,19 @@
 /**
+ * Folder `auth/`: the OAuth 2.1 resource server (docs/auth.md) — the gate (this file), the `auth`
+ * option's contract with `McpServer`, token verification (JWT, introspection), token parsing, and
+ * scopes.
+ *
  * The OAuth 2.1 resource server in front of `server.fetch` (MCP 2025-06-18 and later,
  * "Authorization"; docs/auth.md): RFC 9728 protected resource metadata, RFC 6750 bearer
  * tokens with `WWW-Authenticate` challenges, RFC 8707 audience-bound tokens, and per-tool,
  * per-resource and per-prompt scopes. The protocol parts are the SDK's
  * (`verifyBearerToken`, `bearerAuthChallengeResponse`, `oauthMetadataResponse`,
- * `buildOAuthProtectedResourceMetadata`); tokens are verified in auth-verify.ts (jose,
+ * `buildOAuthProtectedResourceMetadata`); tokens are verified in auth/verify.ts (jose,
  * oauth4webapi). stdio never passes through here (MCP: stdio servers take credentials from the
  * environment).
  *
  * The `typed-mcp/auth` entry: `auth: oauth({ issuer, audience, … })`. Only servers that import it
- * bundle this module, auth-verify.ts, jose and oauth4webapi (docs/runtimes.md "Bundle size").
+ * bundle this module, auth/verify.ts, jose and oauth4webapi (docs/runtimes.md "Bundle size").
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * The `auth` option's contract inside the main runtime (docs/auth.md "The `auth` option"): what
  * `McpServer` needs of a resource-server gate, and the check of the value it is given. The gate
- * itself (auth.ts, auth-verify.ts: jose, oauth4webapi) is reachable only through the
+ * itself (auth.ts, auth/verify.ts: jose, oauth4webapi) is reachable only through the
  * `typed-mcp/auth` entry, so a server without `auth` bundles none of it (docs/runtimes.md
  * "Bundle size").
  *

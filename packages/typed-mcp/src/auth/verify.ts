@@ -2,7 +2,7 @@
  * Access-token verification for the OAuth 2.1 resource server (docs/auth.md "What is verified
  * where"): authorization server metadata discovery (RFC 8414, OpenID Connect Discovery 1.0)
  * through `oauth4webapi`, then JWT access tokens (RFC 9068) against the issuer's JWKS through
- * `jose` (auth-jwt.ts) or RFC 7662 introspection (auth-introspection.ts). Nothing here parses a
+ * `jose` (auth/jwt.ts) or RFC 7662 introspection (auth/introspection.ts). Nothing here parses a
  * token by hand.
  *
  * Every verifier implements the SDK's `OAuthTokenVerifier`: it resolves to the verified
@@ -32,7 +32,7 @@ const METADATA_MAX_AGE_MS = 3_600_000;
  * discovered on first use (RFC 8414 `/.well-known/oauth-authorization-server`, then OpenID
  * Connect `/.well-known/openid-configuration`), kept for an hour, and discovered again after a
  * failure; the JWKS is cached for `jwksCacheMaxAgeMs` and fetched again at once (at most every
- * 30 s) when a token names an unknown `kid` — key rotation (auth-jwt.ts `remoteKeys`).
+ * 30 s) when a token names an unknown `kid` — key rotation (auth/jwt.ts `remoteKeys`).
  */
 export function createVerifier(settings: VerifierSettings): OAuthTokenVerifier {
   const metadata = cachedMetadata(settings);

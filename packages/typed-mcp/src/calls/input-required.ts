@@ -136,7 +136,7 @@ export function answerMatches(kind: Kind, responses: Record<string, unknown>, ke
   );
 }
 
-/** Where `RequestContext.elicit` / `sample` / `listRoots` of a 2026-07-28 request get their answers: an {@link InputRound}, or a task's inputs (task-input.ts). */
+/** Where `RequestContext.elicit` / `sample` / `listRoots` of a 2026-07-28 request get their answers: an {@link InputRound}, or a task's inputs (tasks/input.ts). */
 export type InputSource = Pick<InputRound, "elicit" | "sample" | "listRoots">;
 
 /**
@@ -222,7 +222,7 @@ export function roundAnswersOf(ctx: ServerContext): Record<string, unknown> {
   return round instanceof InputRound ? round.answers : {};
 }
 
-/** Makes `source` answer the input requests of the request (or task run) whose context is `ctx` (task-input.ts). */
+/** Makes `source` answer the input requests of the request (or task run) whose context is `ctx` (tasks/input.ts). */
 export function bindInputSource(ctx: ServerContext, source: InputSource): void {
   ROUNDS.set(ctx, source);
 }

@@ -1,4 +1,8 @@
 /**
+ * Folder `calls/`: answering one request — the bounded pipeline (this file), `tools/call`, the
+ * client view, `RequestContext`, the 2026-07-28 `input_required` flow, the back channel, and the
+ * errors and diagnostics a failure produces.
+ *
  * The one bounded pipeline of `tools/call`, `resources/read` and `prompts/get` (spec §5–§8;
  * docs/runtime.md "Rules decided here"): read the arguments with the generated reader, run the
  * function (bounded by `requestTimeoutMs`, aborted on cancellation), write the value with the

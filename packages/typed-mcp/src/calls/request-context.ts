@@ -17,7 +17,7 @@ import type { LogLevel, RequestContext } from "../types.js";
  * The {@link RequestContext} of one request (spec §0).
  *
  * - `progress` sends `notifications/progress` only when the request has `_meta.progressToken`.
- * - `taskStatus` sets the `statusMessage` of the task the call runs as (task-store.ts), else nothing.
+ * - `taskStatus` sets the `statusMessage` of the task the call runs as (tasks/store.ts), else nothing.
  * - `elicit` / `sample` / `listRoots`: on revisions with {@link hasMissingCapabilityError}, a
  *   rejected `MissingRequiredClientCapabilityError` (`-32021`) when the declared client
  *   capabilities lack the one needed; else the `input_required` round of the request

@@ -1,6 +1,6 @@
 /**
  * The one base64 implementation of typed-mcp (RFC 4648): standard base64 for generated readers
- * and writers (spec §4 / §6 `Uint8Array`, re-exported to generated code by codegen-support.ts)
+ * and writers (spec §4 / §6 `Uint8Array`, re-exported to generated code by codegen-support/helpers.ts)
  * and its URL-safe, unpadded form for session ids (session.ts). Plain ES2022: no `Buffer`, no
  * `atob`/`btoa`, so it behaves the same on Node, Deno, Bun, workerd and in browsers.
  *

@@ -1,7 +1,7 @@
 /**
  * The RFC 3339 `date-time` reader of generated readers and resource-template parameters
  * (spec §4 `Date`, docs/codegen.md "Date-time"), re-exported to generated code by
- * codegen-support.ts. A hand-rolled scanner: one pass over the string's code units, no regular
+ * codegen-support/helpers.ts. A hand-rolled scanner: one pass over the string's code units, no regular
  * expression and no intermediate `Date` — the only allocation is the returned `Date`.
  *
  * @packageDocumentation

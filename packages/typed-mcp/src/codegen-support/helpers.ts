@@ -1,4 +1,8 @@
 /**
+ * Folder `codegen-support/`: what generated code calls at run time through `typed-mcp/internal`
+ * (../internal.ts) — the helpers (this file), argument errors, base64, date-time, and the resource
+ * and prompt descriptor contract.
+ *
  * Small helpers that generated readers and writers call through `typed-mcp/internal`
  * (owned by `@typed-mcp/codegen`: it decides what generated code needs).
  *

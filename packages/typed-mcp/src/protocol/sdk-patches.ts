@@ -1,4 +1,8 @@
 /**
+ * Folder `protocol/`: MCP protocol rules shared by every capability, and the glue to the official
+ * SDK — the SDK patches (this file), the revision gates, message and argument limits, the echo
+ * cut, the stateless session id, long timers, and the SDK re-exports.
+ *
  * Every place typed-mcp patches the official SDK (`@modelcontextprotocol/server`, pinned to
  * {@link PINNED_SDK_VERSION}) or relies on how it behaves beyond its documented API. Nothing else
  * in typed-mcp wraps SDK methods or reads SDK internals.
@@ -32,7 +36,7 @@
  *    before its listen router), and refuses a listen past its `maxSubscriptions` with `-32603`
  *    `Subscription limit reached` (re-worded as the quota error). Asserted by
  *    `test/runtime/streams-sdk.test.ts` (6, 6b).
- * 8. streams.ts `ListenStreams`: `createMcpHandler` answers an accepted `subscriptions/listen`
+ * 8. streams/listen-streams.ts `ListenStreams`: `createMcpHandler` answers an accepted `subscriptions/listen`
  *    with a `text/event-stream` body, and cancelling that body tears the subscription down (its
  *    `maxSubscriptions` slot is free again). Asserted by `test/runtime/streams-sdk.test.ts`.
  *

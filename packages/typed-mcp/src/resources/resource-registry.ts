@@ -1,4 +1,7 @@
 /**
+ * Folder `resources/`: resources and prompts (spec §8) — their registry (this file), request
+ * handlers, `completion/complete`, and resource subscriptions.
+ *
  * The registry of resources and prompts (spec §8) behind `server.addResources`,
  * `server.addPrompts`, `server.resource`, `server.prompt` and `server.add`: registration, lookups
  * and completion hooks. The request handlers are resource-handlers.ts. Template matching is the

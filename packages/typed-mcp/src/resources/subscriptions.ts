@@ -20,11 +20,11 @@ export interface SubscriptionTarget {
 }
 
 /**
- * The subscriptions of one `McpServer`: per live connection (stdio, or any transport connected
+ * The subscriptions of one `McpServer`: per lasting connection (stdio, or any transport connected
  * with `serveStdio`), the URIs a 2025-era client subscribed to.
  */
 export class Subscriptions {
-  /** Live connection instances → the URIs subscribed on them (2025-era `resources/subscribe`). */
+  /** The SDK instances of lasting connections → the URIs subscribed on them (2025-era `resources/subscribe`). */
   readonly #connections = new Map<Server, Set<string>>();
 
   /**
@@ -71,7 +71,7 @@ export class Subscriptions {
   }
 
   /**
-   * The URIs some live 2025-era connection is subscribed to (`resources/subscribe` and no
+   * The URIs some lasting 2025-era connection is subscribed to (`resources/subscribe` and no
    * `resources/unsubscribe` since), each once, in first-subscription order per connection.
    * 2026-07-28 `subscriptions/listen` streams are the SDK's and not included.
    */
@@ -82,7 +82,7 @@ export class Subscriptions {
   }
 
   /**
-   * Sends `notifications/resources/updated` `{ uri }` on every live connection that asked for it:
+   * Sends `notifications/resources/updated` `{ uri }` on every lasting connection that asked for it:
    * a 2025-era connection that subscribed to exactly `uri`; a 2026-07-28 connection always hands
    * it to the SDK's `subscriptions/listen` router, which delivers it on the open listen streams
    * whose `resourceSubscriptions` contain `uri` and drops it otherwise. A connection that fails to

@@ -2,7 +2,7 @@
  * Reading the generated descriptors the build plugin stored on a class (`defineTools`,
  * `defineResources`, `definePrompts` in its `static {}` block; spec §1 generator path, §8) and
  * binding them to the registered object's methods. Shared by tools (registry.ts) and by
- * resources and prompts (resources.ts).
+ * resources and prompts (resources/resource-registry.ts).
  *
  * @module
  */

@@ -13,7 +13,7 @@
  * - stateless 2025-era HTTP: nobody — each request is served by a fresh instance and there is no
  *   stream to deliver on; such a client sees the new lists on its next list request.
  *
- * The same live connections receive the server's own log messages (`McpServer.log`, MCP
+ * The same lasting connections receive the server's own log messages (`McpServer.log`, MCP
  * "Logging": `notifications/message` outside any request), on any server.
  *
  * @module
@@ -25,9 +25,14 @@ import { isLegacyRevision } from "../protocol/revisions.js";
 /** Which list changed. */
 export type ListKind = "tools" | "resources" | "prompts";
 
-/** The live connections of one `McpServer`, and the announcing of list changes and log messages to them. */
+/**
+ * The lasting connections of one `McpServer`, and the announcing of list changes and log messages
+ * to them. A lasting connection is an SDK instance that serves one client for many requests
+ * (stdio), unlike a stateless HTTP request, which gets a fresh instance and has no channel after
+ * its answer.
+ */
 export class ListChanges {
-  /** Live lasting-connection instances (stdio). */
+  /** The SDK instances of the lasting connections (stdio). */
   readonly #connections = new Set<Server>();
   /** The server's HTTP handler once `server.fetch` served a request (its `notify` bus feeds 2026-07-28 listen streams). */
   handler: McpHttpHandler | undefined;
@@ -49,7 +54,7 @@ export class ListChanges {
   }
 
   /**
-   * Sends the `list_changed` notification of each kind in `kinds` (once per kind) to every live
+   * Sends the `list_changed` notification of each kind in `kinds` (once per kind) to every lasting
    * connection that finished its handshake, and publishes it on the HTTP handler's bus. Does
    * nothing unless {@link enabled}. A connection that fails to send is skipped: the failure is
    * not thrown, and registration never waits for a client.
@@ -66,7 +71,7 @@ export class ListChanges {
   }
 
   /**
-   * Sends `notifications/message` with `params` to every live 2025-era connection whose
+   * Sends `notifications/message` with `params` to every lasting 2025-era connection whose
    * `logging/setLevel` lets `params.level` through (the SDK's `sendLoggingMessage` filter; no level
    * set: everything). A 2026-07-28 connection gets nothing: that revision logs only within a
    * request, at the request's own log level. Send failures are ignored.

@@ -1,4 +1,8 @@
 /**
+ * Folder `server/`: what `McpServer` (../server.ts) is made of — its options and their checks, the
+ * registry and the binding of decorated class members, the SDK server factory, list-change
+ * announcements to lasting connections, and the MCP Apps parts.
+ *
  * Building one SDK `Server` from an `McpServer`'s parts (spec §0): the SDK server factory behind
  * `server.fetch` (one per HTTP request), `serveStdio` and `serveHttp` (one per connection). It
  * installs every handler — `tools/list`, `tools/call` (tool-call.ts, tasks.ts), resources and

@@ -1,4 +1,8 @@
 /**
+ * Folder `streams/`: bounded lasting streams (docs/security.md "Streams") — the `streams` option
+ * and 2026-07-28 `subscriptions/listen` quotas (this file), the stdio listen rules, and
+ * `serveHttp`'s write timeout.
+ *
  * Bounded streams (docs/security.md "Streams"): the per-caller quota of 2026-07-28
  * `subscriptions/listen` streams on `server.fetch`, the URI-count cap of a listen filter, the byte
  * ceiling of each listen stream's outbound queue, and the options of all of them (with the 2025-era

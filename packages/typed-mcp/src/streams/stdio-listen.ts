@@ -1,11 +1,11 @@
 /**
- * The listen rules of streams.ts on a lasting connection (`serveStdio`; docs/security.md
+ * The listen rules of streams/listen-streams.ts on a lasting connection (`serveStdio`; docs/security.md
  * "Streams"): the SDK's `serveStdio` serves 2026-07-28 `subscriptions/listen` itself, before any
  * handler of ours runs, so the URI cap of a listen filter is applied on the transport's inbound
  * side. The number of listen streams of the connection (one caller) is the SDK's own per-connection
  * `maxSubscriptions`, set to `streams.maxListenStreamsPerCaller` by `serveStdio`; its refusal
  * (`-32603` `Subscription limit reached`) is answered as the HTTP quota is, `-32000` naming the
- * option (streams.ts `listenQuotaError`).
+ * option (streams/listen-streams.ts `listenQuotaError`).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The options and quotas of the task store (task-store.ts; docs/security.md "Tasks" and
+ * The options and quotas of the task store (tasks/store.ts; docs/security.md "Tasks" and
  * "Limits"): how long tasks are kept, and how many tasks and result bytes one caller — a quota
  * bucket of caller.ts — and the whole server may hold. A full quota is a JSON-RPC `-32603`
  * naming the option ({@link quotaError}); it never costs another caller anything.

@@ -64,7 +64,7 @@ export interface TaskRecord {
    * says whether the status changed and whether a `statusMessage` was set.
    */
   onChange?: (task: TaskRecord, change: TaskChange) => void;
-  /** 2026-07-28: the task's pending input requests and their answers (task-input.ts). */
+  /** 2026-07-28: the task's pending input requests and their answers (tasks/input.ts). */
   inputs?: { requests(): Record<string, unknown>; answer(responses: Record<string, unknown>): void };
 }
 
@@ -153,7 +153,7 @@ export class TaskStore {
   /** Bytes of all finished tasks' outcomes. */
   #resultBytes = 0;
 
-  /** @throws RangeError or TypeError as task-quotas.ts `resolveTaskOptions`. */
+  /** @throws RangeError or TypeError as tasks/quotas.ts `resolveTaskOptions`. */
   constructor(options: TaskOptions | undefined) {
     this.#options = resolveTaskOptions(options);
   }
@@ -165,7 +165,7 @@ export class TaskStore {
    * aborted (reason: a `TimeoutError` `DOMException`) and dropped, whatever its status
    * (2025-11-25: receivers may delete a task after its ttl "regardless of task status").
    *
-   * @throws ProtocolError `-32603` (task-quotas.ts `quotaError`) when the caller's bucket has
+   * @throws ProtocolError `-32603` (tasks/quotas.ts `quotaError`) when the caller's bucket has
    *   `maxRunning` tasks running (`tasks.perCaller.maxRunning` / `tasks.anonymous.maxRunning`), or
    *   the server keeps `maxTasks` tasks and the bucket has no finished task to drop (`tasks.maxTasks`).
    */

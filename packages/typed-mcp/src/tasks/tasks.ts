@@ -1,4 +1,7 @@
 /**
+ * Folder `tasks/`: MCP tasks — the `tasks/*` handlers and the task decision of a `tools/call`
+ * (this file), the store, quotas, a running task's input requests, and the wire shapes.
+ *
  * MCP tasks (docs/runtime.md "Tasks"): a tool listed with `execution.taskSupport` `"optional"`
  * or `"required"` (the `task` option) runs as a task for a client that negotiated tasks, on
  * both wire shapes the SDK serves:
@@ -188,7 +191,7 @@ function installTaskHandlers(
       record.controller.abort(new DOMException("The task was cancelled.", "AbortError"));
     return (modern ? {} : legacyTask(record)) as never;
   });
-  // SEP-2663: answers (`inputResponses`, validated by the SDK into ctx.mcpReq.inputResponses) to a task's input requests (task-input.ts).
+  // SEP-2663: answers (`inputResponses`, validated by the SDK into ctx.mcpReq.inputResponses) to a task's input requests (tasks/input.ts).
   sdk.setRequestHandler("tasks/update", { params: TASK_ID_PARAMS }, (params, ctx) => {
     const { record, modern } = find(params.taskId, ctx);
     if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
@@ -267,8 +270,8 @@ export class TaskCalls {
    * @param run Runs the call with a given context (tool-call.ts `callTool`).
    * @throws ProtocolError `-32601` (2025-era) or `MissingRequiredClientCapabilityError` `-32021`
    *   (2026-07-28) for a `"required"` tool called without tasks; `-32602` for a `task.ttl` that is
-   *   not a positive integer (task-store.ts `checkRequestedTtl`); `-32603` naming the option when the
-   *   caller's running-task quota or the server's `tasks.maxTasks` is full (task-store.ts `create`).
+   *   not a positive integer (tasks/store.ts `checkRequestedTtl`); `-32603` naming the option when the
+   *   caller's running-task quota or the server's `tasks.maxTasks` is full (tasks/store.ts `create`).
    */
   dispatch(
     taskSupport: string | undefined,

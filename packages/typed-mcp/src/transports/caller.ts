@@ -4,7 +4,7 @@
  * streams, subscriptions) — docs/security.md "Callers".
  *
  * - A request with a verified access token (the `auth` gate): the token's owner, set by
- *   auth-verify.ts as `extra.owner` — issuer + `sub` + `client_id` for a JWT access token (RFC 9068
+ *   auth/verify.ts as `extra.owner` — issuer + `sub` + `client_id` for a JWT access token (RFC 9068
  *   §2.2), issuer + (`sub` ?? `client_id`) for an introspected one (RFC 7662). Two users of one
  *   client are two callers; one user on two sessions or instances is one. An `authInfo` the
  *   application hands to `server.fetch` itself is read by the JWT rule.

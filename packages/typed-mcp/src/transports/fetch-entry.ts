@@ -1,7 +1,11 @@
 /**
+ * Folder `transports/`: how requests arrive and who sends them — the web-standard `server.fetch`
+ * path (this file) with its request-body, `Origin` and HTTP guards, `serveStdio` and `serveHttp`
+ * (the `typed-mcp/stdio` and `typed-mcp/node` entries re-export them), and a request's caller.
+ *
  * `server.fetch`'s path from an HTTP request to the SDK's handler (docs/runtime.md "Request
  * bodies"): the JSON body read once (request-body.ts), JSON-RPC batches on a revision without
- * them and messages nested too deep refused first, `subscriptions/listen` bounded (streams.ts),
+ * them and messages nested too deep refused first, `subscriptions/listen` bounded (streams/listen-streams.ts),
  * and client text cut from the SDK's own error answers (echo-cut.ts).
  *
  * @module
@@ -39,7 +43,7 @@ export async function serveRequest(
   listen: ListenStreams,
   maxRequestBodySize: number,
 ): Promise<Response> {
-  // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams.ts).
+  // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams/listen-streams.ts).
   const hand = (r: Request, body: unknown, o: FetchOptions | undefined) =>
     listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
   if (options?.parsedBody !== undefined)

@@ -48,7 +48,7 @@ export type { ServeStdioOptions, StdioServerHandle };
  */
 export function serveStdio(server: McpServer, options?: ServeStdioOptions): StdioServerHandle {
   const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => server[SDK_FACTORY](ctx);
-  // Listen streams: one connection is one caller (streams.ts, stdio-listen.ts).
+  // Listen streams: one connection is one caller (streams/listen-streams.ts, stdio-listen.ts).
   const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
   const streams = options?.maxSubscriptions ?? maxSubscriptions;
   if (options?.transport !== undefined)
