@@ -69,7 +69,7 @@ if (mode === "build") {
 
 /** The group of one source of the bundle: `typed-mcp/<file>`, an npm package's name, `app` or `[unmapped]` & co. */
 function sourceGroup(file) {
-  const runtime = /packages\/typed-mcp\/(?:dist|src)\/([^/]+?)\.(?:js|ts)$/.exec(file);
+  const runtime = /packages\/typed-mcp\/(?:dist|src)\/((?:[^/]+\/)*[^/]+?)\.(?:js|ts)$/.exec(file);
   if (runtime) return `typed-mcp/${runtime[1]}`;
   const pkg = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(file);
   if (pkg) {

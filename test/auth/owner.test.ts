@@ -1,11 +1,11 @@
 /**
- * The owner a verified token stands for (docs/security.md "Callers"; auth-token.ts `authInfoOf`):
+ * The owner a verified token stands for (docs/security.md "Callers"; auth/token.ts `authInfoOf`):
  * JWT — issuer + `sub` + `client_id`; introspection — issuer + (`sub` ?? `client_id`), each
  * tagged, so a user whose `sub` equals a machine client's `client_id` is not that client's caller
  * (found by a fresh attack: user "m2m" listed and cancelled client m2m's tasks).
  */
 import { expect, it } from "vitest";
-import { authInfoOf } from "../../packages/typed-mcp/dist/auth-token.js";
+import { authInfoOf } from "../../packages/typed-mcp/dist/auth/token.js";
 
 const settings = { issuer: new URL("https://as.example"), audiences: ["https://mcp.example/mcp"] } as never;
 const ownerOf = (claims: Record<string, unknown>, via: "jwt" | "introspection") =>

@@ -80,8 +80,8 @@ afterAll(async () => {
 it('bundles the resource server through typed-mcp/auth (docs/runtimes.md "Bundle size")', () => {
   const ids = Object.keys(build.built.worker!.modules).filter((id) => AUTH_MODULE.test(id));
   for (const part of [
-    /\/typed-mcp\/dist\/auth\.js$/,
-    /\/typed-mcp\/dist\/auth-verify\.js$/,
+    /\/typed-mcp\/dist\/auth\/oauth\.js$/,
+    /\/typed-mcp\/dist\/auth\/verify\.js$/,
     /\/node_modules\/jose\//,
     /\/node_modules\/oauth4webapi\//,
   ]) {

@@ -1,12 +1,12 @@
 /**
- * `readDateTime` (packages/typed-mcp/src/date-time.ts) against the contract's grammar (spec §4
+ * `readDateTime` (packages/typed-mcp/src/codegen-support/date-time.ts) against the contract's grammar (spec §4
  * `Date`, docs/codegen.md "Date-time": RFC 3339 §5.6 `date-time`, `T`/`Z` in either case, leap
  * second refused, fraction truncated to milliseconds), and against the previous regex + `Date`
  * implementation kept here as the oracle of a property test.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { readDateTime } from "../../packages/typed-mcp/dist/codegen-support.js";
+import { readDateTime } from "../../packages/typed-mcp/dist/codegen-support/helpers.js";
 
 /** The previous implementation (an 11-group regex and three `Date`s): the oracle. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;

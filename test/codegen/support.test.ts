@@ -1,9 +1,9 @@
 /**
- * Runtime helpers generated code calls as `__tmcp.<name>` (packages/typed-mcp/src/codegen-support.ts).
+ * Runtime helpers generated code calls as `__tmcp.<name>` (packages/typed-mcp/src/codegen-support/helpers.ts).
  * Node's Buffer is used only as an oracle here; the helpers themselves use no Buffer.
  */
 import { describe, expect, it } from "vitest";
-import * as s from "../../packages/typed-mcp/dist/codegen-support.js";
+import * as s from "../../packages/typed-mcp/dist/codegen-support/helpers.js";
 
 describe("base64", () => {
   it("encodes and decodes like RFC 4648 (Buffer as oracle), for every length 0..64 and random bytes", () => {

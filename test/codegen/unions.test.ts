@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateTool, toolListing } from "../../packages/codegen/dist/index.js";
-import { argumentError } from "../../packages/model/dist/index.js";
+import { invalid } from "../../packages/typed-mcp/dist/internal.js";
 import { T, fakeCtx, load, param, prop, tool, type TypeModel } from "./helpers.ts";
 
 const ctx = fakeCtx();
@@ -179,9 +179,9 @@ describe("§5 safe paths", () => {
       bad(`v.${"k".repeat(198)}…`, "Expected an integer, got a string."),
     );
     // Escaped keys keep paths ASCII; the surrogate rule holds for the text itself (spec §5).
-    expect(argumentError("a".repeat(199) + "😀", "S.")).toBe(`Argument '${"a".repeat(199)}…' is not valid. S.`);
-    expect(argumentError("a".repeat(198) + "😀b", "S.")).toBe(`Argument '${"a".repeat(198)}😀…' is not valid. S.`);
-    expect(argumentError("a".repeat(200), "S.")).toBe(`Argument '${"a".repeat(200)}' is not valid. S.`);
+    expect(invalid("a".repeat(199) + "😀", "S.")).toBe(`Argument '${"a".repeat(199)}…' is not valid. S.`);
+    expect(invalid("a".repeat(198) + "😀b", "S.")).toBe(`Argument '${"a".repeat(198)}😀…' is not valid. S.`);
+    expect(invalid("a".repeat(200), "S.")).toBe(`Argument '${"a".repeat(200)}' is not valid. S.`);
   });
 
   it("the value itself is never echoed", async () => {

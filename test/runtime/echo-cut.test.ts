@@ -4,7 +4,7 @@
 // be a well-formed JSON-RPC 2.0 response (JSON-RPC 2.0 §5: `jsonrpc`, the request's `id`, exactly
 // one of `result` / `error` with an integer `code` and a string `message`) of the code the spec
 // gives, and small: echoed client text is cut at 200 code units + "…" (docs/security.md "Echoed
-// client text", model `cutEchoed`). The request `id` is the one exception — JSON-RPC requires it
+// client text", `cutEchoed`). The request `id` is the one exception — JSON-RPC requires it
 // back verbatim — so sizes are measured with the id taken out (a huge id is bounded by the body
 // limit instead; checked at the end). The fixture is built with the real plugin
 // (test/resources/fixtures/echo), the stdio server is a real child process.

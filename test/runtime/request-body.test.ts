@@ -1,5 +1,5 @@
 // `server.fetch` reads a JSON POST body once, ahead of the SDK's handler, and hands it over as
-// `parsedBody` (packages/typed-mcp/src/request-body.ts; docs/runtime.md "Request bodies"). Every
+// `parsedBody` (packages/typed-mcp/src/transports/request-body.ts; docs/runtime.md "Request bodies"). Every
 // body the SDK refuses must still get the SDK's answer: JSON-RPC 2.0 §5.1 codes (-32700 Parse
 // error, -32600 Invalid Request), HTTP 413 with -32000 and id null past maxRequestBodySize
 // (docs/security.md "Limits"), 415 for a non-JSON media type; and a body split anywhere (even

@@ -1,5 +1,5 @@
 /**
- * The assumptions behind packages/typed-mcp/src/sdk-patches.ts, checked against the installed
+ * The assumptions behind packages/typed-mcp/src/protocol/sdk-patches.ts, checked against the installed
  * SDK. Each failure names the pinned SDK version and what changed, so an SDK upgrade that breaks
  * a patch fails here loudly instead of somewhere on the wire.
  */
@@ -14,7 +14,7 @@ import {
   patchResourceNotFoundCode,
   servesConnection,
   wrapRequestHandlers,
-} from "../../packages/typed-mcp/dist/sdk-patches.js";
+} from "../../packages/typed-mcp/dist/protocol/sdk-patches.js";
 
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 // The same module instance typed-mcp's dist imports (ESM resolves the pnpm symlink to one real path).
@@ -24,7 +24,7 @@ const installed = (JSON.parse(readFileSync(new URL("package.json", SDK_DIR), "ut
 /** The message of every assertion here: the pinned version, the installed one, and what changed. */
 function changed(what: string): string {
   return (
-    `@modelcontextprotocol/server changed under typed-mcp's SDK patches (packages/typed-mcp/src/sdk-patches.ts, ` +
+    `@modelcontextprotocol/server changed under typed-mcp's SDK patches (packages/typed-mcp/src/protocol/sdk-patches.ts, ` +
     `written for ${PINNED_SDK_VERSION}, installed ${installed}): ${what}`
   );
 }

@@ -6,7 +6,7 @@
 // bounded by a generous timeout only (speed is measured by scripts/bench/stdio-pings.mjs).
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { linearStdioSend } from "../../packages/typed-mcp/dist/sdk-patches-stdio.js";
+import { linearStdioSend } from "../../packages/typed-mcp/dist/protocol/sdk-patches-stdio.js";
 import { until } from "./helpers.js";
 import { RawSession } from "./stdio-session.js";
 

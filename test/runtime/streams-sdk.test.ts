@@ -1,12 +1,12 @@
 /**
- * What streams.ts and stdio-listen.ts rely on in the installed SDK beyond its documented API
- * (packages/typed-mcp/src/sdk-patches.ts, assumptions 6 and 7). Each failure names the pinned SDK
+ * What streams/listen-streams.ts and stdio-listen.ts rely on in the installed SDK beyond its documented API
+ * (packages/typed-mcp/src/protocol/sdk-patches.ts, assumptions 6 and 7). Each failure names the pinned SDK
  * version and what changed, as test/runtime/sdk-patches.test.ts does for the other patches.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PINNED_SDK_VERSION } from "../../packages/typed-mcp/dist/sdk-patches.js";
-import { applyListenRules } from "../../packages/typed-mcp/dist/stdio-listen.js";
+import { PINNED_SDK_VERSION } from "../../packages/typed-mcp/dist/protocol/sdk-patches.js";
+import { applyListenRules } from "../../packages/typed-mcp/dist/streams/stdio-listen.js";
 
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 const sdk = (await import(new URL("dist/index.mjs", SDK_DIR).href)) as typeof import("@modelcontextprotocol/server");
@@ -16,7 +16,7 @@ const sdkStdio = (await import(
 const installed = (JSON.parse(readFileSync(new URL("package.json", SDK_DIR), "utf8")) as { version: string }).version;
 
 function changed(what: string): string {
-  return `@modelcontextprotocol/server changed under typed-mcp's stream bounds (streams.ts, stdio-listen.ts; written for ${PINNED_SDK_VERSION}, installed ${installed}): ${what}`;
+  return `@modelcontextprotocol/server changed under typed-mcp's stream bounds (streams/listen-streams.ts, stdio-listen.ts; written for ${PINNED_SDK_VERSION}, installed ${installed}): ${what}`;
 }
 
 const ENVELOPE = {

@@ -4,7 +4,7 @@
 // - an anonymous requestor (no Mcp-Session-Id, no verified token) lists no tasks — the spec lets a
 //   server scope `tasks/list` to the requestor — and reaches a task only by its id, 128 random bits;
 // - echoed client text (task ids, cursors, tool names) is cut at 200 code units + "…" (spec §5's
-//   path bound, model `cutEchoed`);
+//   path bound, `cutEchoed`);
 // - `params.task.ttl` ("requested duration in milliseconds") must be a positive integer: -32602.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";

@@ -14,7 +14,7 @@ import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import { oauth } from "../../packages/typed-mcp/dist/auth.js";
 import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
-import { MAX_TIMER_DELAY_MS, setLongTimeout } from "../../packages/typed-mcp/dist/timers.js";
+import { MAX_TIMER_DELAY_MS, setLongTimeout } from "../../packages/typed-mcp/dist/protocol/timers.js";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
 import { messagesOf } from "./helpers.js";
 import { post2025 } from "../helpers/raw-http.ts";

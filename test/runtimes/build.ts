@@ -30,12 +30,12 @@ const alias = [
 ];
 
 /**
- * Module ids of the OAuth resource server: typed-mcp's auth.js, auth-verify.js, auth-scopes.js,
- * jose, oauth4webapi (bundled only through `typed-mcp/auth`; auth-option.js, the option's check,
- * is the main runtime's).
+ * Module ids of the OAuth resource server: typed-mcp's auth.js and auth/ (oauth.js, verify.js,
+ * scopes.js, …), jose, oauth4webapi (bundled only through `typed-mcp/auth`; auth/option.js, the
+ * option's check, is the main runtime's).
  */
 export const AUTH_MODULE =
-  /\/packages\/typed-mcp\/dist\/auth(?:-verify|-scopes|-jwt|-token|-introspection)?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
+  /\/packages\/typed-mcp\/dist\/auth(?:\/(?:oauth|verify|scopes|jwt|token|introspection))?\.js$|\/node_modules\/(?:jose|oauth4webapi)\//;
 
 /** Conditions of the worker-style build: the SDK's `workerd` shims (no `node:` imports, no ajv). */
 const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];

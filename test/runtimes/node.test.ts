@@ -61,7 +61,7 @@ afterAll(async () => {
 
 it("the bundle has no eval / new Function in typed-mcp's runtime or the generated code", () => {
   const own = ownModules(built.modules);
-  expect(Object.keys(own).some((id) => id.endsWith("/packages/typed-mcp/dist/stdio.js"))).toBe(true);
+  expect(Object.keys(own).some((id) => id.endsWith("/packages/typed-mcp/dist/transports/stdio.js"))).toBe(true);
   for (const [id, code] of Object.entries(own)) expect(code, id).not.toMatch(CODE_GENERATION);
 });
 

@@ -112,7 +112,11 @@ describe("the worker bundle", () => {
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.filter((id) => AUTH_MODULE.test(id))).toEqual([]);
     // Nor the Node-only entry points.
-    expect(ids.filter((id) => /\/packages\/typed-mcp\/dist\/(?:node|stdio)\.js$/.test(id))).toEqual([]);
+    expect(
+      ids.filter((id) =>
+        /\/packages\/typed-mcp\/dist\/(?:node|stdio|transports\/node-http|transports\/stdio)\.js$/.test(id),
+      ),
+    ).toEqual([]);
   });
 
   it("contains no eval / new Function in typed-mcp's runtime or the generated code", () => {

@@ -295,7 +295,9 @@ export async function generatedTools({ root, tmp, createExtractor, generateTool 
  * @param {{ root: string, tmp: string, quick: boolean, createExtractor: Function, generateTool: Function }} env
  */
 export async function runReaders(env) {
-  const helpers = await import(pathToFileURL(join(env.root, "packages/typed-mcp/dist/codegen-support.js")).href);
+  const helpers = await import(
+    pathToFileURL(join(env.root, "packages/typed-mcp/dist/codegen-support/helpers.js")).href
+  );
   const hand = handReaders(helpers);
   const generated = await generatedTools(env);
   const typia = await typiaValidators(env.root);

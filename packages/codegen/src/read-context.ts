@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { pathStep, type ObjectModel, type TypeModel } from "@typed-mcp/model";
+import type { ObjectModel, TypeModel } from "@typed-mcp/model";
+import { pathKey } from "typed-mcp/internal";
 import { type Lines, type Path, type Scope, pathText } from "./emit.js";
 import { expectedName, failWith, wrongType } from "./sentences.js";
 
@@ -40,7 +41,7 @@ export const NOT_OBJECT = (x: string) => `typeof ${x} !== "object" || ${x} === n
 
 /** The path of property `name` under `path` (spec §5 safe paths: `.name`, or `["…"]`). */
 export function propertyPath(path: Path, name: string): Path {
-  return pathText(path, pathStep(name, path.length === 0));
+  return pathText(path, pathKey(name, path.length === 0));
 }
 
 /** The readers of read.ts that the union and tuple readers (read-unions.ts) recurse into. */

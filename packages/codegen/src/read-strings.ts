@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { assertNever, pathStep, type StringParamModel, type TypeModel } from "@typed-mcp/model";
+import { assertNever, type StringParamModel, type TypeModel } from "@typed-mcp/model";
+import { pathKey } from "typed-mcp/internal";
 import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, type Path, type Scope, str } from "./emit.js";
 import { readValue } from "./read.js";
 import { failWith, fixed, listOr, wrongType } from "./sentences.js";
@@ -14,7 +15,7 @@ import { emitTests, planUnion } from "./union-plan.js";
 
 /** The error path of the string argument `name` (spec §5 safe paths, at the top level). */
 function argumentPath(name: string): Path {
-  return [{ text: pathStep(name, true) }];
+  return [{ text: pathKey(name, true) }];
 }
 
 /**

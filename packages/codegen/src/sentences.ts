@@ -72,7 +72,7 @@ export function oneOf(values: readonly (string | number | boolean | null)[]): st
  * `return __tmcp.invalid(<path>, <sentence>);`: the failing branch of a reader (spec §5). Inside a
  * shared reader (a path from `UNIT_ROOT`, `shared.ts`) the failure is the string
  * `<path suffix> + "\n" + <sentence>` instead, which the caller completes with its own path
- * (`__tmcp.invalidFrom`); a safe path never holds a line feed (`pathStep` escapes it).
+ * (`__tmcp.invalidFrom`); a safe path never holds a line feed (`pathKey` escapes it).
  */
 export function failWith(path: Path, sentence: string): string {
   if (inUnit(path)) return `return ${pathCode(path)} + ${str("\n")} + ${sentence};`;

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { pluginMissingMessage } from "./errors.js";
+import { pluginMissingMessage } from "./calls/errors.js";
 
 /**
  * Options of the quick path `server.tool(name, options, fn)` (spec §1): {@link ToolOptions}

@@ -1,32 +1,41 @@
 /**
  * typed-mcp: typed TypeScript functions and class methods as MCP tools (spec §0).
  *
+ * The top of `src/` is the public surface: the package entries (`index`, `internal`, `stdio`,
+ * `node`, `auth`, the targets of package.json `exports`), `McpServer` (server.ts), the public
+ * types (types.ts) and the decorators. They stay directly in `src/` (so in `dist/`): the build
+ * plugin recognizes typed-mcp's own declarations — `McpServer` for the quick path,
+ * `RequestContext` — by their file being there (`@typed-mcp/extract` `isTypedMcpFile`). Everything
+ * else lives in one folder per capability, each saying its job at the top of its main file
+ * (docs/runtime.md "Module layout").
+ *
  * @packageDocumentation
  */
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
-export type { TaskOptions, TaskQuota } from "./task-store.js";
-export type { CallerKey } from "./caller.js";
-export type { StreamClosedNotice, StreamOptions } from "./streams.js";
-export { STREAM_CLOSED_CHANNEL } from "./streams.js";
-export type { AuthOptions } from "./auth.js";
-export type { ServerAuth } from "./auth-option.js";
-export { ToolError, ServerRequestUnavailableError } from "./errors.js";
-export type { ServerRequestMethod } from "./errors.js";
-export type { CompletionHook, CompletionRef, TemplateVariables } from "./completion.js";
+export type { TaskOptions, TaskQuota } from "./tasks/store.js";
+export type { CallerKey } from "./transports/caller.js";
+export type { CallKind, Failure } from "./calls/pipeline.js";
+export type { StreamClosedNotice, StreamOptions } from "./streams/listen-streams.js";
+export { STREAM_CLOSED_CHANNEL } from "./streams/listen-streams.js";
+export type { AuthOptions } from "./auth/oauth.js";
+export type { ServerAuth } from "./auth/option.js";
+export { ToolError, ServerRequestUnavailableError } from "./calls/errors.js";
+export type { ServerRequestMethod } from "./calls/errors.js";
+export type { CompletionHook, CompletionRef, TemplateVariables } from "./resources/completion.js";
 export { tool } from "./decorators.js";
 export type { ToolDecorator, ToolOptions, QuickToolOptions } from "./decorators.js";
-export { TOOL_ERROR_CHANNEL } from "./diagnostics.js";
+export { TOOL_ERROR_CHANNEL } from "./calls/diagnostics.js";
 export { resource, prompt, complete } from "./resource-decorators.js";
-export { UI_MIME_TYPE } from "./apps.js";
+export { UI_MIME_TYPE } from "./server/apps.js";
 export type {
   UiResourceOptions,
   UiResourceMeta,
   UiResourceCsp,
   UiResourcePermissions,
   UiResourceHtml,
-} from "./apps.js";
+} from "./server/apps.js";
 export type {
   ResourceOptions,
   QuickResourceOptions,
@@ -41,4 +50,4 @@ export type {
   CompletionMethod,
   CompleteDecorator,
 } from "./resource-decorators.js";
-export * from "./sdk.js";
+export * from "./protocol/sdk.js";

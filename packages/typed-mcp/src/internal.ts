@@ -60,8 +60,8 @@ export function generated(tool: GeneratedTool): BrandedTool {
 export function isGenerated(value: unknown): value is BrandedTool {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[GENERATED] === true;
 }
-export * from "./codegen-support.js";
-export * from "./resource-internal.js";
+export * from "./codegen-support/helpers.js";
+export * from "./codegen-support/resource-descriptors.js";
 
 /**
  * The compile-time contract with `@typed-mcp/codegen` and the build plugins: this module must

@@ -12,7 +12,7 @@ import type {
   ReadResourceResult as SdkReadResourceResult,
   TextResourceContents as SdkTextResourceContents,
 } from "@modelcontextprotocol/server";
-import { pluginMissingMessage } from "./errors.js";
+import { pluginMissingMessage } from "./calls/errors.js";
 import type { ToolDecorator } from "./decorators.js";
 
 /** A resource's full result (MCP `ReadResourceResult`), returned as is (spec §8). */

@@ -3,61 +3,45 @@
  * transports) is the official SDK's low-level `Server`; typed-mcp answers `tools/list` and
  * `tools/call` itself so that listings and texts are exactly those of the spec.
  *
- * This class only wires the parts together (docs/runtime.md "Module layout"): the registry
- * (registry.ts), its options and their checks (server-options.ts), the per-client view
- * (client-view.ts), the call pipeline (tool-call.ts), the
- * RequestContext (request-context.ts), resources and prompts (resources.ts), the 2026-07-28
- * `input_required` flow (input-required.ts) and the SDK patches (sdk-patches.ts).
+ * This class only holds the parts and wires them together (docs/runtime.md "Module layout"): the
+ * registry (registry.ts), its options and their checks (server/options.ts), the HTTP entry
+ * (fetch-entry.ts), and the SDK server factory (sdk-server.ts) that installs the handlers.
  *
  * @packageDocumentation
  */
-import { Server, createMcpHandler } from "@modelcontextprotocol/server";
-import type { AuthInfo, Implementation, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
-import { UI_EXTENSION } from "./apps.js";
-import { authGate } from "./auth-option.js";
-import type { AuthHandler } from "./auth-option.js";
-import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
-import { viewOf } from "./client-view.js";
-import { cutResponseEchoes } from "./echo-cut.js";
-import type { CompletionHook, TemplateVariables } from "./completion.js";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import type { Implementation, McpHttpHandler, McpRequestContext, Server } from "@modelcontextprotocol/server";
+import { UI_EXTENSION } from "./server/apps.js";
+import type { UiResourceHtml, UiResourceOptions } from "./server/apps.js";
+import { authGate } from "./auth/option.js";
+import type { AuthHandler } from "./auth/option.js";
+import type { CallerKey } from "./transports/caller.js";
+import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { installInputRequired, requestStateCodec } from "./input-required.js";
-import { markWithoutBackChannel } from "./back-channel.js";
-import { ListChanges } from "./dynamic-lists.js";
-import { Registry } from "./registry.js";
-import { checkAllowedOrigins, originRefusal } from "./origin.js";
-import { readJsonBody, refuseBatch } from "./request-body.js";
-import { requestContext } from "./request-context.js";
+import { ListChanges } from "./server/dynamic-lists.js";
+import { serveRequest } from "./transports/fetch-entry.js";
+import type { FetchOptions } from "./transports/fetch-entry.js";
+import { requestStateCodec } from "./calls/input-required.js";
+import type { ArgumentLimits } from "./protocol/limits.js";
+import { checkAllowedOrigins, originRefusal } from "./transports/origin.js";
+import { reportFailure } from "./calls/pipeline.js";
+import { Registry } from "./server/registry.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { installSessionHook, isLegacyHttpRequest, patchRawMessages, servesConnection } from "./sdk-patches.js";
-import { Subscriptions } from "./subscriptions.js";
-import { ListenStreams } from "./streams.js";
-import type { StreamLimits } from "./streams.js";
-import type { CallerKey } from "./caller.js";
-import { checkArgumentBounds, nestsTooDeep, tooDeepAnswer } from "./limits.js";
-import type { ArgumentLimits } from "./limits.js";
-import { checkServerOptions, type McpServerOptions } from "./server-options.js";
-import { callTool, reportFailure } from "./tool-call.js";
+import { buildSdkServer } from "./server/sdk-server.js";
+import { checkServerOptions, type McpServerOptions } from "./server/options.js";
+import { ListenStreams } from "./streams/listen-streams.js";
+import type { StreamLimits } from "./streams/listen-streams.js";
+import { Subscriptions } from "./resources/subscriptions.js";
+import { TaskStore } from "./tasks/store.js";
 import type { LogLevel } from "./types.js";
-import { installTasks, withTaskCapabilities } from "./tasks.js";
-import { TaskStore } from "./task-store.js";
-import { REVISIONS } from "./revisions.js";
 
-/** The MCP Apps extension id (defined in apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
+/** The MCP Apps extension id (defined in server/apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
 export { UI_EXTENSION };
-/** The options of {@link McpServer} (defined and checked in server-options.ts; exported here as before). */
+/** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
 export type { McpServerOptions };
 
-/** Options of {@link McpServer.fetch}. */
-export interface FetchOptions {
-  /**
-   * Validated authentication information, passed through to `RequestContext.authInfo` (never
-   * derived from headers). Ignored when the server has `auth`: the gate's verified token is used.
-   */
-  authInfo?: AuthInfo;
-  /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
-  parsedBody?: unknown;
-}
+/** The options of {@link McpServer.fetch} (defined in fetch-entry.ts; exported here as before). */
+export type { FetchOptions };
 
 /** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
 export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
@@ -85,7 +69,7 @@ export class McpServer {
   #handler: McpHttpHandler | undefined;
   /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
-  /** Resource subscriptions of live connections (docs/resources.md "Subscriptions"). */
+  /** Resource subscriptions of lasting connections (docs/resources.md "Subscriptions"). */
   readonly #subscriptions: Subscriptions;
   /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
   readonly #limits: ArgumentLimits;
@@ -93,17 +77,17 @@ export class McpServer {
   readonly maxRequestBodySize: number;
   /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
   readonly #auth: AuthHandler | undefined;
-  /** Live connections told about list changes (`dynamic`, dynamic-lists.ts). */
+  /** Lasting connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
-  /** The tasks of every connection and request (task-store.ts). */
+  /** The tasks of every connection and request (tasks/store.ts). */
   readonly #tasks: TaskStore;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
   readonly #callerKey: CallerKey | undefined;
   /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
   readonly #origins: ReadonlySet<string> | undefined;
-  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams.ts). */
+  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams/listen-streams.ts). */
   readonly #listen: ListenStreams;
-  /** The `streams` option with its defaults (streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
+  /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
   /**
@@ -125,7 +109,7 @@ export class McpServer {
     this.streamLimits = limits.streams;
     this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
-      (name, error) => reportFailure(name, error, this.#options.onToolError),
+      (failure) => reportFailure(failure, this.#options),
       options.dynamic === true,
       (kinds) => this.#lists.announce(kinds),
     );
@@ -173,35 +157,15 @@ export class McpServer {
    * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600` first (`refuseBatch`),
    * and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH` (`refuseDeep`).
    */
-  async #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
-    const maxSubscriptions = this.#listen.limits.maxListenStreams;
+  #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
     const handler =
       (this.#lists.handler =
       this.#handler ??=
         createMcpHandler((ctx) => this[SDK_FACTORY](ctx), {
           maxRequestBodySize: this.maxRequestBodySize,
-          maxSubscriptions,
+          maxSubscriptions: this.#listen.limits.maxListenStreams,
         }));
-    // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams.ts).
-    const hand = (r: Request, body: unknown, o: FetchOptions | undefined) =>
-      this.#listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
-    if (options?.parsedBody !== undefined)
-      return (
-        refuseBatch(request, options.parsedBody, REVISIONS) ??
-        refuseDeep(options.parsedBody) ??
-        cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers)
-      );
-    const read = await readJsonBody(request, this.maxRequestBodySize);
-    const answer =
-      refuseBatch(request, read.parsedBody, REVISIONS) ??
-      refuseDeep(read.parsedBody) ??
-      hand(
-        read.request,
-        read.parsedBody,
-        read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody },
-      );
-    // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
-    return cutResponseEchoes(await answer, read.parsedBody, request.headers);
+    return serveRequest(request, options, handler, this.#listen, this.maxRequestBodySize);
   }
 
   /**
@@ -309,13 +273,13 @@ export class McpServer {
     await this.#subscriptions.resourceUpdated(uri);
   }
 
-  /** The URIs live 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
+  /** The URIs lasting 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
   subscribedUris(): string[] {
     return this.#subscriptions.subscribed();
   }
 
   /**
-   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to live 2025-era
+   * MCP "Logging" outside a request: `notifications/message` `{ level, logger?, data }` to lasting 2025-era
    * (stdio) connections whose `logging/setLevel` lets `level` through (docs/runtime.md "Logging outside a request").
    * `level`: RFC 5424 severity; `data`: any JSON value; `logger`: sent when given. Never throws; resolves once handed to the transports.
    */
@@ -436,66 +400,21 @@ export class McpServer {
    * @internal
    */
   [SDK_FACTORY](ctx?: McpRequestContext): Server {
-    const registry = this.#registry;
-    registry.checkUiResources();
     const codec = (this.#requestStateCodec ??= requestStateCodec(this.#options.requestState));
-    const sdk = new Server(this.#info, {
-      capabilities: withTaskCapabilities(registry.capabilities(), registry.hasTaskTools()),
-      ...(this.#options.instructions !== undefined && { instructions: this.#options.instructions }),
-      requestState: { verify: codec.verify },
-    });
-    // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
-    installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
-    sdk.setRequestHandler("tools/list", (_request, ctx) => {
-      const view = viewOf(sdk, ctx);
-      const tools = registry.listTools(view);
-      return (this.#auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools }) as never;
-    });
-    const policy = { timeoutMs: this.#options.requestTimeoutMs, onToolError: this.#options.onToolError };
-    // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
-    const limits = this.#limits;
-    const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
-    // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
-    const tasks = registry.hasTaskTools()
-      ? installTasks(sdk, this.#tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), this.#callerKey, registry)
-      : undefined;
-    sdk.setRequestHandler("tools/call", (request, ctx) => {
-      const entry = registry.tool(request.params.name);
-      const capture = rawArguments(ctx.mcpReq.id);
-      const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
-      return (tasks?.dispatch(
-        entry?.listing.execution?.taskSupport,
-        entry?.descriptor.taskStart,
-        request.params,
-        ctx,
-        run,
-      ) ?? run(ctx)) as never;
-    });
-    registry.resources.install(
-      sdk,
-      (ctx) => {
-        const view = viewOf(sdk, ctx);
-        return { protocolVersion: view.protocolVersion, context: requestContext(sdk, ctx, view, ctx.mcpReq.signal) };
+    return buildSdkServer(
+      {
+        info: this.#info,
+        options: this.#options,
+        registry: this.#registry,
+        auth: this.#auth,
+        limits: this.#limits,
+        tasks: this.#tasks,
+        callerKey: this.#callerKey,
+        subscriptions: this.#subscriptions,
+        lists: this.#lists,
+        codec,
       },
-      { hub: this.#subscriptions, connection: servesConnection(ctx) },
+      ctx,
     );
-    // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
-    // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
-    if (servesConnection(ctx)) this.#lists.track(sdk);
-    if (isLegacyHttpRequest(ctx)) {
-      installSessionHook(sdk, UI_EXTENSION);
-      markWithoutBackChannel(sdk);
-    }
-    return sdk;
   }
-}
-
-/**
- * HTTP 400 with the `-32600` answer of limits.ts `tooDeepAnswer` when the JSON body (one message,
- * or each of a 2025-03-26 batch) nests deeper than `MAX_MESSAGE_DEPTH` outside `tools/call`
- * arguments — before the SDK parses it; `undefined` otherwise.
- */
-function refuseDeep(body: unknown): Response | undefined {
-  const deep = (Array.isArray(body) ? body : [body]).find(nestsTooDeep);
-  return deep === undefined ? undefined : Response.json(tooDeepAnswer(deep), { status: 400 });
 }

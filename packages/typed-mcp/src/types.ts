@@ -21,9 +21,9 @@ import type {
   Implementation,
   ListRootsResult,
 } from "@modelcontextprotocol/server";
-import type { InputRequestOptions } from "./input-required.js";
+import type { InputRequestOptions } from "./calls/input-required.js";
 
-export type { InputRequestOptions, RequestStateOptions } from "./input-required.js";
+export type { InputRequestOptions, RequestStateOptions } from "./calls/input-required.js";
 
 /** An integer: listed as `{"type":"integer"}`; the reader refuses non-integers (spec §4). */
 export type Int = number & { readonly "typed-mcp:int"?: true };

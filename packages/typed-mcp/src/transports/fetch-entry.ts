@@ -1,0 +1,76 @@
+/**
+ * Folder `transports/`: how requests arrive and who sends them — the web-standard `server.fetch`
+ * path (this file) with its request-body, `Origin` and HTTP guards, `serveStdio` and `serveHttp`
+ * (the `typed-mcp/stdio` and `typed-mcp/node` entries re-export them), and a request's caller.
+ *
+ * `server.fetch`'s path from an HTTP request to the SDK's handler (docs/runtime.md "Request
+ * bodies"): the JSON body read once (request-body.ts), JSON-RPC batches on a revision without
+ * them and messages nested too deep refused first, `subscriptions/listen` bounded (streams/listen-streams.ts),
+ * and client text cut from the SDK's own error answers (echo-cut.ts).
+ *
+ * @module
+ */
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
+import { cutResponseEchoes } from "../protocol/echo-cut.js";
+import { nestsTooDeep, tooDeepAnswer } from "../protocol/limits.js";
+import { readJsonBody, refuseBatch } from "./request-body.js";
+import type { ListenStreams } from "../streams/listen-streams.js";
+
+/** Options of `McpServer.fetch`. */
+export interface FetchOptions {
+  /**
+   * Validated authentication information, passed through to `RequestContext.authInfo` (never
+   * derived from headers). Ignored when the server has `auth`: the gate's verified token is used.
+   */
+  authInfo?: AuthInfo;
+  /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
+  parsedBody?: unknown;
+}
+
+/**
+ * Hands `request` to the SDK's `handler`, its JSON body read ahead as `parsedBody` unless given
+ * (request-body.ts); a JSON-RPC batch on a revision without batches is answered HTTP 400 `-32600`
+ * first (`refuseBatch`), and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH`
+ * (`refuseDeep`).
+ *
+ * @param listen The server's listen-stream bounds.
+ * @param maxRequestBodySize The HTTP body limit in bytes.
+ */
+export async function serveRequest(
+  request: Request,
+  options: FetchOptions | undefined,
+  handler: McpHttpHandler,
+  listen: ListenStreams,
+  maxRequestBodySize: number,
+): Promise<Response> {
+  // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams/listen-streams.ts).
+  const hand = (r: Request, body: unknown, o: FetchOptions | undefined) =>
+    listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
+  if (options?.parsedBody !== undefined)
+    return (
+      refuseBatch(request, options.parsedBody) ??
+      refuseDeep(options.parsedBody) ??
+      cutResponseEchoes(await hand(request, options.parsedBody, options), options.parsedBody, request.headers)
+    );
+  const read = await readJsonBody(request, maxRequestBodySize);
+  const answer =
+    refuseBatch(request, read.parsedBody) ??
+    refuseDeep(read.parsedBody) ??
+    hand(
+      read.request,
+      read.parsedBody,
+      read.parsedBody === undefined ? options : { ...options, parsedBody: read.parsedBody },
+    );
+  // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
+  return cutResponseEchoes(await answer, read.parsedBody, request.headers);
+}
+
+/**
+ * HTTP 400 with the `-32600` answer of limits.ts `tooDeepAnswer` when the JSON body (one message,
+ * or each of a 2025-03-26 batch) nests deeper than `MAX_MESSAGE_DEPTH` outside `tools/call`
+ * arguments — before the SDK parses it; `undefined` otherwise.
+ */
+function refuseDeep(body: unknown): Response | undefined {
+  const deep = (Array.isArray(body) ? body : [body]).find(nestsTooDeep);
+  return deep === undefined ? undefined : Response.json(tooDeepAnswer(deep), { status: 400 });
+}
