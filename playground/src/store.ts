@@ -12,10 +12,10 @@ import lockfile from "proper-lockfile";
 import type { KnowledgeGraph } from "./graph.js";
 
 /** After how long, in milliseconds, a lock whose holder stopped refreshing it is taken over. */
-export const LOCK_STALE_MS = 5000;
+const LOCK_STALE_MS = 5000;
 
 /** Where the graph is stored: `$MEMORY_FILE_PATH`, else `memory.json` in the working directory. */
-export function defaultStorePath(): string {
+function defaultStorePath(): string {
   return resolve(process.env.MEMORY_FILE_PATH ?? "memory.json");
 }
 

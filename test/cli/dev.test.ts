@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diffListings } from "../../packages/cli/dist/dev.js";
+import { diffListings } from "../../packages/cli/dist/listing-diff.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

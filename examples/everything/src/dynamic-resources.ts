@@ -9,7 +9,7 @@ import type { BlobResourceContents, TextResourceContents } from "typed-mcp";
 export type ResourceType = "Text" | "Blob";
 
 /** The URI of dynamic resource `id` of `type`, e.g. `demo://resource/dynamic/text/1`. */
-export function dynamicUri(type: ResourceType, id: number): string {
+function dynamicUri(type: ResourceType, id: number): string {
   return `demo://resource/dynamic/${type === "Text" ? "text" : "blob"}/${id}`;
 }
 

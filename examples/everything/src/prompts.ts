@@ -11,7 +11,7 @@ import { dynamicContents, type ResourceType } from "./dynamic-resources.js";
 export type Department = "Engineering" | "Sales" | "Marketing" | "Support";
 
 /** The team members `completable-prompt` offers per department (its `name` completion). */
-export const TEAM: Record<Department, readonly string[]> = {
+const TEAM: Record<Department, readonly string[]> = {
   Engineering: ["Alice", "Bob", "Charlie"],
   Sales: ["David", "Eve", "Frank"],
   Marketing: ["Grace", "Henry", "Iris"],

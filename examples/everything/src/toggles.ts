@@ -9,7 +9,7 @@
 import { tool, type LogLevel, type McpServer } from "typed-mcp";
 
 /** The pace of both simulations, in milliseconds (the original's 5 seconds). */
-export const PACE_MS = 5000;
+const PACE_MS = 5000;
 
 /** The session id the original reports; over stdio it has none. */
 const SESSION: string | undefined = undefined;

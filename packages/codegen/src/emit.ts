@@ -91,7 +91,7 @@ export function literal(value: unknown, ref?: (obj: object) => string | undefine
  *
  * @throws CodegenError when the pattern does not compile with the `u` flag.
  */
-export function regexLiteral(source: string): string {
+function regexLiteral(source: string): string {
   try {
     new RegExp(source, "u");
   } catch (e) {

@@ -36,7 +36,7 @@ function keyPath(path: Path, k: string): Path {
 }
 
 /** The path of element `i` (a runtime index) under `path`: `p[i]`. */
-export function elementPath(path: Path, i: string): Path {
+function elementPath(path: Path, i: string): Path {
   return pathText(pathExpr(pathText(path, "["), i), "]");
 }
 
@@ -83,7 +83,7 @@ export function readValue(t: TypeModel, x: string, path: Path, c: Ctx): string {
  * Reads an element/value with its own buffer, so the caller can see whether it was an identity
  * read. `orNull`: the value may also be null (a nullable's inner read); never inherited.
  */
-export function readInner(t: TypeModel, x: string, path: Path, c: Ctx, orNull = false): { body: Lines; expr: string } {
+function readInner(t: TypeModel, x: string, path: Path, c: Ctx, orNull = false): { body: Lines; expr: string } {
   const body = new Lines();
   const expr = readValue(t, x, path, { out: body, scope: c.scope, orNull, nullAsAbsent: c.nullAsAbsent });
   return { body, expr };
@@ -116,7 +116,7 @@ function readArray(t: Extract<TypeModel, { kind: "array" }>, x: string, path: Pa
  * element at `p[i]`; returns the array (`x` itself when no element needs conversion; else a new
  * array of `x.length`, every index written before it is returned), or a `Set`.
  */
-export function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "array" | "set"): string {
+function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "array" | "set"): string {
   const t = { items, set: as === "set" };
   const i = c.scope.fresh("i");
   const e = c.scope.fresh("e");
@@ -265,7 +265,7 @@ function buildObject(props: { key: string; required: boolean }[], locals: string
 }
 
 /** Reads an object type's listed properties (spec §4 Objects) into a plain object or a class instance. */
-export function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
+function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
   checkType(c, t, NOT_OBJECT(x), x, path);
   const props = listedProperties(t, "input");
   const locals = readProperties(props, x, path, c, "p");

@@ -10,7 +10,7 @@
 export type Schema = Record<string, unknown>;
 
 /** Maximum schema depth walked; a generated listing is finite, so this only guards a hand-made one. */
-export const MAX_DEPTH = 256;
+const MAX_DEPTH = 256;
 
 /** RFC 6901 escaping of one reference token. */
 export function pointer(token: string): string {
@@ -18,7 +18,7 @@ export function pointer(token: string): string {
 }
 
 /** The subschemas of one node after {@link walkSchema} visited them: each keyword that holds some, with the visits' results. */
-export type WalkedSubschemas = Partial<Record<"anyOf" | "items" | "additionalProperties" | "properties", unknown>>;
+type WalkedSubschemas = Partial<Record<"anyOf" | "items" | "additionalProperties" | "properties", unknown>>;
 
 /**
  * Visits one node: `s` is the node, `path` its JSON Pointer inside `inputSchema` (`""` is the

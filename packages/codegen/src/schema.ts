@@ -158,7 +158,7 @@ function bareType(s: Schema): string | undefined {
  * members of one JSON type without a discriminator, or a discriminated member that is not an
  * object listing the discriminator as a required enum.
  */
-export function unionSchema(t: UnionModel, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
+function unionSchema(t: UnionModel, where: "input" | "output"): Partial<Record<Keyword, unknown>> {
   checkUnion(t);
   // A discriminated member (`Shape | Shape[]`) is listed as its objects, flat in the anyOf.
   const members = t.members.flatMap((m) => {

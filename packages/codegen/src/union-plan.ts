@@ -29,7 +29,7 @@ import { checkUnion } from "./schema.js";
 import { expectedName, oneOf } from "./sentences.js";
 
 /** A literal of a discriminator (spec §4a). */
-export type Literal = string | number | boolean;
+type Literal = string | number | boolean;
 
 /**
  * What the value dispatched on is: a JSON argument (`"json"`, the tool reader), a value of the
@@ -38,7 +38,7 @@ export type Literal = string | number | boolean;
 export type UnionSide = "json" | "value" | "string";
 
 /** A test that a value is of one member, as data; {@link testCode} writes its code. */
-export type MemberTest =
+type MemberTest =
   /** `typeof x === "<type>"`. */
   | { kind: "typeof"; type: "string" | "number" | "bigint" | "boolean" }
   /** `Array.isArray(x)`. */
@@ -212,7 +212,7 @@ function stringTest(t: TypeModel): { test: MemberTest; expected: string } {
 }
 
 /** The code of `test` on the value in the local `x`. */
-export function testCode(test: MemberTest, x: string): string {
+function testCode(test: MemberTest, x: string): string {
   switch (test.kind) {
     case "typeof":
       return `typeof ${x} === "${test.type}"`;

@@ -13,7 +13,7 @@ import { writeShared } from "./shared.js";
 import { emitCases, emitTests, planUnion } from "./union-plan.js";
 
 /** Emission state of one writer. */
-export interface Ctx {
+interface Ctx {
   out: Lines;
   scope: Scope;
 }
@@ -65,7 +65,7 @@ function writeInner(t: TypeModel, x: string, c: Ctx): { body: Lines; expr: strin
  * returns an expression for it — `x` itself when the value is already JSON (strings, numbers,
  * booleans, string enums, arrays/records of those).
  */
-export function writeValue(t: TypeModel, x: string, c: Ctx): string {
+function writeValue(t: TypeModel, x: string, c: Ctx): string {
   switch (t.kind) {
     case "string":
     case "number":
@@ -167,7 +167,7 @@ function writeRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, c: Ct
  * their wire names; absent (`undefined`) optional properties are left out; then, for an index
  * signature, the value's other own enumerable keys.
  */
-export function writeObject(t: ObjectModel, x: string, c: Ctx): string {
+function writeObject(t: ObjectModel, x: string, c: Ctx): string {
   const v = bind(x, c);
   const w = c.scope.fresh("w");
   const head: string[] = [];

@@ -52,7 +52,7 @@ export function constantOf(node: Argument, reader: ConstantReader): FoldResult |
 }
 
 /** A string literal or a template literal without substitutions; else `undefined`. */
-export function literalString(node: Argument): string | undefined {
+function literalString(node: Argument): string | undefined {
   if (node.type === "Literal" && typeof node.value === "string") return node.value;
   if (node.type === "TemplateLiteral" && node.expressions.length === 0)
     return node.quasis[0]?.value?.cooked ?? undefined;

@@ -17,7 +17,7 @@ import { fail } from "./convert-problems.js";
 import { convertUnion, type ConvertOne } from "./convert-unions.js";
 
 /** A problem found while converting, reported by the caller at the parameter / return type. */
-export interface ConvertProblem {
+interface ConvertProblem {
   code: "OMCG0004" | "OMCG0005" | "OMCG0009" | "OMCG0006" | "OMCG0007";
   message: string;
   /** A type TypeScript cannot resolve (spec §4): OMCG0005 wherever the parameter is read (resources and prompts too). */
@@ -123,7 +123,7 @@ export function convertResult(
 }
 
 /** Converts a type that is not allowed to include `undefined`. */
-export function convertType(
+function convertType(
   ctx: ConvertContext,
   t: TypeRef,
   node: TypeNodeRef | undefined,

@@ -208,7 +208,7 @@ export function declarationTable(file: string, text: string): DeclarationTable {
  * overlaps no statement or only ones that declare nothing by name (then the whole file counts,
  * except that statements declaring nothing are reached anyway).
  */
-export function namesAtSpans(table: DeclarationTable, spans: [number, number][]): string[] | undefined {
+function namesAtSpans(table: DeclarationTable, spans: [number, number][]): string[] | undefined {
   if (!table.statements) return undefined;
   const out: string[] = [];
   for (const [start, end] of spans) {

@@ -9,16 +9,16 @@ import { distance } from "fastest-levenshtein";
 import type { DocComment } from "./jsdoc.js";
 
 /** The validation tags, exactly as written (spec §4 table). */
-export const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
+const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
 
 /** A validation tag name. */
-export type ValidationTag = (typeof VALIDATION_TAGS)[number];
+type ValidationTag = (typeof VALIDATION_TAGS)[number];
 
 /** The property tags typed-mcp reads besides the validation tags (spec §4 "Property names"). */
 const STRUCTURAL_TAGS = ["jsonName", "naming", "ignore"] as const;
 
 /** The sentence listing the validation tags, used in every fix. */
-export const TAG_LIST = "the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format";
+const TAG_LIST = "the tags are @minimum, @maximum, @minLength, @maxLength (also for arrays), @pattern, @format";
 
 /** JSON Schema keywords (and common spellings of them) typed-mcp does not write, lower-cased, with the fix. */
 const UNSUPPORTED: Record<string, string> = {

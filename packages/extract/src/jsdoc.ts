@@ -7,7 +7,7 @@
  */
 
 /** One `@tag text` of a doc comment. `text` is raw (not yet normalised), without the tag name. */
-export interface DocTag {
+interface DocTag {
   name: string;
   text: string;
 }

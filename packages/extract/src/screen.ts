@@ -17,7 +17,7 @@ export function mayDeclareTools(code: string): boolean {
 }
 
 /** A `.tool(`, `.resource(` or `.prompt(` call: the quick path's sites (spec §8). */
-export const QUICK_PATH_CALL = /\.\s*(?:tool|resource|prompt)\s*\(/;
+const QUICK_PATH_CALL = /\.\s*(?:tool|resource|prompt)\s*\(/;
 
 /**
  * The {@link mayDeclareTools} screen as a bundler hook filter on the module text (Rolldown and

@@ -23,7 +23,7 @@ export interface SiteProblem {
 export type SiteKind = "tool" | "resource" | "prompt";
 
 /** Tool options read from a literal (spec §1, §9). Only the keys the source assigns are present. */
-export interface ToolOptions {
+interface ToolOptions {
   /** `@tool("name")`, the `name` option, or the quick path's first argument. */
   name?: string;
   /** The `description` option (wins over the doc comment). */
@@ -39,7 +39,7 @@ export interface ToolOptions {
 }
 
 /** Options of a resource or prompt site (spec §8). Only the keys the source assigns are present. */
-export interface ResourceOptions {
+interface ResourceOptions {
   /** Resource only: the URI or URI template. */
   uri?: string;
   /** Prompt: `@prompt("name")` or the quick path's first argument; both: the `name` option. */

@@ -40,7 +40,7 @@ interface SiteBase<K extends SiteKind> {
 }
 
 /** A decorated class member (`@tool(...)`, `@resource(...)`, `@prompt(...)`). */
-export interface MethodSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
+interface MethodSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
   kind: "method";
   /** Offset just after the `{` of the class body. */
   classBodyStart: number;
@@ -55,7 +55,7 @@ export interface MethodSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
 }
 
 /** A `x.tool(...)` / `x.resource(...)` / `x.prompt(...)` call candidate. */
-export interface QuickSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
+interface QuickSite<K extends SiteKind = SiteKind> extends SiteBase<K> {
   kind: "quick";
   /** The function argument (the backend reads its signature). */
   fn: QuickFn;
@@ -93,7 +93,7 @@ export interface CompletionSite {
 }
 
 /** How a quick path's last argument names its function (spec §1): inline, an identifier, or other. */
-export type QuickFn =
+type QuickFn =
   | { kind: "inline"; span: [number, number] }
   | { kind: "identifier"; name: string; span: [number, number] }
   | { kind: "other"; span: [number, number] };

@@ -15,7 +15,7 @@ import type { ImportRequest, SharedUnit } from "@typed-mcp/codegen";
 import { hashesOf, stillValid, type FileHashes } from "./hashes.js";
 
 /** What code generation returns for one tool, resource or prompt. */
-export interface GeneratedCode {
+interface GeneratedCode {
   code: string;
   imports: ImportRequest[];
   /** The shared units the code refers to (a tool generated with `share`). */
@@ -23,7 +23,7 @@ export interface GeneratedCode {
 }
 
 /** The kinds of model a module's splice generates code for (`shared-tool`: a tool whose object types are shared units). */
-export type GeneratedKind = "tool" | "shared-tool" | "resource" | "prompt";
+type GeneratedKind = "tool" | "shared-tool" | "resource" | "prompt";
 
 /**
  * The memo of one module for one splice: `generate(model)`'s result, or the result of the

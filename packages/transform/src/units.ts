@@ -23,7 +23,7 @@ export type ShareMode = "virtual" | "hoist";
  * The prefix of the import specifier of a unit (`@typed-mcp/unit/<id>`): bare, as webpack and
  * Rspack read a `scheme:` specifier themselves, before any resolver plugin.
  */
-export const UNIT_SPECIFIER_PREFIX = "@typed-mcp/unit/";
+const UNIT_SPECIFIER_PREFIX = "@typed-mcp/unit/";
 /** An import specifier of a unit (`@typed-mcp/unit/<16 hex digits>`); also the plugin's `resolveId` hook filter. */
 export const UNIT_SPECIFIER = /^@typed-mcp\/unit\/([0-9a-f]{16})$/;
 /** The resolved id of a unit: `<root>/__typed-mcp-unit-<id>.js` (see {@link unitFile}). */

@@ -11,7 +11,6 @@
  */
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Implementation, McpHttpHandler, McpRequestContext, Server } from "@modelcontextprotocol/server";
-import { UI_EXTENSION } from "./server/apps.js";
 import type { UiResourceHtml, UiResourceOptions } from "./server/apps.js";
 import { authGate } from "./auth/option.js";
 import type { AuthHandler } from "./auth/option.js";
@@ -35,8 +34,6 @@ import { Subscriptions } from "./resources/subscriptions.js";
 import { TaskStore } from "./tasks/store.js";
 import type { LogLevel } from "./types.js";
 
-/** The MCP Apps extension id (defined in server/apps.ts; still exported here for importers of `typed-mcp/dist/server.js`). */
-export { UI_EXTENSION };
 /** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
 export type { McpServerOptions };
 

@@ -38,7 +38,7 @@ export function errorLocation(
  * A code frame: up to two lines before and after 1-based `line`, each as `  n | text`, and a
  * caret under 1-based `column` (tabs before the caret are kept, so it lines up).
  */
-export function codeFrame(code: string, line: number, column: number): string {
+function codeFrame(code: string, line: number, column: number): string {
   const lines = code.split(/\r\n|\r|\n/);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop(); // the file's final line break
   const first = Math.max(1, line - 2);

@@ -150,4 +150,3 @@ export const unpluginFactory: UnpluginFactory<TypedMcpOptions | undefined, false
 
 /** The plugin for every bundler (unplugin instance). */
 export const typedMcp: UnpluginInstance<TypedMcpOptions | undefined, false> = createUnplugin(unpluginFactory);
-export default typedMcp;

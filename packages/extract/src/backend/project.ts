@@ -34,7 +34,7 @@ export function findTsconfig(options: ProjectOptions, file: string): string | un
  * Records `code` as the overlay of `file` unless it equals what the checker already sees (the
  * previous overlay, or the disk on first sight). Returns whether the overlay changed.
  */
-export function setOverlay(overlays: Map<string, string>, file: string, code: string): boolean {
+function setOverlay(overlays: Map<string, string>, file: string, code: string): boolean {
   const previous = overlays.get(file);
   if (previous === code) return false;
   let disk: string | undefined;
@@ -51,7 +51,7 @@ export function setOverlay(overlays: Map<string, string>, file: string, code: st
 }
 
 /** A session of a module whose project is unusable (`message` is reported as OMCG0000). */
-export function failedSession(message: string): ModuleSession {
+function failedSession(message: string): ModuleSession {
   return {
     host: undefined as never,
     configProblem: message,
@@ -67,7 +67,7 @@ export function failedSession(message: string): ModuleSession {
 export const couldNotLoadMessage = (config: string) => `TypeScript could not load the project ${config}.`;
 
 /** The message for a project without `strictNullChecks`. */
-export const notStrictMessage = (config: string) =>
+const notStrictMessage = (config: string) =>
   `typed-mcp needs strictNullChecks: set "strict": true (or "strictNullChecks": true) in the compilerOptions of ${config}.`;
 
 /** A project a backend has loaded (or updated) for one module, read in this order by {@link BackendBase.session}. */

@@ -107,7 +107,7 @@ const OWN_DIR = dirname(fileURLToPath(import.meta.url));
  * `projectDir`. Throws an `Error` with a readable message for an unsupported TypeScript version,
  * a 7.1+ package whose API cannot be loaded, or a forced choice that cannot be found.
  */
-export function pickBackend(projectDir: string, options: BackendOptions): Backend {
+function pickBackend(projectDir: string, options: BackendOptions): Backend {
   const forced = options.typescript;
   const own = (name: string) => findTypeScript(OWN_DIR, name);
   const classic = (found: FoundTypeScript) => new ClassicBackend(loadClassic(found.dir), options);

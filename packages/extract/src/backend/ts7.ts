@@ -28,7 +28,7 @@ import { Caches } from "./primitives.js";
 import { BackendBase, couldNotLoadMessage, type LoadedProject, type ProjectOptions } from "./project.js";
 
 /** Options of the IPC backends. */
-export type Ts7BackendOptions = ProjectOptions;
+type Ts7BackendOptions = ProjectOptions;
 
 /**
  * What differs between the TypeScript 7.0 and 7.1 IPC APIs. The rest of the API (checker,
@@ -69,7 +69,7 @@ export interface IpcLib {
  * with `require` (Node ≥ 20.19 `require`s ES modules) from the package's own path. Throws
  * `ERR_PACKAGE_PATH_NOT_EXPORTED` / `MODULE_NOT_FOUND` when `dir` is not a TypeScript 7.0.
  */
-export function ts70Lib(dir?: string): IpcLib {
+function ts70Lib(dir?: string): IpcLib {
   dir ??= dirname(createRequire(import.meta.url).resolve("typescript/package.json"));
   const req = createRequire(join(dir, "package.json"));
   // Self-reference: the package is named "typescript", so its own exports map applies.

@@ -17,7 +17,7 @@ import { AuthUnavailableError, authInfoOf, checkIssuedAt, mediaType, messageOf }
 import type { VerifierSettings } from "./token.js";
 
 /** JWS algorithms accepted for access tokens: asymmetric only (`none` and HMAC are refused, so no algorithm confusion). */
-export const ACCEPTED_ALGORITHMS = [
+const ACCEPTED_ALGORITHMS = [
   "RS256",
   "RS384",
   "RS512",

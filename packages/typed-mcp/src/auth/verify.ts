@@ -21,7 +21,7 @@ import type { VerifierSettings } from "./token.js";
 
 export { AuthUnavailableError };
 export type { VerifierSettings };
-export { ACCEPTED_ALGORITHMS, ACCESS_TOKEN_TYPE } from "./jwt.js";
+export { ACCESS_TOKEN_TYPE } from "./jwt.js";
 
 /** How long discovered metadata is kept before it is fetched again, in milliseconds. */
 const METADATA_MAX_AGE_MS = 3_600_000;

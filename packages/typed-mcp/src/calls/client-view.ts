@@ -130,7 +130,7 @@ export class ToolListings {
  * `outputSchema` before 2025-06-18, without `annotations` before 2025-03-26, and without
  * `_meta.ui` (and `_meta` when nothing else is left) for a client without MCP Apps.
  */
-export function shapeListing(listing: ToolListing, view: ClientView): ToolListing {
+function shapeListing(listing: ToolListing, view: ClientView): ToolListing {
   if (view.structured && view.annotations && view.apps) return listing;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(listing)) {

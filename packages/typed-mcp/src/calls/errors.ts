@@ -6,7 +6,7 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** Brand on {@link ToolError} instances, shared by every copy of typed-mcp loaded in a process. */
-export const TOOL_ERROR_BRAND: unique symbol = Symbol.for("typed-mcp.ToolError") as never;
+const TOOL_ERROR_BRAND: unique symbol = Symbol.for("typed-mcp.ToolError") as never;
 
 /**
  * An error whose message is meant for the client (spec §7) — the one error class of tools,

@@ -143,7 +143,7 @@ export type InputSource = Pick<InputRound, "elicit" | "sample" | "listRoots">;
  * One run of a function on a 2026-07-28 request that may answer `input_required`: the answers
  * available to it and the input requests it made without an answer.
  */
-export class InputRound {
+class InputRound {
   /** The answers available to this run, by key (bare results). */
   readonly answers: Record<string, unknown>;
   readonly #counters: Record<Kind, number> = { elicit: 0, sample: 0, roots: 0 };

@@ -44,14 +44,14 @@ export interface CallPolicy {
 }
 
 /** The answer texts of a timed-out run (spec §7; docs/runtime.md "Timeout"). */
-export const TIMED_OUT_TEXT: Readonly<Record<CallKind, string>> = {
+const TIMED_OUT_TEXT: Readonly<Record<CallKind, string>> = {
   tool: "The tool timed out.",
   resource: "The resource read timed out.",
   prompt: "The prompt timed out.",
 };
 
 /** The answer texts of a failed run (spec §7): nothing about the exception is sent. */
-export const FAILED_TEXT: Readonly<Record<CallKind, string>> = {
+const FAILED_TEXT: Readonly<Record<CallKind, string>> = {
   tool: "The tool failed.",
   resource: "The resource failed.",
   prompt: "The prompt failed.",

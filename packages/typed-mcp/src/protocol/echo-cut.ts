@@ -54,7 +54,7 @@ export function longStringsOf(value: unknown, extra: Iterable<string> = []): str
 }
 
 /** `text` with every occurrence of each of `echoed` (as is, or as written inside a JSON string) cut by `cutEchoed`. */
-export function cutEchoes(text: string, echoed: readonly string[]): string {
+function cutEchoes(text: string, echoed: readonly string[]): string {
   for (const s of echoed) {
     if (text.length < s.length) continue;
     if (text.includes(s)) text = text.split(s).join(cutEchoed(s));

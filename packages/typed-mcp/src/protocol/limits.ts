@@ -33,7 +33,7 @@ export interface LimitOptions {
 }
 
 /** The default of {@link LimitOptions.maxRequestBodySize}: 4 MiB, the SDK's own default. */
-export const DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024;
+const DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024;
 
 /**
  * Checks the {@link LimitOptions} and applies their defaults.
@@ -77,7 +77,7 @@ export interface ArgumentLimits {
  * The defaults of {@link ArgumentLimits}: depth 64 (a TypeScript parameter type nests far less:
  * the reader never looks deeper than the type), 100,000 values (a 4 MiB body can hold ~1 million).
  */
-export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxDepth: 64, maxValues: 100_000 };
+const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxDepth: 64, maxValues: 100_000 };
 
 /**
  * Checks `args` (a raw `arguments` object, as `JSON.parse` made it) against `limits` without
@@ -146,7 +146,7 @@ function overBound(name: string, bound: "depth" | "values", limits: ArgumentLimi
  * on client data (a 5,000-level `capabilities.experimental` overflowed the stack). Arguments have
  * their own bound, `maxArgumentDepth` ({@link checkArgumentBounds}).
  */
-export const MAX_MESSAGE_DEPTH = 64;
+const MAX_MESSAGE_DEPTH = 64;
 
 /**
  * Whether `message` (one JSON-RPC message as parsed) nests deeper than {@link MAX_MESSAGE_DEPTH}

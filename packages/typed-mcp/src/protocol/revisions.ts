@@ -11,7 +11,7 @@
  */
 
 /** The revisions typed-mcp serves, oldest first (the SDK 2.4.0's `SUPPORTED_PROTOCOL_VERSIONS`). */
-export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 
 /** One of {@link REVISIONS}. */
 export type Revision = (typeof REVISIONS)[number];

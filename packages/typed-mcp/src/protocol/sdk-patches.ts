@@ -53,7 +53,13 @@ import { got, invalid, pathKey } from "../codegen-support/argument-errors.js";
 import { cutErrorEchoes, longStringsOf } from "./echo-cut.js";
 import { encodeSession } from "./session.js";
 
-/** The `@modelcontextprotocol/server` version these patches were written and tested against. */
+/**
+ * The `@modelcontextprotocol/server` version these patches were written and tested against; the
+ * SDK assumption tests (test/runtime/sdk-patches.test.ts, streams-sdk.test.ts) compare the
+ * installed version with it and name it in every failure.
+ *
+ * @public
+ */
 export const PINNED_SDK_VERSION = "2.4.0";
 
 /** The JSON-RPC error code of an unknown resource before MCP 2026-07-28 (spec §8). */
@@ -359,7 +365,7 @@ function zodIssues(text: string): ZodIssue[] | undefined {
  * anything outside U+0020–U+007E as `\uXXXX`); e.g. `Invalid tools/call
  * params: 'params.name' expected string, received number.`
  */
-export function validationErrorMessage(method: string, issue: ZodIssue): string {
+function validationErrorMessage(method: string, issue: ZodIssue): string {
   let path = "";
   for (const step of issue.path) path += typeof step === "number" ? `[${step}]` : pathKey(step, path === "");
   if (path.length > 200) path = path.slice(0, 200) + "…";
@@ -396,7 +402,7 @@ function cleanValidationError<M>(message: M, method: string): M {
  * not valid. Expected a string, got <type>.`. `undefined` when the SDK and the generated reader
  * can take the arguments.
  */
-export function promptArgumentsProblem(args: unknown): string | undefined {
+function promptArgumentsProblem(args: unknown): string | undefined {
   if (args === undefined) return undefined;
   if (typeof args !== "object" || args === null || Array.isArray(args))
     return invalid("arguments", `Expected an object, got ${got(args)}.`);

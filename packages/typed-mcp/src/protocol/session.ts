@@ -29,7 +29,7 @@ import { fromBase64url, toBase64url } from "../codegen-support/base64.js";
 import { isLegacyRevision } from "./revisions.js";
 
 /** Prefix (and format version) of typed-mcp session ids. */
-export const SESSION_PREFIX = "tmcp1.";
+const SESSION_PREFIX = "tmcp1.";
 /** Longest header value decoded; longer ones are ignored. */
 const MAX_TOKEN_LENGTH = 4096;
 /** Longest JSON payload in UTF-8 bytes (its base64url then stays under {@link MAX_TOKEN_LENGTH}); see {@link encodeSession}. */

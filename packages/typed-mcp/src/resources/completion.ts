@@ -15,10 +15,10 @@ import { bindMember, collect } from "../server/class-members.js";
 import { COMPLETIONS, type GeneratedCompletion } from "../codegen-support/resource-descriptors.js";
 
 /** The most values one `completion/complete` result carries (the MCP spec: "maximum 100 items"). */
-export const MAX_COMPLETION_VALUES = 100;
+const MAX_COMPLETION_VALUES = 100;
 
 /** The `completion` part of a `CompleteResult`. */
-export type CompletionPart = {
+type CompletionPart = {
   values: string[];
   total?: number;
   hasMore: boolean;
@@ -130,7 +130,7 @@ export interface CompletionSource {
  * finite set, or there is no such parameter) the result is `{ values: [], hasMore: false }`
  * without `total` — the same shape as the SDK's own `McpServer` for an argument without a completer.
  */
-export function completeFrom(values: readonly string[] | undefined, prefix: string): CompletionPart {
+function completeFrom(values: readonly string[] | undefined, prefix: string): CompletionPart {
   if (values === undefined) return { values: [], hasMore: false };
   const matching = values.filter((v) => v.startsWith(prefix));
   return {

@@ -385,7 +385,7 @@ function bind(
  * "Limits"). Longer URIs match no template: `resources/read` answers resource-not-found (spec §8)
  * instead of the SDK matcher's internal "URI exceeds maximum length" (`-32603`).
  */
-export const MAX_RESOURCE_URI_LENGTH = 65_536;
+const MAX_RESOURCE_URI_LENGTH = 65_536;
 
 /** `template.match(uri)`, or `null` for a URI over {@link MAX_RESOURCE_URI_LENGTH}. */
 function matchTemplate(template: UriTemplate, uri: string): ReturnType<UriTemplate["match"]> {

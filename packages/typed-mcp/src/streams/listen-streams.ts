@@ -72,7 +72,7 @@ export interface StreamOptions {
 export type StreamLimits = Readonly<Required<StreamOptions>>;
 
 /** The defaults of {@link StreamOptions} (docs/security.md "Limits"). */
-export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxListenStreamsPerCaller: 16,
   maxAnonymousListenStreams: 256,
   maxListenStreams: 1024,
@@ -158,7 +158,7 @@ export function publishStreamClosed(notice: StreamClosedNotice): void {
  * body limit and `maxListenUris`) — is not counted: a legal filter larger than `maxBytes` must
  * not close its own stream before any notification.
  */
-export function boundedStream(
+function boundedStream(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   onOverflow: (queuedBytes: number) => void,

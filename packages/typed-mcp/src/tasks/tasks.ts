@@ -48,7 +48,7 @@ import type { CallToolResult } from "../types.js";
 import { detailedTask, legacyPayload, legacyTask, modernTask } from "./wire.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The 2025-11-25 server capability: `tasks/list`, `tasks/cancel` and task-augmented `tools/call`. */
 const LEGACY_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };

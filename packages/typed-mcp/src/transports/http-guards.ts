@@ -23,9 +23,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 /** Most bytes read and discarded after a 413 before the connection is closed anyway. */
-export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 /** Longest wait, in milliseconds, for the client to finish sending after a 413. */
-export const DRAIN_MAX_MS = 10_000;
+const DRAIN_MAX_MS = 10_000;
 
 /**
  * Normalises `req`'s target and `Host` in place (absolute-form → origin-form, the target's
