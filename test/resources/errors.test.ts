@@ -65,6 +65,45 @@ describe("ToolError in resources and prompts (spec §7, §8)", () => {
   });
 });
 
+describe("a resource's own not-found is answered as an unknown URI is, per revision (spec §8)", () => {
+  it("2025-11-25: ResourceNotFoundError and ProtocolError(-32002) → -32002 on the wire, message and data kept", async () => {
+    const server = app.modules.errors!.errorServer();
+    const thrown = await rawRequest(server, "resources/read", { uri: "notes://2" });
+    expect(thrown.message).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32002, message: "Resource not found: notes://2", data: { uri: "notes://2" } },
+    });
+    const coded = await rawRequest(server, "resources/read", { uri: "notes://coded" });
+    expect(coded.message.error).toEqual({ code: -32002, message: "No such note.", data: { uri: "notes://coded" } });
+    // The same code an unknown URI gets.
+    const unknown = await rawRequest(server, "resources/read", { uri: "nothing://here" });
+    expect(unknown.message.error.code).toBe(-32002);
+  });
+
+  it("2026-07-28: both → -32602 with data { uri }", async () => {
+    for (const [uri, message] of [
+      ["notes://2", "Resource not found: notes://2"],
+      ["notes://coded", "No such note."],
+    ] as const) {
+      const e = await errorOf(modern.readResource({ uri }));
+      expect({ code: e.code, data: e.data }).toEqual({ code: -32602, data: { uri } });
+      expect(e.message).toContain(message);
+    }
+  });
+
+  it("over stdio (2025-11-25) the client sees the error an unknown URI gets, with data { uri }", async () => {
+    const stdio = await connectStdio(app.outDir, "errors");
+    try {
+      const e = await errorOf(stdio.readResource({ uri: "notes://3" }));
+      const u = await errorOf(stdio.readResource({ uri: "nothing://here" }));
+      expect({ code: e.code, data: e.data }).toEqual({ code: u.code, data: { uri: "notes://3" } });
+    } finally {
+      await stdio.close();
+    }
+  });
+});
+
 describe("protocol errors thrown on purpose are sent as that JSON-RPC error (spec §7)", () => {
   it("UrlElicitationRequiredError → -32042 with data.elicitations (2025-11-25)", async () => {
     const { message } = await rawRequest(app.modules.errors!.errorServer(), "tools/call", {

@@ -29,4 +29,4 @@ export { UnitRegistry, unitFile, unitOfSpecifier, UNIT_FILE, UNIT_SPECIFIER } fr
 export type { Profile } from "@typed-mcp/codegen";
 export { formatDiagnostic } from "@typed-mcp/model";
 export type { WarningCode } from "@typed-mcp/model";
-export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./diagnostics.js";
+export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./module-filters.js";

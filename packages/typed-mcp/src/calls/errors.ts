@@ -1,5 +1,8 @@
 /**
- * Errors of the `typed-mcp` runtime.
+ * The errors a call's answer is made of (spec §7, docs/runtime.md "Errors the client sees"):
+ * `ToolError` (a message meant for the client) and its brand test, `thrownAnswer` (what a thrown
+ * value becomes on the wire), `ServerRequestUnavailableError` (a server→client request the
+ * transport cannot carry), and `pluginMissingMessage` (the text when the build plugin did not run).
  *
  * @packageDocumentation
  */

@@ -90,11 +90,38 @@ function installResources(
     const vars = decodeVariables(found.match);
     const request_ = info(ctx);
     const e = found.entry;
-    return run(e, "resource", ctx, policy, {
-      read: (signal) => e.descriptor.read(vars, request_.context(signal)),
-      write: (value) => e.descriptor.write(value, uri),
-    }) as Promise<ReadResourceResult>;
+    try {
+      return (await run(e, "resource", ctx, policy, {
+        read: (signal) => e.descriptor.read(vars, request_.context(signal)),
+        write: (value) => e.descriptor.write(value, uri),
+      })) as ReadResourceResult;
+    } catch (error) {
+      throw notFoundForRevision(error, request_.protocolVersion, () => markNotFound2025(ctx.mcpReq.id));
+    }
   });
+}
+
+/**
+ * A resource function's own "not found" answered as the runtime's unknown URI is, for the
+ * request's revision (spec §8, docs/resources.md "Unknown resource URI"): the SDK's
+ * `ResourceNotFoundError` (`-32602`) or a `ProtocolError` with the 2025-era code `-32002`
+ * becomes `-32002` up to 2025-11-25 (`mark` has the response's code put back on the way out, as
+ * the SDK sends a handler-thrown `-32002` as `-32602`) and `-32602` from 2026-07-28, message and
+ * `data` kept. Any other error is returned as it is.
+ */
+function notFoundForRevision(error: unknown, revision: string, mark: () => void): unknown {
+  if (!(error instanceof ProtocolError)) return error;
+  const notFound = error instanceof ResourceNotFoundError || error.code === RESOURCE_NOT_FOUND_2025;
+  if (!notFound) return error;
+  if (resourceNotFoundIsInvalidParams(revision)) {
+    return error.code === ProtocolErrorCode.InvalidParams
+      ? error
+      : new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
+  }
+  mark();
+  return error.code === RESOURCE_NOT_FOUND_2025
+    ? error
+    : new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, error.message, error.data);
 }
 
 /**

@@ -137,7 +137,9 @@ export function checkServerOptions(options: McpServerOptions): {
 } {
   const { requestTimeoutMs } = options;
   if (requestTimeoutMs !== undefined && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
-    throw new RangeError(`requestTimeoutMs must be a positive number of milliseconds, got ${String(requestTimeoutMs)}`);
+    throw new RangeError(
+      `requestTimeoutMs must be a positive finite number of milliseconds, got ${String(requestTimeoutMs)}`,
+    );
   }
   if (options.callerKey !== undefined && typeof options.callerKey !== "function") {
     throw new TypeError(
