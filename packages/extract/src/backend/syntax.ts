@@ -1,7 +1,7 @@
 /**
  * Syntax facts of the shared extraction algorithm: locations and attached JSDoc, finding nodes in
- * the module, default values readable from syntax (spec §3), children of type annotations, and the
- * literal values a union writes in source order (docs/mapping.md §4, "Order of `enum` values").
+ * the module, default values readable from syntax (spec §3) and children of type annotations. The
+ * order a union's members are written in is `written-order.ts`.
  */
 import type { SourceLocation } from "@typed-mcp/model";
 import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, TypeNodeRef, TypeRef } from "./host.js";
@@ -324,108 +324,5 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     }
     return n as never;
   }
-
-  /** {@link TypeHost.literalOrder}: the literal values of a union as written (in `node`, else in the type's alias). */
-  literalOrder(t: TypeRef, node: TypeNodeRef | undefined): (string | number)[] | undefined {
-    const out: (string | number)[] = [];
-    if (node) {
-      if (this.collectLiterals(node as Any, out, 0)) return out;
-      return undefined;
-    }
-    const alias = this.aliasSymbolOf(t);
-    if (alias && this.aliasArgumentCount(t) === 0) {
-      const decl = this.firstDeclaration(alias);
-      if (decl?.kind === this.K.TypeAliasDeclaration && this.collectLiterals(decl.type, out, 0)) return out;
-    }
-    return undefined;
-  }
-
-  /** {@link TypeHost.unionOrder}: the members of a union as written (in `node`, else in the type's alias). */
-  unionOrder(
-    t: TypeRef,
-    node: TypeNodeRef | undefined,
-  ): { type: TypeRef; node?: TypeNodeRef; slot: number }[] | undefined {
-    const n = (node as Any) ?? this.aliasTypeNode(t);
-    if (!n) return undefined;
-    const out: { type: TypeRef; node?: TypeNodeRef; slot: number }[] = [];
-    return this.collectMembers(n, out, 0) ? out : undefined;
-  }
-
-  /** Appends the members a union type node writes to `out`; `false` when a member's type cannot be read. */
-  private collectMembers(
-    node: Any,
-    out: { type: TypeRef; node?: TypeNodeRef; slot: number }[],
-    depth: number,
-  ): boolean {
-    const K = this.K;
-    if (depth > MAX_DEPTH) return false;
-    const n = this.unparenType(node);
-    if (n.kind === K.UnionType) return (n.types as Any[]).every((m) => this.collectMembers(m, out, depth + 1));
-    if (n.kind === K.TypeReference && !n.typeArguments?.length) {
-      const sym = this.unaliased(this.symbolAt(n.typeName));
-      const decl = sym && sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (decl?.kind === K.TypeAliasDeclaration && this.unparenType(decl.type)?.kind === K.UnionType)
-        return this.collectMembers(decl.type, out, depth + 1);
-    }
-    const type = this.typeFromTypeNode(n);
-    if (!type) return false;
-    const slot = out.length === 0 ? 0 : out[out.length - 1]!.slot + 1;
-    if (type.flags & this.TF.Union) for (const m of this.typeMembers(type)) out.push({ type: m, slot });
-    else out.push({ type, node: n, slot });
-    return true;
-  }
-
-  /** Appends the literals a type node writes to `out`; `false` when it writes something else. */
-  private collectLiterals(node: Any, out: (string | number)[], depth: number): boolean {
-    const K = this.K;
-    if (depth > MAX_DEPTH) return false;
-    switch (node.kind) {
-      case K.ParenthesizedType:
-        return this.collectLiterals(node.type, out, depth + 1);
-      case K.UnionType:
-        return (node.types as Any[]).every((m) => this.collectLiterals(m, out, depth + 1));
-      case K.NullKeyword:
-      case K.UndefinedKeyword:
-        return true;
-      case K.LiteralType: {
-        const lit = node.literal as Any;
-        if (lit.kind === K.StringLiteral || lit.kind === K.NoSubstitutionTemplateLiteral) out.push(lit.text);
-        else if (lit.kind === K.NumericLiteral) out.push(Number(String(lit.text).replace(/_/g, "")));
-        else if (
-          lit.kind === K.PrefixUnaryExpression &&
-          lit.operator === K.MinusToken &&
-          lit.operand.kind === K.NumericLiteral
-        )
-          out.push(-Number(lit.operand.text));
-        else if (lit.kind !== K.NullKeyword && lit.kind !== K.TrueKeyword && lit.kind !== K.FalseKeyword) return false;
-        return true;
-      }
-      case K.TypeReference:
-        return this.collectReferenceLiterals(node, out, depth);
-      default:
-        return false;
-    }
-  }
-
-  /** {@link collectLiterals} of a reference: a type alias of literals, an enum, or an enum member. */
-  private collectReferenceLiterals(node: Any, out: (string | number)[], depth: number): boolean {
-    const SF = this.SF;
-    if (node.typeArguments?.length) return false;
-    const sym = this.unaliased(this.symbolAt(node.typeName));
-    if (!sym) return false;
-    if (sym.flags & SF.TypeAlias) {
-      const decl = this.firstDeclaration(sym);
-      return decl?.kind === this.K.TypeAliasDeclaration ? this.collectLiterals(decl.type, out, depth + 1) : false;
-    }
-    if (sym.flags & SF.Enum || sym.flags & SF.EnumMember) {
-      const t = this.typeFromTypeNode(node);
-      const members: Any[] = t && t.flags & this.TF.Union ? this.typeMembers(t) : t ? [t] : [];
-      const info = members[0] ? this.enumOf(members[0]) : undefined;
-      if (!info) return false;
-      if (sym.flags & SF.Enum) for (const m of info.members) out.push(m.value);
-      else for (const m of members) out.push(m.value);
-      return true;
-    }
-    return false;
-  }
 }
+

@@ -17,7 +17,8 @@ import type {
 } from "./host.js";
 import { fileOrigin, isBuiltinDeclaration, isTypedMcpFile, moduleSpecifier, norm } from "./library.js";
 import type { Any } from "./primitives.js";
-import { MAX_DEPTH, SyntaxFacts } from "./syntax.js";
+import { MAX_DEPTH } from "./syntax.js";
+import { WrittenOrderFacts } from "./written-order.js";
 
 /** The prefix of typed-mcp's phantom tag properties (`Minimum<1>` → `"typed-mcp:minimum"`). */
 const TAG_PREFIX = "typed-mcp:";
@@ -41,7 +42,7 @@ function lazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () =
 }
 
 /** The type half of a session: everything decided on types and symbols. */
-export abstract class TypeFacts extends SyntaxFacts {
+export abstract class TypeFacts extends WrittenOrderFacts {
   /** {@link TypeHost.typeId}. */
   typeId(t: TypeRef): number {
     return (t as Any).id;
