@@ -130,8 +130,8 @@ it("extracts both modules first; a rebuild without edits reuses both", () => {
     id: { type: "string" },
     level: { type: "string", enum: ["low", "high"] },
     color: { type: "string", enum: ["red", "green"] },
-    // Spec §4 "Order of enum values": a computed union (`(typeof SIZES)[number]`) is sorted by code unit.
-    size: { type: "string", enum: ["m", "s"] },
+    // Spec §4 "Order of enum values": the elements of a `const` array indexed by `number` (`(typeof SIZES)[number]`), in source order.
+    size: { type: "string", enum: ["s", "m"] },
   });
   expect(first.a.description).toBe("A note.");
   expect(rebuild()).toMatchObject({ extracted: [], reused: ["a.ts", "b.ts"] });
@@ -175,7 +175,7 @@ it("an edit of a const that a type alias reads (`typeof SIZES`) re-extracts: the
   editTypes(`["s", "m"]`, `["s", "m", "l"]`);
   const r = rebuild();
   expect(r.extracted).toEqual(["a.ts"]);
-  expect(r.a.inputSchema.properties.who.properties.size).toEqual({ type: "string", enum: ["l", "m", "s"] });
+  expect(r.a.inputSchema.properties.who.properties.size).toEqual({ type: "string", enum: ["s", "m", "l"] });
 });
 
 it("an edit of a const folded into a tool's description re-extracts, with the new description", () => {
