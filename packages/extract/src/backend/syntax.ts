@@ -325,4 +325,3 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     return n as never;
   }
 }
-

@@ -222,10 +222,7 @@ export abstract class WrittenOrderFacts extends SyntaxFacts {
    * {@link collectMembers} of `(typeof KINDS)[number]` / `(typeof Kind)[keyof typeof Kind]`: its
    * literal members each in its own slot, in the declaration's order; `false` when `n` is not one.
    */
-  private collectConstMembers(
-    n: Any,
-    out: { type: TypeRef; node?: TypeNodeRef; slot: number }[],
-  ): boolean {
+  private collectConstMembers(n: Any, out: { type: TypeRef; node?: TypeNodeRef; slot: number }[]): boolean {
     const written = this.constIndexedValues(n);
     const type = written ? this.typeFromTypeNode(n) : undefined;
     if (!written || !type) return false;
