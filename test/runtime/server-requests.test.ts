@@ -91,11 +91,14 @@ describe("stdio 2025-11-25, a client whose handlers answer a JSON-RPC error", ()
     expect(seen.message).toContain(`No ${method} here.`);
   });
 
-  it.each(METHODS)("uncaught (%s): 'The tool failed.', never the client's error as the answer", async (what, method) => {
-    const { client, stderr } = await refusing();
-    expect(await client.callTool({ name: "ask_uncaught", arguments: { what } }, { timeout: 5000 })).toEqual(FAILED);
-    expect(stderr.join("")).toContain(`published ask_uncaught: ServerRequestError ${method} -32050\n`);
-  });
+  it.each(METHODS)(
+    "uncaught (%s): 'The tool failed.', never the client's error as the answer",
+    async (what, method) => {
+      const { client, stderr } = await refusing();
+      expect(await client.callTool({ name: "ask_uncaught", arguments: { what } }, { timeout: 5000 })).toEqual(FAILED);
+      expect(stderr.join("")).toContain(`published ask_uncaught: ServerRequestError ${method} -32050\n`);
+    },
+  );
 
   it("a handler that answers is still a real request", async () => {
     const { client } = await stdio({ capabilities: { roots: {} } });
@@ -122,13 +125,16 @@ describe("HTTP (server.fetch)", () => {
     expect(failures[0]).toMatchObject({ method: "sampling/createMessage", code: -32603 });
   });
 
-  it.each(METHODS)("2026-07-28 without the capability: ctx %s stays -32021, even through a catching tool", async (what) => {
-    const { client } = await http({ capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    const error = await client.callTool({ name: "ask", arguments: { what } }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ProtocolError);
-    expect((error as ProtocolError).code).toBe(-32021);
-  });
+  it.each(METHODS)(
+    "2026-07-28 without the capability: ctx %s stays -32021, even through a catching tool",
+    async (what) => {
+      const { client } = await http({ capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      const error = await client.callTool({ name: "ask", arguments: { what } }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).code).toBe(-32021);
+    },
+  );
 });
