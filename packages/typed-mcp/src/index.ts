@@ -21,7 +21,7 @@ export type { StreamClosedNotice, StreamOptions } from "./streams/listen-streams
 export { STREAM_CLOSED_CHANNEL } from "./streams/listen-streams.js";
 export type { AuthOptions } from "./auth/oauth.js";
 export type { ServerAuth } from "./auth/option.js";
-export { ToolError, ServerRequestUnavailableError } from "./calls/errors.js";
+export { ToolError, ServerRequestError, ServerRequestUnavailableError } from "./calls/errors.js";
 export type { ServerRequestMethod } from "./calls/errors.js";
 export type { CompletionHook, CompletionRef, TemplateVariables } from "./resources/completion.js";
 export { tool } from "./decorators.js";

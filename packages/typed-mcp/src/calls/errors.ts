@@ -1,8 +1,8 @@
 /**
  * The errors a call's answer is made of (spec §7, docs/runtime.md "Errors the client sees"):
  * `ToolError` (a message meant for the client) and its brand test, `thrownAnswer` (what a thrown
- * value becomes on the wire), `ServerRequestUnavailableError` (a server→client request the
- * transport cannot carry), and `pluginMissingMessage` (the text when the build plugin did not run).
+ * value becomes on the wire), `ServerRequestError` (a server→client request that failed) and
+ * `ServerRequestUnavailableError` (one the transport cannot carry), and `pluginMissingMessage` (the text when the build plugin did not run).
  *
  * @packageDocumentation
  */
@@ -77,34 +77,68 @@ export function thrownAnswer(error: unknown, failedText: string, report: (error:
 export type ServerRequestMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
 /**
- * Rejection of `RequestContext.elicit` / `sample` / `listRoots` when the request's transport
- * cannot carry a server→client request (docs/runtime.md "Server→client requests"): a 2025-era
- * request on stateless Streamable HTTP (`server.fetch`, `serveHttp`), where each request is served
- * by a fresh instance and the client's answer would reach another one. The promise rejects at
- * once, before anything is sent, so a tool can catch it and go on without the answer:
+ * Rejection of `RequestContext.elicit` / `sample` / `listRoots` by an error that answers the
+ * request the server made (spec §7, docs/runtime.md "Server→client requests"), on every
+ * transport and revision except a 2026-07-28 missing capability (that one stays the SDK's
+ * `MissingRequiredClientCapabilityError`, `-32021`, sent as the request's answer):
+ *
+ * - the client answered the request with a JSON-RPC error: its `code` and `message` (e.g. `-32601`
+ *   `Method not found` from a client without a handler for it), its `data` when it sent one;
+ * - the client did not declare the capability the request needs (2025-era revisions): `-32021`
+ *   (the MCP code for a missing client capability), nothing is sent;
+ * - {@link ServerRequestUnavailableError}: the transport cannot carry the request, `-32603`.
+ *
+ * It is never a protocol error: a tool catches it to go on without the answer, and let escape it
+ * is an ordinary exception — `The tool failed.`, published and passed to `onToolError` — never the
+ * client's error as the `tools/call` answer:
  *
  * ```ts
  * try { roots = (await ctx.listRoots()).roots; }
- * catch (e) { if (!(e instanceof ServerRequestUnavailableError)) throw e; roots = []; }
+ * catch (e) { if (!(e instanceof ServerRequestError)) throw e; roots = []; } // e.method, e.code
  * ```
- *
- * Let escape, it is an ordinary exception (spec §7): `The tool failed.`, published and passed to
- * `onToolError`. Over stdio, and with revision 2026-07-28 (the `input_required` flow) on any
- * transport, the requests work.
  */
-export class ServerRequestUnavailableError extends Error {
-  /** The MCP method that could not be sent, e.g. `"roots/list"`. */
+export class ServerRequestError extends Error {
+  /** The MCP method of the request, e.g. `"roots/list"`. */
   readonly method: ServerRequestMethod;
+  /** The JSON-RPC error code: the client's, `-32021` for an undeclared capability, `-32603` when it could not be sent. */
+  readonly code: number;
+  /** The `data` of the client's JSON-RPC error, when it had one. */
+  readonly data?: unknown;
 
+  /**
+   * @param method The MCP method of the request.
+   * @param code The JSON-RPC error code (see {@link ServerRequestError.code}).
+   * @param message The error's message (the client's, for its JSON-RPC error).
+   * @param options `cause` (the SDK's error, kept locally) and `data` (the client's error data).
+   */
+  constructor(method: ServerRequestMethod, code: number, message: string, options?: ErrorOptions & { data?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ServerRequestError";
+    this.method = method;
+    this.code = code;
+    if (options?.data !== undefined) this.data = options.data;
+  }
+}
+
+/**
+ * The {@link ServerRequestError} of a server→client request the request's transport cannot carry
+ * (docs/runtime.md "Server→client requests"): a 2025-era request on stateless Streamable HTTP
+ * (`server.fetch`, `serveHttp`), where each request is served by a fresh instance and the
+ * client's answer would reach another one. `code` is `-32603` (Internal error). The promise
+ * rejects at once, before anything is sent, whatever capabilities the client declared. Over
+ * stdio, and with revision 2026-07-28 (the `input_required` flow) on any transport, the requests work.
+ */
+export class ServerRequestUnavailableError extends ServerRequestError {
   /** @param method The MCP method that could not be sent. */
   constructor(method: ServerRequestMethod) {
     super(
+      method,
+      ProtocolErrorCode.InternalError,
       `typed-mcp: cannot send ${method} to the client: this request came over stateless 2025-era Streamable HTTP, ` +
         `which cannot carry a server-to-client request (the answer would reach another server instance). ` +
         `It works over stdio, and over HTTP with protocol revision 2026-07-28.`,
     );
     this.name = "ServerRequestUnavailableError";
-    this.method = method;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
-import { unavailableRequest } from "./back-channel.js";
+import { sendServerRequest, unavailableRequest } from "./back-channel.js";
 import type { ClientView } from "./client-view.js";
 import { inputRoundOf } from "./input-required.js";
 import { hasMissingCapabilityError } from "../protocol/revisions.js";
@@ -23,7 +23,8 @@ import type { LogLevel, RequestContext } from "../types.js";
  *   capabilities lack the one needed; else the `input_required` round of the request
  *   (input-required.ts) when there is one; else, on an instance that cannot carry a server→client
  *   request (stateless 2025-era HTTP, back-channel.ts), a rejected `ServerRequestUnavailableError`;
- *   else the SDK's server→client request, related to this request and aborted with `signal`.
+ *   else the SDK's server→client request, related to this request and aborted with `signal`, its
+ *   refusals and the client's JSON-RPC error as `ServerRequestError` (back-channel.ts `sendServerRequest`).
  *
  * @param sdk The SDK `Server` instance serving the request.
  * @param ctx The SDK's context of the request.
@@ -36,6 +37,7 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
   const related = { relatedRequestId: ctx.mcpReq.id };
   // 2026-07-28: no server→client requests; answers come from the retry, else input_required.
   const round = inputRoundOf(ctx);
+  const declared = view.clientCapabilities as Record<string, unknown> | undefined;
   return {
     signal,
     requestId: ctx.mcpReq.id,
@@ -71,17 +73,17 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
       missingCapability(view, "elicitation") ??
       round?.elicit(params, options) ??
       unavailableRequest(sdk, "elicitation/create") ??
-      sdk.elicitInput(params, { ...related, signal }),
+      sendServerRequest("elicitation/create", declared, () => sdk.elicitInput(params, { ...related, signal })),
     sample: (params, options) =>
       missingCapability(view, "sampling") ??
       round?.sample(params, options) ??
       unavailableRequest(sdk, "sampling/createMessage") ??
-      sdk.createMessage(params, { ...related, signal }),
+      sendServerRequest("sampling/createMessage", declared, () => sdk.createMessage(params, { ...related, signal })),
     listRoots: (options) =>
       missingCapability(view, "roots") ??
       round?.listRoots(options) ??
       unavailableRequest(sdk, "roots/list") ??
-      sdk.listRoots(undefined, { ...related, signal }),
+      sendServerRequest("roots/list", declared, () => sdk.listRoots(undefined, { ...related, signal })),
   };
 }
 

@@ -12,6 +12,8 @@
  */
 import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
 import type { Server } from "@modelcontextprotocol/server";
+import { asServerRequestError } from "../calls/back-channel.js";
+import type { ServerRequestMethod } from "../calls/errors.js";
 import type { InputRequestOptions, Kind } from "../calls/input-required.js";
 import { answerMatches, inputRequestOf } from "../calls/input-required.js";
 import type { TaskRecord, TaskStore } from "./store.js";
@@ -129,7 +131,7 @@ export class TaskInputs {
  * input_required): `RequestContext.elicit` / `sample` / `listRoots` stay real server→client
  * requests, carrying `_meta["io.modelcontextprotocol/related-task"] = { taskId }`, and the task is
  * `input_required` while at least one is unanswered (`working` again after). They are aborted
- * with the task. Not used on stateless HTTP, where such requests fail at once (back-channel.ts).
+ * with the task; the client's JSON-RPC error answer rejects with a `ServerRequestError`. Not used on stateless HTTP, where such requests fail at once (back-channel.ts).
  */
 export class ConnectionTaskInputs {
   readonly #sdk: Server;
@@ -145,7 +147,7 @@ export class ConnectionTaskInputs {
 
   /** `elicitation/create` to the client, related to the task. */
   elicit(params: Parameters<RequestContext["elicit"]>[0]): ReturnType<RequestContext["elicit"]> {
-    return this.#wait((signal) =>
+    return this.#wait("elicitation/create", (signal) =>
       this.#sdk.elicitInput(
         { ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } },
         { signal },
@@ -155,7 +157,7 @@ export class ConnectionTaskInputs {
 
   /** `sampling/createMessage` to the client, related to the task. */
   sample(params: Parameters<RequestContext["sample"]>[0]): ReturnType<RequestContext["sample"]> {
-    return this.#wait((signal) =>
+    return this.#wait("sampling/createMessage", (signal) =>
       this.#sdk.createMessage(
         { ...params, _meta: { ...params._meta, [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } },
         { signal },
@@ -165,15 +167,18 @@ export class ConnectionTaskInputs {
 
   /** `roots/list` to the client, related to the task. */
   listRoots(): ReturnType<RequestContext["listRoots"]> {
-    return this.#wait((signal) =>
+    return this.#wait("roots/list", (signal) =>
       this.#sdk.listRoots({ _meta: { [RELATED_TASK_META_KEY]: { taskId: this.#record.taskId } } }, { signal }),
     );
   }
 
-  async #wait<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /** Sends one request while the task is `input_required`; the client's error answer is a `ServerRequestError` (back-channel.ts). */
+  async #wait<T>(method: ServerRequestMethod, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.#waiting++ === 0) this.#store.update(this.#record, "input_required");
     try {
       return await send(this.#record.controller.signal);
+    } catch (error) {
+      throw asServerRequestError(method, error);
     } finally {
       if (--this.#waiting === 0 && this.#record.status === "input_required")
         this.#store.update(this.#record, "working");

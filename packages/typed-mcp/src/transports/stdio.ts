@@ -18,6 +18,7 @@ import type { ServeStdioOptions, StdioServerHandle } from "@modelcontextprotocol
 import { linearStdioSend } from "../protocol/sdk-patches-stdio.js";
 import { SDK_FACTORY } from "../server.js";
 import { applyListenRules } from "../streams/stdio-listen.js";
+import { consoleToStderr } from "./stdio-console.js";
 import type { McpServer } from "../server.js";
 import { nestsTooDeep, tooDeepAnswer } from "../protocol/limits.js";
 
@@ -26,7 +27,9 @@ export type { ServeStdioOptions, StdioServerHandle };
 /**
  * Serves `server` over the process's stdin/stdout with the SDK's `serveStdio`: one connection,
  * opened by a 2025-era `initialize` or a 2026-07-28 `server/discover`, served by one SDK server
- * instance built from `server`'s registry. stdout carries only protocol messages: log to stderr.
+ * instance built from `server`'s registry. stdout carries only protocol messages: while serving,
+ * `console.log`, `console.info` and `console.debug` write to stderr instead (same text, see
+ * stdio-console.ts), until `close()` puts them back. Other writes to stdout corrupt the stream.
  *
  * Unless `options.transport` is given, every stdin line goes through {@link JsonRpcLines} first:
  * a line that is not JSON is answered `-32700` `Parse error` (`id: null`); JSON that is not a
@@ -43,6 +46,9 @@ export type { ServeStdioOptions, StdioServerHandle };
  * `streams.maxListenUris` URIs is `-32602` naming that option.
  *
  * @param server The typed-mcp server.
+ * With `options.transport` (your own transport, maybe not on stdout) neither the line filter nor
+ * the `console` redirect applies.
+ *
  * @param options The SDK's stdio options (`legacy: "serve" | "reject"`, `transport`, `onerror`, …).
  * @returns A handle whose `close()` ends the connection.
  */
@@ -61,11 +67,18 @@ export function serveStdio(server: McpServer, options?: ServeStdioOptions): Stdi
   const lines = new JsonRpcLines(limit, (answer) => void transport.send(answer).catch(() => {}));
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, { maxBufferSize: limit + 2 });
   linearStdioSend(transport, process.stdout);
-  return sdkServeStdio(factory, {
+  const restoreConsole = consoleToStderr();
+  const handle = sdkServeStdio(factory, {
     maxSubscriptions,
     ...options,
     transport: applyListenRules(transport, maxListenUris, streams),
   });
+  return {
+    close: () => {
+      restoreConsole();
+      return handle.close();
+    },
+  };
 }
 
 /**
