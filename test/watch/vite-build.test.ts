@@ -23,7 +23,10 @@ watchScenario("vite-build", async (root, pluginOptions) => {
       outDir,
       target: "node20",
       minify: false,
-      emptyOutDir: true,
+      // Not emptied at each rebuild's start: on a loaded machine the check of the previous build's
+      // bundle could still be importing it ("Cannot find module …/dist/server.mjs?v=2"); each build
+      // overwrites server.mjs, so nothing stale is read.
+      emptyOutDir: false,
       watch: {},
       rollupOptions: { external: [/^typed-mcp/], output: { entryFileNames: "server.mjs" } },
     },
