@@ -28,6 +28,7 @@ import { Registry } from "./server/registry.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { buildSdkServer } from "./server/sdk-server.js";
 import { checkServerOptions, type McpServerOptions } from "./server/options.js";
+import { Pager } from "./protocol/pagination.js";
 import { ListenStreams } from "./streams/listen-streams.js";
 import type { StreamLimits } from "./streams/listen-streams.js";
 import { Subscriptions } from "./resources/subscriptions.js";
@@ -78,6 +79,8 @@ export class McpServer {
   readonly #lists: ListChanges;
   /** The tasks of every connection and request (tasks/store.ts). */
   readonly #tasks: TaskStore;
+  /** The pages of the registration listings (the `pageSize` option, protocol/pagination.ts). */
+  readonly #pages: Pager;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
   readonly #callerKey: CallerKey | undefined;
   /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
@@ -90,7 +93,7 @@ export class McpServer {
   /**
    * @param options Server identity and behaviour, see {@link McpServerOptions}.
    * @throws RangeError when `requestTimeoutMs` or `maxRequestBodySize` is given and is not a
-   *   positive finite number, `maxArgumentDepth` or `maxArgumentValues` not a positive integer, or
+   *   positive finite number, `maxArgumentDepth`, `maxArgumentValues` or `pageSize` not a positive integer, or
    *   `requestState.key` is shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number.
    */
   constructor(options: McpServerOptions) {
@@ -100,6 +103,7 @@ export class McpServer {
     this.#options = { ...options };
     this.#lists = new ListChanges(options.dynamic === true);
     this.#tasks = new TaskStore(options.tasks);
+    this.#pages = new Pager(options.pageSize);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
     this.#listen = new ListenStreams(limits.streams, options.callerKey);
@@ -406,6 +410,7 @@ export class McpServer {
         auth: this.#auth,
         limits: this.#limits,
         tasks: this.#tasks,
+        pages: this.#pages,
         callerKey: this.#callerKey,
         subscriptions: this.#subscriptions,
         lists: this.#lists,

@@ -19,6 +19,7 @@ import type { Entry, ResourceRegistry } from "./resource-registry.js";
 import { resourceNotFoundIsInvalidParams } from "../protocol/revisions.js";
 import { RESOURCE_NOT_FOUND_2025, patchResourceNotFoundCode } from "../protocol/sdk-patches.js";
 import type { Subscriptions } from "./subscriptions.js";
+import type { Page, Pager } from "../protocol/pagination.js";
 import type { RequestContext } from "../types.js";
 
 /** What the handlers need to know about one request: its revision, and its {@link RequestContext} for a signal. */
@@ -39,18 +40,24 @@ export interface RequestInfo {
  * `connection` telling whether `sdk` serves a lasting connection (stdio).
  *
  * @param policy `requestTimeoutMs` and the error hooks (pipeline.ts), as for tools.
+ * @param pages The pages of the three listings (the `pageSize` option).
  */
 export function installResourceHandlers(
   sdk: Server,
   registry: ResourceRegistry,
   info: (ctx: ServerContext) => RequestInfo,
   policy: CallPolicy,
-  subscriptions?: { hub: Subscriptions; connection: boolean },
+  subscriptions: { hub: Subscriptions; connection: boolean } | undefined,
+  pages: Pager,
 ): void {
   if (registry.servesCompletions) installCompletion(sdk, registry);
   if (registry.servesResources) installResources(sdk, registry, info, policy, subscriptions);
+  if (registry.servesResources) installResourceLists(sdk, registry, pages);
   if (registry.servesPrompts) {
-    sdk.setRequestHandler("prompts/list", () => ({ prompts: registry.listings().prompts as never }));
+    sdk.setRequestHandler("prompts/list", (request) => {
+      const page = pages.page("prompts", registry.listings().prompts, keyOf("name"), request.params?.cursor);
+      return { prompts: page.items as never, ...nextCursorOf(page) };
+    });
     sdk.setRequestHandler("prompts/get", async (request, ctx) => {
       const entry = registry.prompt(request.params.name);
       if (entry === undefined)
@@ -79,10 +86,6 @@ function installResources(
     throw new ProtocolError(RESOURCE_NOT_FOUND_2025 as ProtocolErrorCode, `Resource not found: ${uri}`, { uri });
   };
   subscriptions?.hub.install(sdk, subscriptions.connection, { matches: (uri) => registry.matches(uri), notFound });
-  sdk.setRequestHandler("resources/list", () => ({ resources: registry.listings().resources as never }));
-  sdk.setRequestHandler("resources/templates/list", () => ({
-    resourceTemplates: registry.listings().resourceTemplates as never,
-  }));
   sdk.setRequestHandler("resources/read", async (request, ctx) => {
     const uri = request.params.uri;
     const found = registry.find(uri);
@@ -99,6 +102,29 @@ function installResources(
       throw notFoundForRevision(error, request_.protocolVersion, () => markNotFound2025(ctx.mcpReq.id));
     }
   });
+}
+
+/** `resources/list` and `resources/templates/list`, paged by `pages` (protocol/pagination.ts). */
+function installResourceLists(sdk: Server, registry: ResourceRegistry, pages: Pager): void {
+  sdk.setRequestHandler("resources/list", (request) => {
+    const page = pages.page("resources", registry.listings().resources, keyOf("uri"), request.params?.cursor);
+    return { resources: page.items as never, ...nextCursorOf(page) };
+  });
+  sdk.setRequestHandler("resources/templates/list", (request) => {
+    const all = registry.listings().resourceTemplates;
+    const page = pages.page("resourceTemplates", all, keyOf("uriTemplate"), request.params?.cursor);
+    return { resourceTemplates: page.items as never, ...nextCursorOf(page) };
+  });
+}
+
+/** The key of a listing entry: its `name`, `uri` or `uriTemplate` member. */
+function keyOf(member: "name" | "uri" | "uriTemplate"): (entry: unknown) => string {
+  return (entry) => String((entry as Record<string, unknown>)[member]);
+}
+
+/** `{ nextCursor }` when the page has one, else nothing (spread into a list result). */
+function nextCursorOf(page: Page<unknown>): { nextCursor?: string } {
+  return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
 }
 
 /**

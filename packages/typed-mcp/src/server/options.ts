@@ -35,6 +35,14 @@ export interface McpServerOptions extends LimitOptions {
    */
   requestTimeoutMs?: number;
   /**
+   * Pages `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list` (MCP
+   * "Pagination"; docs/runtime.md "Paginated lists"): each answer holds at most `pageSize`
+   * entries (a positive integer) and an opaque `nextCursor` while more follow; a cursor this
+   * server did not give out for that list is `-32602` `Invalid cursor: <cursor>`. Unset: every
+   * list is one page (a `cursor` is not read). `tasks/list` has its own pages of 50.
+   */
+  pageSize?: number;
+  /**
    * Called with every failure (docs/runtime.md "What counts as a failure"): an exception other
    * than a `ToolError` or the SDK's `ProtocolError` thrown by a tool, resource, prompt or
    * completion hook, or by its generated reader/writer — the client only sees `The tool failed.`
@@ -124,7 +132,7 @@ export interface McpServerOptions extends LimitOptions {
  *
  * @returns The `tools/call` argument bounds, the HTTP body limit in bytes and the `streams` limits with their defaults.
  * @throws RangeError when `requestTimeoutMs` is given and is not a positive finite number of
- *   milliseconds; from `resolveLimits` when `maxRequestBodySize`, `maxArgumentDepth` or
+ *   milliseconds, or `pageSize` not a positive integer; from `resolveLimits` when `maxRequestBodySize`, `maxArgumentDepth` or
  *   `maxArgumentValues` is invalid; from `checkRequestStateOptions` when `requestState.key` is
  *   shorter than 32 bytes or `requestState.ttlSeconds` is not a positive number; from
  *   `resolveStreamLimits` when a `streams` value is invalid. (`tasks` and
@@ -140,6 +148,10 @@ export function checkServerOptions(options: McpServerOptions): {
     throw new RangeError(
       `requestTimeoutMs must be a positive finite number of milliseconds, got ${String(requestTimeoutMs)}`,
     );
+  }
+  const { pageSize } = options;
+  if (pageSize !== undefined && !(Number.isSafeInteger(pageSize) && pageSize > 0)) {
+    throw new RangeError(`pageSize must be a positive integer, got ${String(pageSize)}`);
   }
   if (options.callerKey !== undefined && typeof options.callerKey !== "function") {
     throw new TypeError(

@@ -37,6 +37,7 @@ import {
 import type { McpServerOptions } from "./options.js";
 import type { Subscriptions } from "../resources/subscriptions.js";
 import type { TaskStore } from "../tasks/store.js";
+import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
 import { callTool } from "../calls/tool-call.js";
 
@@ -54,6 +55,8 @@ export interface ServerParts {
   readonly limits: ArgumentLimits;
   /** The tasks of every connection and request. */
   readonly tasks: TaskStore;
+  /** The pages of `tools/list` and the resource and prompt listings (the `pageSize` option). */
+  readonly pages: Pager;
   /** The `callerKey` option. */
   readonly callerKey: CallerKey | undefined;
   /** Resource subscriptions of lasting connections. */
@@ -79,10 +82,16 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   });
   // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
   installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
-  sdk.setRequestHandler("tools/list", (_request, ctx) => {
+  sdk.setRequestHandler("tools/list", (request, ctx) => {
     const view = viewOf(sdk, ctx);
     const tools = registry.listTools(view);
-    return (parts.auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools }) as never;
+    const answer = parts.auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools };
+    const page = parts.pages.page("tools", tools, (t) => t.name, request.params?.cursor, answer.tools);
+    return {
+      ...answer,
+      tools: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    } as never;
   });
   const policy: CallPolicy = {
     timeoutMs: options.requestTimeoutMs,
@@ -116,6 +125,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     },
     policy,
     { hub: parts.subscriptions, connection: servesConnection(ctx) },
+    parts.pages,
   );
   // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
   // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).

@@ -18,6 +18,7 @@ import type { Caller } from "../transports/caller.js";
 import { quotaError, resolveTaskOptions, resultBytes } from "./quotas.js";
 import type { ResolvedTaskOptions, TaskOptions, TaskQuota } from "./quotas.js";
 import { setLongTimeout } from "../protocol/timers.js";
+import { decodeCursor, encodeCursor } from "../protocol/pagination.js";
 import type { LongTimer } from "../protocol/timers.js";
 import type { CallToolResult } from "../types.js";
 
@@ -245,7 +246,8 @@ export class TaskStore {
 
   /**
    * One page of `owner`'s tasks, oldest first (2025-11-25 `tasks/list`): `cursor` is the
-   * `nextCursor` of the previous page. {@link ANONYMOUS_OWNER} has none listed.
+   * `nextCursor` of the previous page, opaque (protocol/pagination.ts: it names the last task
+   * listed). {@link ANONYMOUS_OWNER} has none listed.
    *
    * @throws ProtocolError `-32602` for a cursor this store did not give out (or whose task is gone).
    */
@@ -254,12 +256,14 @@ export class TaskStore {
       owner === ANONYMOUS_OWNER ? [] : [...this.#tasks.values()].map((t) => t.record).filter((r) => r.owner === owner);
     let start = 0;
     if (cursor !== undefined) {
-      const at = mine.findIndex((r) => r.taskId === cursor);
+      const after = decodeCursor("tasks", cursor).key;
+      const at = mine.findIndex((r) => r.taskId === after);
       if (at < 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cutEchoed(cursor)}`);
       start = at + 1;
     }
     const tasks = mine.slice(start, start + PAGE_SIZE);
-    return start + PAGE_SIZE < mine.length ? { tasks, nextCursor: tasks[tasks.length - 1]!.taskId } : { tasks };
+    if (start + PAGE_SIZE >= mine.length) return { tasks };
+    return { tasks, nextCursor: encodeCursor("tasks", tasks[tasks.length - 1]!.taskId) };
   }
 
   /** Drops every task (aborting the running ones) and clears the timers. */
