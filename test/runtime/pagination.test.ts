@@ -2,10 +2,13 @@
 // pages tools/list, resources/list, resources/templates/list and prompts/list with opaque
 // cursors; a cursor is a position in registration order, so an entry removed between pages is
 // not listed and none is listed twice; an invalid cursor is -32602 (cut as every echo is). Driven
-// with the official client over server.fetch (both revisions) and over a lasting connection (the
-// SDK server serveStdio builds), at 10,000 tools too.
+// with the official client over server.fetch (both revisions), over a lasting connection (the
+// SDK server serveStdio builds, in memory) and over real stdio (fixtures/pages-stdio.mjs), at
+// 10,000 tools too.
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Client, InMemoryTransport, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
 import * as internal from "../../packages/typed-mcp/dist/internal.js";
@@ -188,6 +191,26 @@ describe("pages, with the official client", () => {
     const { tools } = await client.listTools(undefined, { cacheMode: "bypass" });
     expect(names(tools)).toEqual(range("t", 0, 10_000));
     expect(performance.now() - started).toBeLessThan(20_000);
+    await client.close();
+  });
+});
+
+describe("over stdio (serveStdio in a child process)", () => {
+  it("pages of 10 with the official client; a tool removed between pages is skipped; a bad cursor is -32602", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/pages-stdio.mjs", import.meta.url));
+    const client = new Client({ name: "pages", version: "1" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" }));
+    const first = await client.request({ method: "tools/list", params: {} });
+    expect(names(first.tools)).toEqual(range("t", 0, 10));
+    await client.callTool({ name: "drop", arguments: { name: "t10" } });
+    const second = await client.listTools({ cursor: first.nextCursor! });
+    expect(names(second.tools)).toEqual(range("t", 11, 21));
+    const third = await client.listTools({ cursor: second.nextCursor! });
+    expect(names(third.tools)).toEqual([...range("t", 21, 25), "drop"]);
+    expect(third.nextCursor).toBeUndefined();
+    const error = await client.listTools({ cursor: "t9" }).catch((e: unknown) => e);
+    expect((error as ProtocolError).code).toBe(-32602);
+    expect((error as ProtocolError).message).toContain("Invalid cursor: t9");
     await client.close();
   });
 });
