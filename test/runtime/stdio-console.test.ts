@@ -24,7 +24,11 @@ it("console.log('x') mid-call: the call is answered, 'x' is on stderr", async ()
       expect(await client.callTool({ name: "chatty", arguments: {} })).toEqual({
         content: [{ type: "text", text: "spoke" }],
       });
-    expect(stderr.join("")).toBe("x\ninfo 2\n{ a: 1 }\nx\ninfo 2\n{ a: 1 }\n");
+    // stderr is its own pipe: the answer on stdout may arrive first. Wait (at most 10 s) for its bytes.
+    const expected = "x\ninfo 2\n{ a: 1 }\nx\ninfo 2\n{ a: 1 }\n";
+    for (const end = Date.now() + 10_000; stderr.join("").length < expected.length && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 20));
+    expect(stderr.join("")).toBe(expected);
   } finally {
     await client.close();
   }
