@@ -5,13 +5,11 @@
 // the client's error as the tools/call answer. On 2026-07-28 a missing capability stays -32021.
 // With the official client, over real stdio (fixtures/server-requests.mjs in a child process) and
 // over HTTP (server.fetch). docs/runtime.md "Server→client requests".
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createServer } from "./fixtures/server-requests.mjs";
+import { connectServerRequestsStdio } from "./server-requests-stdio.ts";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/server-requests.mjs", import.meta.url));
 const FAILED = { content: [{ type: "text", text: "The tool failed." }], isError: true };
 const METHODS = [
   ["roots", "roots/list"],
@@ -26,18 +24,9 @@ afterEach(async () => {
 
 /** The official client on a fresh stdio child; `stderr` collects its stderr. */
 async function stdio(options: Record<string, unknown>) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [FIXTURE],
-    env: { ...(process.env as Record<string, string>), TMCP_SERVE_STDIO: "1" },
-    stderr: "pipe",
-  });
-  const stderr: string[] = [];
-  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  const client = new Client({ name: "vitest-client", version: "0.0.1" }, options);
-  await client.connect(transport);
-  open.push(client);
-  return { client, stderr };
+  const connected = await connectServerRequestsStdio(options);
+  open.push(connected.client);
+  return connected;
 }
 
 /** The official client on `server.fetch` of a fresh server; `failures` is what onToolError got. */
