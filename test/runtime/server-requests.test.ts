@@ -22,6 +22,16 @@ afterEach(async () => {
   for (const client of open.splice(0)) await client.close();
 });
 
+/**
+ * The child's stderr once it holds `text`, or after 10 s: stderr is its own pipe, so the tool's
+ * answer on stdout may arrive before what the server published.
+ */
+async function stderrWith(stderr: string[], text: string): Promise<string> {
+  for (const end = Date.now() + 10_000; !stderr.join("").includes(text) && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 20));
+  return stderr.join("");
+}
+
 /** The official client on a fresh stdio child; `stderr` collects its stderr. */
 async function stdio(options: Record<string, unknown>) {
   const connected = await connectServerRequestsStdio(options);
@@ -59,7 +69,9 @@ describe("stdio 2025-11-25, a client without sampling / roots / elicitation", ()
   it.each(METHODS)("uncaught (%s): 'The tool failed.', published", async (what, method) => {
     const { client, stderr } = await stdio({ capabilities: {} });
     expect(await client.callTool({ name: "ask_uncaught", arguments: { what } }, { timeout: 5000 })).toEqual(FAILED);
-    expect(stderr.join("")).toContain(`published ask_uncaught: ServerRequestError ${method} -32021\n`);
+    expect(await stderrWith(stderr, `published ask_uncaught: ServerRequestError ${method} -32021\n`)).toContain(
+      `published ask_uncaught: ServerRequestError ${method} -32021\n`,
+    );
   });
 });
 
@@ -85,7 +97,9 @@ describe("stdio 2025-11-25, a client whose handlers answer a JSON-RPC error", ()
     async (what, method) => {
       const { client, stderr } = await refusing();
       expect(await client.callTool({ name: "ask_uncaught", arguments: { what } }, { timeout: 5000 })).toEqual(FAILED);
-      expect(stderr.join("")).toContain(`published ask_uncaught: ServerRequestError ${method} -32050\n`);
+      expect(await stderrWith(stderr, `published ask_uncaught: ServerRequestError ${method} -32050\n`)).toContain(
+        `published ask_uncaught: ServerRequestError ${method} -32050\n`,
+      );
     },
   );
 
