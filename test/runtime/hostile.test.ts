@@ -296,8 +296,8 @@ describe("items 5 and 6: serveHttp and malformed requests (RFC 9112 §3.2)", () 
     await http?.close();
   });
 
-  /** Sends raw bytes (head, then `bodyBytes` spaces); resolves with the status line, body and any socket error. */
-  function raw(head: string, bodyBytes = 0): Promise<{ status: string; body: string; error: string }> {
+  /** Sends raw bytes (head, then `bodyBytes` spaces); resolves with the status line, head, body and any socket error. */
+  function raw(head: string, bodyBytes = 0): Promise<{ status: string; head: string; body: string; error: string }> {
     return new Promise((resolve) => {
       const socket = net.connect(http.port, "127.0.0.1");
       let data = "";
@@ -307,7 +307,7 @@ describe("items 5 and 6: serveHttp and malformed requests (RFC 9112 §3.2)", () 
       socket.on("close", () => {
         const body = data.split("\r\n\r\n").slice(1).join("\r\n\r\n");
         if (!data.startsWith("HTTP/1.1 2")) errorAnswers.push(body);
-        resolve({ status: data.split("\r\n")[0] ?? "", body, error });
+        resolve({ status: data.split("\r\n")[0] ?? "", head: data.split("\r\n\r\n")[0] ?? "", body, error });
       });
       socket.write(head);
       const chunk = Buffer.alloc(65536, 32);
@@ -320,6 +320,11 @@ describe("items 5 and 6: serveHttp and malformed requests (RFC 9112 §3.2)", () 
       };
       pump();
     });
+  }
+  /** {@link raw}'s answer with its head's header lines lower-cased. */
+  async function rawHead(head: string): Promise<{ status: string; head: string }> {
+    const answer = await raw(head);
+    return { status: answer.status, head: answer.head.toLowerCase() };
   }
   const POST = (target: string, host: string, extra = "") =>
     `POST ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n`;
@@ -346,6 +351,36 @@ describe("items 5 and 6: serveHttp and malformed requests (RFC 9112 §3.2)", () 
     expect(good.status).toBe("HTTP/1.1 200 OK");
     const evil = await raw(`${POST("http://evil.com/mcp", "127.0.0.1")}Content-Length: ${PING.length}\r\n\r\n${PING}`);
     expect(evil.status).toBe("HTTP/1.1 403 Forbidden");
+  });
+
+  it("a request with Connection: close is answered with Connection: close, even on an SSE stream (RFC 9112 §9.6; the SDK's Connection: keep-alive is hop-by-hop, RFC 9110 §7.6.1)", async () => {
+    // The POST is answered as text/event-stream: the SDK's response carries Connection: keep-alive,
+    // which, copied onto Node's response, kept the connection open after the answer.
+    const { status, head } = await rawHead(`${POST("/mcp", "127.0.0.1")}Content-Length: ${PING.length}\r\n\r\n${PING}`);
+    expect(status).toBe("HTTP/1.1 200 OK");
+    expect(head).toContain("content-type: text/event-stream");
+    expect(head).toContain("connection: close");
+    expect(head).not.toContain("keep-alive");
+  });
+
+  it("without Connection: close the connection persists (RFC 9112 §9.3): two answers on one socket", async () => {
+    const one = `${POST("/mcp", "127.0.0.1").replace("Connection: close\r\n", "")}Content-Length: ${PING.length}\r\n\r\n${PING}`;
+    const answers = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(http.port, "127.0.0.1");
+      let data = "";
+      socket.on("error", reject);
+      socket.on("data", (d) => {
+        data += d;
+        if (data.split("HTTP/1.1 200 OK").length === 2 && data.includes("\r\n0\r\n\r\n")) socket.write(one);
+        if (data.split("HTTP/1.1 200 OK").length === 3 && data.endsWith("\r\n0\r\n\r\n")) {
+          socket.destroy();
+          resolve(data);
+        }
+      });
+      socket.write(one);
+    });
+    expect(answers.split('"result":{}')).toHaveLength(3);
+    expect(answers.toLowerCase()).not.toContain("connection: close");
   });
 
   it("item 6: a client still writing a too-large body reads the 413, 10 times of 10 (no EPIPE/reset)", async () => {

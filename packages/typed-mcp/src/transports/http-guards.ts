@@ -15,7 +15,13 @@
  *   (authority-form, asterisk-form, a relative path) is HTTP 400;
  * - a response with status 413 (body over the limit) keeps reading, and discarding, what the
  *   client still sends — at most {@link DRAIN_MAX_BYTES} or {@link DRAIN_MAX_MS} — before the
- *   connection is closed, so a client still writing its body reads the 413 instead of a reset.
+ *   connection is closed, so a client still writing its body reads the 413 instead of a reset;
+ * - the hop-by-hop headers of the web `Response` (RFC 9110 §7.6.1: `Connection` but for `close`,
+ *   `Keep-Alive`, `Proxy-Connection`, `Transfer-Encoding`, `Upgrade`) are not copied onto the
+ *   Node response: they describe a connection, which Node's server manages. The SDK's SSE
+ *   responses carry `Connection: keep-alive`, which would otherwise make Node keep a connection
+ *   open after the response although the client sent `Connection: close` (RFC 9112 §9.6: the
+ *   server then closes it once the response is sent).
  *
  * @module
  */
@@ -79,6 +85,34 @@ export function lingerAfter413(req: IncomingMessage, res: ServerResponse): void 
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
     if (args[0] === 413) linger(req);
+    return writeHead.apply(this, args);
+  } as ServerResponse["writeHead"];
+}
+
+/** The hop-by-hop header names (RFC 9110 §7.6.1) that {@link dropHopByHopHeaders} removes. */
+const HOP_BY_HOP = new Set(["keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
+
+/**
+ * Removes the hop-by-hop headers from the head `res.writeHead` is given as an object (how the
+ * SDK's `toNodeHandler` writes a web `Response`'s headers), so that Node decides the
+ * connection's persistence from the request (RFC 9112 §9.3, §9.6). A `Connection: close` is
+ * kept: it is the server's own decision to close (the 413 answer).
+ */
+export function dropHopByHopHeaders(res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    const headers = args.find((a, i) => i > 0 && typeof a === "object" && a !== null && !Array.isArray(a));
+    if (headers !== undefined) {
+      const fields = headers as Record<string, unknown>;
+      for (const name of Object.keys(fields)) {
+        const lower = name.toLowerCase();
+        if (
+          HOP_BY_HOP.has(lower) ||
+          (lower === "connection" && !/(?:^|,)\s*close\s*(?:,|$)/i.test(String(fields[name])))
+        )
+          delete fields[name];
+      }
+    }
     return writeHead.apply(this, args);
   } as ServerResponse["writeHead"];
 }

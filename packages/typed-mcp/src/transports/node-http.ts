@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostHeaderValidation, toNodeHandler } from "@modelcontextprotocol/node";
-import { checkRequestTarget, lingerAfter413 } from "./http-guards.js";
+import { checkRequestTarget, dropHopByHopHeaders, lingerAfter413 } from "./http-guards.js";
 import type { McpServer } from "../server.js";
 import { applyWriteTimeout } from "../streams/write-timeout.js";
 
@@ -85,6 +85,7 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
     applyWriteTimeout(res, server.streamLimits.writeTimeoutMs);
     if (!checkRequestTarget(req, res)) return;
     lingerAfter413(req, res);
+    dropHopByHopHeaders(res);
     // The SDK's guard answers 403 (JSON-RPC error -32000) itself when it returns false. Origin is
     // checked by server.fetch (origin.ts, McpServerOptions.allowedOrigins), the one rule on every runtime.
     if (checkHost !== undefined && !checkHost(req, res)) return;
