@@ -16,7 +16,7 @@ const config: KnipConfig = {
     // `node scripts/x.mjs`) and the files the tests start in a process of their own are entries;
     // knip's vitest plugin adds vitest.config.ts, vitest.scaffold.config.ts and their setup files.
     ".": {
-      entry: ["test/**/*.test.ts", "test/babel/runner.mjs", "scripts/**/*.mjs"],
+      entry: ["test/**/*.test.ts", "test/babel/runner.mjs", "test/packaging/attw.mjs", "scripts/**/*.mjs"],
       project: ["test/**/*.{ts,mjs}", "scripts/**/*.mjs", "*.ts"],
       ignore: FIXTURES,
       ignoreDependencies: [
