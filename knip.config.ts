@@ -33,7 +33,6 @@ const config: KnipConfig = {
         "zod",
         "ajv-formats",
         // Binaries and packages the tests start or resolve by path.
-        "@arethetypeswrong/cli",
         "@typescript/typescript6",
         "bun",
         "deno",
