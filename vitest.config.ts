@@ -1,16 +1,22 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { isolatedTestFiles } from "./test/helpers/isolation.ts";
 import { FULL, FULL_ONLY } from "./test/helpers/tier.ts";
+
+/** test/scaffold installs from the registry with npm: its own script, `pnpm test:scaffold` (vitest.scaffold.config.ts). */
+const EXCLUDE = ["test/scaffold/**", "**/node_modules/**", ...(FULL ? [] : FULL_ONLY)];
+/** The files that need a process of their own (test/helpers/isolation.ts says which, and why). */
+const ISOLATED = isolatedTestFiles(fileURLToPath(new URL(".", import.meta.url)));
 
 /**
  * The main suite in two tiers (docs/contributing.md "Test tiers"): `npm test` runs the fast tier,
  * `npm run test:all` the full one (`TYPED_MCP_TIER=full`: also the FULL_ONLY files, and the
- * checks some files repeat on more versions — test/helpers/tier.ts).
+ * checks some files repeat on more versions — test/helpers/tier.ts). In two projects: "isolated"
+ * runs each of its files in a new process (vitest `isolate: true`), "shared" lets a worker's
+ * files share its module cache (`isolate: false`).
  */
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // test/scaffold installs from the registry with npm: its own script, `pnpm test:scaffold` (vitest.scaffold.config.ts).
-    exclude: ["test/scaffold/**", "**/node_modules/**", ...(FULL ? [] : FULL_ONLY)],
     // Builds every package first: tests import the built packages, never a stale dist/.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
@@ -24,5 +30,12 @@ export default defineConfig({
     reporters: process.env.CI
       ? ["default", ["json", { outputFile: process.env.TYPED_MCP_REPORT ?? ".tmp/vitest-report.json" }]]
       : ["default"],
+    projects: [
+      { extends: true, test: { name: "isolated", include: ISOLATED, exclude: EXCLUDE, isolate: true } },
+      {
+        extends: true,
+        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: [...EXCLUDE, ...ISOLATED], isolate: false },
+      },
+    ],
   },
 });

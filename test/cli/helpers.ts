@@ -5,7 +5,6 @@ import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import { createExtractor, type Extractor } from "../../packages/extract/dist/index.js";
 import { runCli, type CliOptions } from "../../packages/cli/dist/index.js";
-export { childPids as children } from "../helpers/processes.ts";
 
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURES, children, cli, cliProcess } from "./helpers.js";
+import { childPids as children } from "../helpers/processes.ts";
+import { FIXTURES, cli, cliProcess } from "./helpers.js";
 
 const HINT = "Run 'typed-mcp --help' for usage.\n";
 
