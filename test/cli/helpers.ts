@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
 import { createExtractor, type Extractor } from "../../packages/extract/dist/index.js";
 import { runCli, type CliOptions } from "../../packages/cli/dist/index.js";
 
@@ -36,17 +35,17 @@ export function cliProcess(args: string[], cwd = FIXTURES): Run {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(SIDECAR_NOISE, "") };
 }
 
-/** One warm extractor per `cwd` + `tsconfig`, shared by every {@link cli} call of a test file. */
+/**
+ * One warm extractor per `cwd` + `tsconfig`, shared by every {@link cli} call in this process —
+ * a shared vitest worker's files included (docs/contributing.md "Shared and isolated files"). Its
+ * sidecar is unref'd and ends with the process, so nothing closes it here.
+ */
 const extractors = new Map<string, Extractor>();
-afterAll(() => {
-  for (const e of extractors.values()) e.close();
-  extractors.clear();
-});
 
 /**
  * Runs `typed-mcp ...args` in `cwd` (default: the fixtures directory) in this process: the built
  * CLI's `runCli` (the function bin.js calls) with one reused type-checker per `cwd` + `tsconfig`
- * ({@link CliOptions.extractor}), closed after the file's tests. Same exit code, stdout and
+ * ({@link CliOptions.extractor}). Same exit code, stdout and
  * stderr as {@link cliProcess} (test/cli/usage.test.ts checks that), without a process start per call.
  */
 export function cli(args: string[], cwd = FIXTURES): Run {
