@@ -34,7 +34,15 @@ export default defineConfig({
       { extends: true, test: { name: "isolated", include: ISOLATED, exclude: EXCLUDE, isolate: true } },
       {
         extends: true,
-        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: [...EXCLUDE, ...ISOLATED], isolate: false },
+        test: {
+          name: "shared",
+          include: ["test/**/*.test.ts"],
+          exclude: [...EXCLUDE, ...ISOLATED],
+          isolate: false,
+          // The built packages are imported by Node itself, once per worker (vitest would otherwise run
+          // them through its module runner).
+          server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
+        },
       },
     ],
   },
