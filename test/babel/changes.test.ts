@@ -31,13 +31,15 @@ afterAll(() => {
 
 const sidecars = () => childCommandLines().filter((c) => /typescript/.test(c) && / --api( |$)/.test(c));
 
-const transformFile = (file: string) =>
-  transformFileAsync(join(root, file), {
+/** Babel ≥ 7.17's result field (not in @types/babel__core 7.20). */
+type WithDependencies = { code?: string | null; externalDependencies: Set<string> };
+const transformFile = async (file: string) =>
+  (await transformFileAsync(join(root, file), {
     configFile: false,
     babelrc: false,
     presets: ["@babel/preset-typescript"],
     plugins: [[typedMcpBabel, { idleTimeoutMs: 60_000 }]],
-  });
+  })) as WithDependencies | null;
 const transformTools = async () => (await transformFile("src/tools.ts"))!.code!;
 
 it("reports the files earlier models depended on as external dependencies", async () => {

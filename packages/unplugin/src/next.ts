@@ -27,7 +27,10 @@ import type { TypedMcpLoaderOptions } from "./loader.js";
 import webpackPlugin from "./webpack.js";
 
 /** Options of {@link withTypedMcp}: the plugin's options that both bundlers take (plain JSON, as Turbopack requires). */
-export type TypedMcpNextOptions = Pick<TypedMcpLoaderOptions, "tsconfig" | "typescript" | "cache" | "profile" | "warnings">;
+export type TypedMcpNextOptions = Pick<
+  TypedMcpLoaderOptions,
+  "tsconfig" | "typescript" | "cache" | "profile" | "warnings"
+>;
 
 /** A Turbopack loader rule (`turbopack.rules[glob]`), as far as `withTypedMcp` writes one. */
 interface TurbopackRule {
@@ -38,9 +41,8 @@ interface TurbopackRule {
 
 /** The part of a Next.js config `withTypedMcp` reads and writes (`NextConfig` from `next`). */
 export interface NextConfigLike {
-  turbopack?: { rules?: Record<string, unknown>; [key: string]: unknown };
+  turbopack?: { rules?: Record<string, unknown> };
   webpack?: ((config: any, context: any) => any) | null;
-  [key: string]: unknown;
 }
 
 /** The extensions the loader runs on: the plugin's default `include` (`.ts`, `.mts`, `.cts`, `.tsx`). */
