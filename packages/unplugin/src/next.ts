@@ -50,8 +50,8 @@ const EXTENSIONS = ["ts", "tsx", "mts", "cts"] as const;
 
 /** The plugin's code screen (`TOOL_CODE_FILTER`) as one RegExp, for Turbopack's `content` condition. */
 function contentScreen(): RegExp {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(TOOL_CODE_FILTER.map((p) => (typeof p === "string" ? escape(p) : p.source)).join("|"));
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(TOOL_CODE_FILTER.map((p) => (typeof p === "string" ? literal(p) : p.source)).join("|"));
 }
 
 /**
