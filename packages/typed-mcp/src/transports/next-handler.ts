@@ -8,9 +8,10 @@
  * ```
  *
  * Each handler is `(request: Request) => Promise<Response>` serving `server.fetch(request,
- * options)`; Next.js's second argument (`{ params }`) is not passed on. `HEAD` is answered as
- * the SDK answers it (HTTP 405: Streamable HTTP defines GET, POST and DELETE), `OPTIONS` by
- * the `cors` option's preflight when set.
+ * options)`; Next.js's second argument (`{ params }`) is not passed on. Every method is the
+ * server's to answer, as on every runtime: `POST` carries MCP; `GET`, `DELETE`, `HEAD` and
+ * (without `cors`) `OPTIONS` get the SDK's HTTP 405 with `Allow: POST` (the server is
+ * stateless); with `cors`, `OPTIONS` answers the preflight.
  *
  * @module
  */
