@@ -3,7 +3,10 @@
  * TypeScript sidecar across files, but Babel never says that a file changed. `@typed-mcp/babel`
  * checks the files an extraction consulted before each transform: an edit to an imported
  * interface (types.ts) must change the next listing of the module that uses it, although that
- * module's own text is the same. `closeAll()` ends the sidecar at once.
+ * module's own text is the same. `closeAll()` ends the sidecar at once. Every file a module's
+ * model depends on is reported with `api.addExternalDependency` (Babel's `externalDependencies`,
+ * which babel-loader passes to the bundler's `addDependency`), so a host re-runs Babel on the
+ * module when an imported interface is edited.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,15 +31,26 @@ afterAll(() => {
 
 const sidecars = () => childCommandLines().filter((c) => /typescript/.test(c) && / --api( |$)/.test(c));
 
-const transformTools = async () => {
-  const result = await transformFileAsync(join(root, "src/tools.ts"), {
+/** Babel ≥ 7.17's result field (not in @types/babel__core 7.20). */
+type WithDependencies = { code?: string | null; externalDependencies: Set<string> };
+const transformFile = async (file: string) =>
+  (await transformFileAsync(join(root, file), {
     configFile: false,
     babelrc: false,
     presets: ["@babel/preset-typescript"],
     plugins: [[typedMcpBabel, { idleTimeoutMs: 60_000 }]],
-  });
-  return result!.code!;
-};
+  })) as WithDependencies | null;
+const transformTools = async () => (await transformFile("src/tools.ts"))!.code!;
+
+it("reports the files earlier models depended on as external dependencies", async () => {
+  // Babel takes dependencies only while it creates the plugin, before it names the file: the first
+  // compilation of tools.ts (which imports its types from types.ts with `import type` only)
+  // reports nothing, every later one in the process the files the models so far depended on.
+  const first = await transformFile("src/tools.ts");
+  expect([...first!.externalDependencies]).toEqual([]);
+  const second = await transformFile("src/tools.ts");
+  expect([...second!.externalDependencies].sort()).toEqual([join(root, "src/types.ts"), join(root, "tsconfig.json")]);
+});
 
 it("reads an edited imported interface on the next transform, and closeAll() ends the sidecar", async () => {
   const before = await transformTools();
@@ -57,4 +71,21 @@ it("reads an edited imported interface on the next transform, and closeAll() end
   const until = Date.now() + 3000;
   while (sidecars().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   expect(sidecars()).toEqual([]);
+});
+
+it("reads the module's own edit on disk on its next transform (a long-lived process, no watcher)", async () => {
+  const tools = join(root, "src/tools.ts");
+  const rewrite = (from: string, to: string, seconds: number) => {
+    writeFileSync(tools, readFileSync(tools, "utf8").replace(from, to));
+    const later = new Date(Date.now() + seconds * 1000);
+    utimesSync(tools, later, later);
+  };
+  // A text of tools.ts no model of the session has: extracted by the (warm) sidecar.
+  rewrite("Counts down to zero.", "Counts down to zero, step by step.", 10);
+  expect(await transformTools()).toContain('"description": "Counts down to zero, step by step."');
+  // Then an edit only the checker sees: `from` becomes the alias `Unit` of types.ts (spec §4: a string enum).
+  rewrite("countdown(from: Int,", "countdown(from: Unit,", 20);
+  expect(await transformTools()).toMatch(
+    /"from": \{\s*"type": "string",\s*"description": "Where to start\.",\s*"enum": \["celsius", "fahrenheit"\]/,
+  );
 });

@@ -217,6 +217,44 @@ const rspack: Build = async ({ root, entry, outDir, options, warnings = [] }) =>
   return join(outDir, OUT);
 };
 
+/**
+ * The loader entry (`@typed-mcp/unplugin/loader`) in a webpack-loader host, without the plugin:
+ * last in `use`, so it runs before the stripper (webpack: swc-loader; Rspack: its builtin SWC).
+ */
+const loaderPath = () => import.meta.resolve("@typed-mcp/unplugin/loader").replace(/^file:\/\//, "");
+
+const webpackLoader: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
+  const { default: webpackFn } = await import("webpack");
+  const config = webpackLikeConfig(root, entry, outDir, {
+    test: /\.[cm]?ts$/,
+    exclude: /node_modules/,
+    use: [
+      {
+        loader: "swc-loader",
+        options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, sourceMaps: true },
+      },
+      { loader: loaderPath(), options },
+    ],
+  });
+  await runCompiler(webpackFn(config as never) as never, warnings);
+  return join(outDir, OUT);
+};
+
+const rspackLoader: Build = async ({ root, entry, outDir, options, warnings = [] }) => {
+  const { rspack: rspackFn } = await import("@rspack/core");
+  const config = webpackLikeConfig(root, entry, outDir, {
+    test: /\.[cm]?ts$/,
+    exclude: /node_modules/,
+    use: [
+      { loader: "builtin:swc-loader", options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" } } },
+      { loader: loaderPath(), options },
+    ],
+    type: "javascript/auto",
+  });
+  await runCompiler(rspackFn(config as never) as never, warnings);
+  return join(outDir, OUT);
+};
+
 export const bundlers: Record<string, Build> = {
   vite,
   rollup,
@@ -225,6 +263,8 @@ export const bundlers: Record<string, Build> = {
   webpack,
   "webpack+ts-loader": webpackTsLoader,
   rspack,
+  "webpack+loader": webpackLoader,
+  "rspack+loader": rspackLoader,
 };
 
 /** True when `file` exists (a failed build must not leave a bundle behind). */

@@ -1,7 +1,8 @@
 /**
  * Every bundler (and webpack a second time, with ts-loader on TypeScript 6) builds the same fixture server (test/bundlers/fixtures/server) with the
- * typed-mcp plugin; each bundle is started over stdio and driven by the official
- * `@modelcontextprotocol/client`. All six must list the hand-derived listing
+ * typed-mcp plugin, and webpack and Rspack once more with the loader entry `@typed-mcp/unplugin/loader`
+ * instead of the plugin (`+loader`, the webpack-loader path Turbopack takes); each bundle is started over stdio and driven by the official
+ * `@modelcontextprotocol/client`. All of them must list the hand-derived listing
  * (expected/tools.json, from the spec) byte for byte on the wire, answer the same calls with the
  * same bytes, map a tool's stack trace back to the TypeScript source, and fail the build on an
  * unsupported parameter type with the diagnostic's code and position. After every build, no

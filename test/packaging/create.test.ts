@@ -58,6 +58,30 @@ describe("create-typed-mcp --no-install", () => {
     },
   );
 
+  it("--bundler next writes an App Router app: the route in one line, withTypedMcp, the next scripts without telemetry", () => {
+    expect(create("n", "--bundler", "next", "--no-install")).toMatchObject({ status: 0, stderr: "" });
+    const pkg = JSON.parse(read("n", "package.json"));
+    expect(pkg.scripts).toEqual({
+      build: "NEXT_TELEMETRY_DISABLED=1 next build",
+      start: "NEXT_TELEMETRY_DISABLED=1 next start",
+      dev: "NEXT_TELEMETRY_DISABLED=1 next dev",
+      typecheck: "tsc --noEmit",
+    });
+    expect(pkg.dependencies).toEqual({ next: "16.4.6", react: "19.3.1", "react-dom": "19.3.1", "typed-mcp": "0.1.0" });
+    expect(read("n", "next.config.ts")).toContain("export default withTypedMcp(nextConfig);");
+    expect(read("n", "src/app/api/mcp/route.ts")).toContain(
+      "export const { GET, POST, DELETE, OPTIONS, HEAD } = nextHandler(createServer());",
+    );
+    const server = read("n", "src/server.ts");
+    expect([/@tool\(\)/g, /@resource\(/g, /@prompt\(\)/g].map((re) => server.match(re)?.length)).toEqual([1, 1, 1]);
+    expect(existsSync(join(tmp, "n", "src/main.ts"))).toBe(false);
+    // Nothing that fetches at build time (next/font/google and the like).
+    expect(JSON.stringify(pkg) + read("n", "next.config.ts") + read("n", "src/app/api/mcp/route.ts")).not.toMatch(
+      /next\/font|https?:/,
+    );
+    expect(read("n", ".gitignore")).toContain(".next/");
+  });
+
   it("--runtime workers writes the workerd config and a tsconfig without Node types", () => {
     expect(create("w", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
     expect(JSON.parse(read("w", "package.json")).scripts.start).toBe("workerd serve config.capnp");
@@ -97,7 +121,7 @@ describe("create-typed-mcp --no-install", () => {
     [
       ["x1", "--bundler", "parcel"],
       1,
-      "create-typed-mcp: --bundler 'parcel' is not one of: vite, esbuild, rollup, webpack, rspack.\n",
+      "create-typed-mcp: --bundler 'parcel' is not one of: vite, esbuild, rollup, webpack, rspack, next.\n",
     ],
     [
       ["x2", "--runtime", "lambda"],
@@ -108,6 +132,11 @@ describe("create-typed-mcp --no-install", () => {
       ["x3", "--bundler", "rollup", "--runtime", "workers"],
       1,
       `create-typed-mcp: --runtime workers is scaffolded with --bundler vite or esbuild (the Workers build needs the SDK's "workerd" export condition), not rollup.\n`,
+    ],
+    [
+      ["x5", "--bundler", "next", "--runtime", "workers"],
+      1,
+      "create-typed-mcp: --bundler next is scaffolded with --runtime node, not workers.\n",
     ],
     [
       ["x4", "--packages", "/nonexistent-typed-mcp"],

@@ -14,6 +14,9 @@ import { rpcRequest } from "../helpers/raw-http.ts";
 
 const PLUGIN_HINT = "plugins: [typedMcp()]";
 const PLUGIN_IMPORT = "@typed-mcp/unplugin/vite";
+/** The fix for Next.js (Turbopack and webpack) and for other webpack-loader hosts (issue 21). */
+const NEXT_HINT = 'import { withTypedMcp } from "@typed-mcp/unplugin/next"; export default withTypedMcp(nextConfig)';
+const LOADER_HINT = 'run the loader "@typed-mcp/unplugin/loader" on .ts files';
 
 const emptyTool = (name: string, member?: string, isStatic?: boolean): internal.GeneratedTool => ({
   listing: { name, inputSchema: { type: "object", properties: {}, additionalProperties: false } },
@@ -45,6 +48,10 @@ describe("without the build plugin", () => {
   it("tool() throws at once, saying to add the plugin", () => {
     expect(() => tool()).toThrow(PLUGIN_HINT);
     expect(() => tool()).toThrow(PLUGIN_IMPORT);
+    expect(() => tool()).toThrow("Next.js (Turbopack or webpack)");
+    expect(() => tool()).toThrow(NEXT_HINT);
+    expect(() => tool()).toThrow(LOADER_HINT);
+    expect(() => tool()).toThrow('Babel: plugins: ["@typed-mcp/babel"]');
     expect(() => tool("search")).toThrow('@tool("search")');
     expect(() => tool({ name: "find", readOnly: true })).toThrow('@tool("find")');
   });

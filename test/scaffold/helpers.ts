@@ -78,7 +78,7 @@ export async function scaffold(bundler: string, runtime: string, packages: strin
         throw new Error(`npm run ${script} failed: ${err.message}\n${err.stdout ?? ""}${err.stderr ?? ""}`);
       }
     },
-    cleanup: () => rmSync(parent, { recursive: true, force: true }),
+    cleanup: () => rmSync(parent, { recursive: true, force: true, maxRetries: 5 }),
   };
 }
 
@@ -110,13 +110,27 @@ export function start(dir: string, command: string, args: string[], env: Record<
   return {
     child,
     output: () => seen,
-    stop: () =>
-      new Promise<void>((done) => {
+    stop: async () => {
+      await new Promise<void>((done) => {
         if (child.exitCode !== null || child.signalCode !== null) return done();
         child.once("exit", () => done());
         process.kill(-child.pid!, "SIGTERM");
-      }),
+      });
+      // The group's other processes (`next start` under npx) may outlive the child: wait (bounded) until they are gone.
+      for (let waited = 0; waited < 10_000 && groupAlive(child.pid!); waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+    },
   };
+}
+
+/** Whether a process of group `pgid` is still running. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** {@link start}, resolved with the first `http://127.0.0.1:…/mcp` URL the process prints. */

@@ -19,14 +19,15 @@
  *
  * @packageDocumentation
  */
-import { resolve } from "node:path";
 import { mayDeclareTools, type TypeScriptChoice } from "@typed-mcp/extract";
 import {
   DEFAULT_EXCLUDE,
   DEFAULT_INCLUDE,
-  Driver,
+  closeSharedDrivers,
   formatDiagnostic,
+  ModuleDependencies,
   planSplice,
+  sharedDriver,
   type Profile,
   type SplicePlan,
   type WarningCode,
@@ -86,6 +87,15 @@ export interface BabelApi {
   assertVersion(range: number | string): void;
   version: string;
   cwd?: () => string;
+  /**
+   * Babel ≥ 7.17: tells the caller (babel-loader, Babel's own cache) that the plugin's output
+   * depends on a file outside the one being compiled; babel-loader forwards it to the bundler's
+   * `addDependency`, so an edit to that file re-runs the compilation. Callable only while the
+   * plugin is created (Babel freezes the list when the factory returns).
+   */
+  addExternalDependency?: (file: string) => void;
+  /** Babel's plugin cache: `invalidate(fn)` re-creates the plugin whenever `fn()` returns another value. */
+  cache?: { invalidate(fn: () => string): unknown };
   template: {
     statements: { ast(code: string): unknown[] };
     statement: { ast(code: string): unknown };
@@ -135,32 +145,15 @@ export interface BabelPluginObject {
 }
 
 /**
- * One driver (extractor session, model cache, change polling, idle close) per option set,
- * shared by every plugin instance in the process.
- */
-const drivers = new Map<string, Driver>();
-
-/**
  * Ends every sidecar this module started (idempotent); the next file starts a new one. Each
  * sidecar also ends by itself `idleTimeoutMs` after the last transform and when the process exits.
  */
 export function closeAll(): void {
-  for (const driver of drivers.values()) driver.close();
+  closeSharedDrivers();
 }
 
-/** The shared driver for Babel's `cwd` and the plugin options. */
-function driverFor(cwd: string, options: TypedMcpBabelOptions, idleTimeoutMs: number): Driver {
-  const tsconfig = options.tsconfig === undefined ? undefined : resolve(cwd, options.tsconfig);
-  const { typescript, cache, profile, warnings } = options;
-  const key = JSON.stringify([tsconfig, cwd, typescript, cache, idleTimeoutMs, profile, warnings]);
-  let driver = drivers.get(key);
-  if (!driver)
-    drivers.set(
-      key,
-      (driver = new Driver({ tsconfig, typescript, cache, cwd, idleTimeoutMs, pollChanges: true, profile, warnings })),
-    );
-  return driver;
-}
+/** Per process: the files each module's model depended on when it was last compiled (see {@link typedMcpBabel}). */
+const dependencies = new ModuleDependencies();
 
 function toRegExps(value: TypedMcpBabelOptions["include"], fallback: RegExp): RegExp[] {
   if (value === undefined) return [fallback];
@@ -247,6 +240,12 @@ function applyPlan(api: BabelApi, program: NodePath, plan: SplicePlan, filename:
  */
 export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptions = {}): BabelPluginObject {
   api.assertVersion(7);
+  // Babel takes a plugin's external dependencies only while it is created, before it names the
+  // file: report every file a model of this process depended on, and have Babel re-create the
+  // plugin whenever that set grows (so the next file's compilation reports the new ones too).
+  const known = dependencies.all();
+  api.cache?.invalidate(() => dependencies.all().join("\n"));
+  for (const dep of known) api.addExternalDependency?.(dep);
   const include = toRegExps(options.include, DEFAULT_INCLUDE);
   const exclude = toRegExps(options.exclude, DEFAULT_EXCLUDE);
   const idleMs = options.idleTimeoutMs ?? 2000;
@@ -269,8 +268,11 @@ export default function typedMcpBabel(api: BabelApi, options: TypedMcpBabelOptio
     pre(file) {
       const filename = file.opts.filename;
       if (!wanted(filename) || !mayDeclare(file.code)) return;
-      const driver = driverFor(file.opts.cwd ?? process.cwd(), options, idleMs);
+      const cwd = file.opts.cwd ?? process.cwd();
+      const driver = sharedDriver(cwd, { ...options, idleTimeoutMs: idleMs });
       const model = driver.model(filename, file.code);
+      // Type-only imports vanish from the host's graph: remember every file the model depends on.
+      dependencies.of(filename.replace(/\\/g, "/"), model, driver.tsconfigOf(filename));
       if (model.diagnostics.length > 0) {
         const first = model.diagnostics[0]!;
         const loc = { line: first.line, column: first.column - 1 };

@@ -2,7 +2,7 @@
 /**
  * The `create-typed-mcp` executable (`npm create typed-mcp@latest [dir] -- [flags]`).
  *
- * Flags: `--bundler vite|esbuild|rollup|webpack|rspack`, `--runtime node|workers|deno|bun`,
+ * Flags: `--bundler vite|esbuild|rollup|webpack|rspack|next`, `--runtime node|workers|deno|bun`,
  * `--no-install`, `--packages DIR` (install the typed-mcp packages from the tarballs in DIR),
  * `-h`/`--help`. A missing folder, bundler or runtime is asked for with `@clack/prompts` when
  * stdin is a terminal, and defaults to `my-mcp-server`, `vite` and `node` otherwise — so with
@@ -18,7 +18,7 @@ import { BUNDLERS, RUNTIMES, ScaffoldError, scaffold, type Bundler, type Runtime
 const USAGE = `Usage: create-typed-mcp [dir] [--bundler ${BUNDLERS.join("|")}] [--runtime ${RUNTIMES.join("|")}] [--no-install] [--packages DIR]
 
   --bundler      The bundler whose config is written (default: vite).
-  --runtime      Where the server runs (default: node). workers: vite or esbuild only.
+  --runtime      Where the server runs (default: node). workers: vite or esbuild only; next: node only.
   --no-install   Write the files only; run npm install yourself.
   --packages DIR Install the typed-mcp packages from the .tgz files in DIR (pnpm pack:all).
 `;
@@ -70,9 +70,9 @@ async function main(argv: string[]): Promise<number> {
     runtime ??= answer(
       await p.select<Runtime>({
         message: "Runtime",
-        options: RUNTIMES.filter((r) => r !== "workers" || bundler === "vite" || bundler === "esbuild").map(
-          (value) => ({ value }),
-        ),
+        options: RUNTIMES.filter((r) =>
+          bundler === "next" ? r === "node" : r !== "workers" || bundler === "vite" || bundler === "esbuild",
+        ).map((value) => ({ value })),
       }),
     );
   }

@@ -9,7 +9,10 @@
  * The project it writes: `package.json` (`"type": "module"`, scripts `build`, `start`, `dev`,
  * `typecheck`), a strict `tsconfig.json` with the `types`/`lib` TypeScript 7 needs for the
  * runtime, the bundler's config with source maps, `src/server.ts` (one tool, one resource
- * template, one prompt), `src/main.ts` (the runtime's entry) and a README. Every file comes from
+ * template, one prompt), `src/main.ts` (the runtime's entry) and a README. With `--bundler next`
+ * (runtime `node` only): a Next.js App Router app instead — `next.config.ts` (`withTypedMcp`),
+ * `src/app/api/mcp/route.ts` serving the same `src/server.ts`, the `next dev` / `next build` /
+ * `next start` scripts with `NEXT_TELEMETRY_DISABLED=1`, and the tsconfig Next.js expects. Every file comes from
  * `templates/` in this package; `templates/manifest.json` says what each choice adds.
  *
  * @packageDocumentation
@@ -20,7 +23,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The bundlers a project can be scaffolded for (`--bundler`). */
-export const BUNDLERS = ["vite", "esbuild", "rollup", "webpack", "rspack"] as const;
+export const BUNDLERS = ["vite", "esbuild", "rollup", "webpack", "rspack", "next"] as const;
 /** The runtimes a project can be scaffolded for (`--runtime`). */
 export const RUNTIMES = ["node", "workers", "deno", "bun"] as const;
 /** A `--bundler` value. */
@@ -57,6 +60,11 @@ interface BundlerEntry {
   config: string;
   build: string;
   devDependencies: Record<string, string>;
+  /** An app framework (Next.js): its own `dev` and `start` scripts, the runtimes it runs on, its dependencies. */
+  dev?: string;
+  start?: string;
+  runtimes?: Runtime[];
+  dependencies?: Record<string, string>;
 }
 interface RuntimeEntry {
   start: string;
@@ -107,7 +115,13 @@ export function checkChoices(bundler: string, runtime: string): { bundler: Bundl
     throw new ScaffoldError(`--bundler '${bundler}' is not one of: ${BUNDLERS.join(", ")}.`);
   if (!(RUNTIMES as readonly string[]).includes(runtime))
     throw new ScaffoldError(`--runtime '${runtime}' is not one of: ${RUNTIMES.join(", ")}.`);
-  const allowed = manifest().runtimes[runtime as Runtime].bundlers;
+  const m = manifest();
+  const runsOn = m.bundlers[bundler as Bundler].runtimes;
+  if (runsOn && !runsOn.includes(runtime as Runtime))
+    throw new ScaffoldError(
+      `--bundler ${bundler} is scaffolded with --runtime ${runsOn.join(" or ")}, not ${runtime}.`,
+    );
+  const allowed = m.runtimes[runtime as Runtime].bundlers;
   if (allowed && !allowed.includes(bundler as Bundler)) {
     throw new ScaffoldError(
       `--runtime ${runtime} is scaffolded with --bundler ${allowed.join(" or ")} (the Workers build needs the SDK's "workerd" export condition), not ${bundler}.`,
@@ -188,12 +202,17 @@ export function scaffold(options: ScaffoldOptions): string {
 
   mkdirSync(join(dir, "src"), { recursive: true });
   copyTemplate(join(TEMPLATES, "base"), dir, values);
-  writeFileSync(
-    join(dir, "src/main.ts"),
-    fill(readFileSync(join(TEMPLATES, "entry", `${runtime}.ts`), "utf8"), values),
-  );
-  const configDir = join(TEMPLATES, runtime === "workers" ? "workers" : "bundler", bundler);
-  writeFileSync(join(dir, b.config), fill(readFileSync(join(configDir, b.config), "utf8"), values));
+  if (bundler === "next") {
+    // An App Router app: the same src/server.ts, served by src/app/api/mcp/route.ts (templates/next).
+    copyTemplate(join(TEMPLATES, "next"), dir, values);
+  } else {
+    writeFileSync(
+      join(dir, "src/main.ts"),
+      fill(readFileSync(join(TEMPLATES, "entry", `${runtime}.ts`), "utf8"), values),
+    );
+    const configDir = join(TEMPLATES, runtime === "workers" ? "workers" : "bundler", bundler);
+    writeFileSync(join(dir, b.config), fill(readFileSync(join(configDir, b.config), "utf8"), values));
+  }
   for (const f of r.files ?? [])
     writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, runtime, f), "utf8"), values));
 
@@ -204,11 +223,11 @@ export function scaffold(options: ScaffoldOptions): string {
     type: "module",
     scripts: {
       build: b.build,
-      start: r.start,
-      dev: `typed-mcp dev src/server.ts --build "${b.build}" --start "${r.start}"`,
+      start: b.start ?? r.start,
+      dev: b.dev ?? `typed-mcp dev src/server.ts --build "${b.build}" --start "${r.start}"`,
       typecheck: "tsc --noEmit",
     },
-    dependencies: ours.dependencies,
+    dependencies: sorted({ ...b.dependencies, ...ours.dependencies }),
     devDependencies: sorted({
       ...m.common.devDependencies,
       ...b.devDependencies,

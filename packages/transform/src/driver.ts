@@ -66,8 +66,9 @@ export interface DriverOptions {
    */
   idleTimeoutMs?: number;
   /**
-   * For hosts without a watcher (Babel): before each module, the files earlier extractions
-   * consulted are checked on disk and the changed ones passed to the sidecar.
+   * For hosts without a watcher (Babel, the webpack-loader entry): before each module, the
+   * modules extracted earlier, the files their extractions consulted and their tsconfig files
+   * are checked on disk, and the changed ones passed to the sidecar (a changed tsconfig closes it).
    */
   pollChanges?: boolean;
   /**
@@ -159,7 +160,9 @@ export class Driver {
     const model = hit?.model ?? this.extract(file, code);
     if (!hit) disk?.store(file, code, model, key);
     if (this.options.pollChanges) {
-      for (const f of model.consultedFiles) if (!this.polled.has(f)) this.polled.set(f, this.hashes.hash(f));
+      // The module itself too: the sidecar reads a module whose text equals the disk from its
+      // snapshot, so an edit on disk must reach it as a change (as a watcher's event would).
+      for (const f of [file, ...model.consultedFiles]) if (!this.polled.has(f)) this.polled.set(f, this.hashes.hash(f));
     }
     this.memory.remember(file, key, model, this.hashes);
     this.armIdleTimer();
@@ -254,8 +257,18 @@ export class Driver {
     return (this.layers = { keys, disk });
   }
 
-  /** `pollChanges`: passes the consulted files that changed on disk since to the running sidecar. */
+  /**
+   * `pollChanges`: a tsconfig {@link tsconfigOf} returned whose content changed closes the
+   * extractor (as {@link changed} does for a watcher's event); the consulted files that changed on
+   * disk since are passed to the running sidecar.
+   */
   private poll(): void {
+    for (const [config, seen] of this.configSeen) {
+      if (this.hashes.hash(config) === seen) continue;
+      this.configSeen.clear();
+      this.close();
+      break;
+    }
     if (!this.extractor) return;
     for (const [file, seen] of this.polled) {
       const now = this.hashes.hash(file);

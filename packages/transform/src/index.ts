@@ -30,3 +30,5 @@ export type { Profile } from "@typed-mcp/codegen";
 export { formatDiagnostic } from "@typed-mcp/model";
 export type { WarningCode } from "@typed-mcp/model";
 export { DEFAULT_EXCLUDE, DEFAULT_INCLUDE } from "./module-filters.js";
+export { ModuleDependencies } from "./dependencies.js";
+export { sharedDriver, closeSharedDrivers } from "./shared-drivers.js";

@@ -14,6 +14,8 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
+export type { CorsOptions } from "./transports/cors.js";
+export { nextHandler, type NextRouteHandlers, type RouteHandler } from "./transports/next-handler.js";
 export type { TaskOptions, TaskQuota } from "./tasks/store.js";
 export type { CallerKey } from "./transports/caller.js";
 export type { CallKind, Failure } from "./calls/pipeline.js";

@@ -23,6 +23,7 @@ import type { FetchOptions } from "./transports/fetch-entry.js";
 import { requestStateCodec } from "./calls/input-required.js";
 import type { ArgumentLimits } from "./protocol/limits.js";
 import { checkAllowedOrigins, originRefusal } from "./transports/origin.js";
+import { withCors } from "./transports/cors.js";
 import { reportFailure } from "./calls/pipeline.js";
 import { Registry } from "./server/registry.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
@@ -138,20 +139,23 @@ export class McpServer {
    * With the `auth` option the OAuth gate answers first (auth.ts: metadata, 401, 403, 503).
    *
    * @param request The HTTP request.
-   * @param options `authInfo` passed through to tools as `RequestContext.authInfo` (without `auth`); `parsedBody`.
+   * @param options `authInfo` passed through to tools as `RequestContext.authInfo` (without `auth`); `parsedBody`;
+   *   `cors` (transports/cors.ts: preflights, exposed MCP headers, origins allowed past the Origin check).
    * @returns The HTTP response (JSON, or an SSE stream when the call sends progress or logs).
    */
-  readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> => {
-    // Origin first, on every runtime (Streamable HTTP "Security Warning"; origin.ts).
-    const refused = originRefusal(request, this.#origins);
-    if (refused !== undefined) return Promise.resolve(refused);
-    if (this.#auth === undefined) return this.#serve(request, options);
-    return this.#auth.handle(
-      request,
-      (r, verified) => this.#serve(r, { ...options, ...verified }),
-      this.maxRequestBodySize,
-    );
-  };
+  readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> =>
+    // CORS first (cors.ts): a preflight is answered there, an origin it allows is one the Origin check allows.
+    withCors(request, options?.cors, (checkOrigin) => {
+      // Origin next, on every runtime (Streamable HTTP "Security Warning"; origin.ts).
+      const refused = checkOrigin ? originRefusal(request, this.#origins) : undefined;
+      if (refused !== undefined) return Promise.resolve(refused);
+      if (this.#auth === undefined) return this.#serve(request, options);
+      return this.#auth.handle(
+        request,
+        (r, verified) => this.#serve(r, { ...options, ...verified }),
+        this.maxRequestBodySize,
+      );
+    });
 
   /**
    * Hands `request` to the SDK's handler, its JSON body read ahead as `parsedBody` unless given

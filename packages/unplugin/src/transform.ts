@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { existsSync } from "node:fs";
 import type { UnpluginBuildContext, UnpluginContext } from "unplugin";
 import { mayDeclareTools } from "@typed-mcp/extract";
 import {
   formatDiagnostic,
+  ModuleDependencies,
   spliceModule,
   type Driver,
   type SpliceResult,
@@ -35,30 +35,17 @@ export function fileOf(id: string): string {
  * report a failed loader as a module error and go on bundling; the others `this.error` with a
  * location and code frame, see {@link errorLocation}) or the splice with its source map.
  *
- * Reports with `addWatchFile` what the module consulted, what it consulted before that is gone
- * now (a deleted declaration file fails the module — nothing consults it any more — and its
- * return must trigger a rebuild: webpack only watches the dependencies of the last run), and
- * its tsconfig (the compiler options decide the model too, e.g. `strictNullChecks`).
+ * Reports with `addWatchFile` every file the module depends on (`@typed-mcp/transform`'s
+ * `ModuleDependencies`: what it consulted, what it consulted before that is gone now, its tsconfig).
  */
 export function transformModule(driver: Driver, framework: string, units: UnitRegistry): TransformHandler {
   const throwsErrors = framework === "webpack" || framework === "rspack";
-  /** Per module: the files reported with `addWatchFile` on its last transform. */
-  const watchedBy = new Map<string, string[]>();
+  const dependencies = new ModuleDependencies();
   return function handler(this: UnpluginBuildContext & UnpluginContext, code: string, id: string) {
     if (!mayDeclareTools(code)) return undefined;
     const file = fileOf(id);
     const model = driver.model(file, code);
-    const previous = watchedBy.get(file) ?? [];
-    const watched = [
-      ...model.consultedFiles,
-      ...previous.filter((f) => !model.consultedFiles.includes(f) && !existsSync(f)),
-    ];
-    watchedBy.set(file, watched);
-    for (const consulted of watched) {
-      if (consulted !== file) this.addWatchFile(consulted);
-    }
-    const config = driver.tsconfigOf(file);
-    if (config) this.addWatchFile(config);
+    for (const dep of dependencies.of(file, model, driver.tsconfigOf(file))) this.addWatchFile(dep);
     if (model.diagnostics.length > 0) {
       const first = model.diagnostics[0]!;
       const message = model.diagnostics.map((d) => formatDiagnostic(d)).join("\n");

@@ -145,7 +145,9 @@ export class ServerRequestUnavailableError extends ServerRequestError {
 /**
  * The message of every error thrown when code that only the typed-mcp build plugin can compile
  * runs untransformed (spec §1: "Without the plugin, `@tool` and `server.tool` throw … with a
- * message that says to add the plugin").
+ * message that says to add the plugin"). It names the fix for each host: Vite (and the other
+ * unplugin entries), Next.js (`withTypedMcp`, for Turbopack and webpack alike), any other
+ * webpack-loader host (Turbopack, Rspack, webpack: the loader entry) and Babel.
  *
  * @param what What was called, e.g. `@tool("search")` or `server.tool("search", …)`.
  * @internal
@@ -155,6 +157,9 @@ export function pluginMissingMessage(what: string): string {
     `${what} ran without the typed-mcp build plugin. typed-mcp reads the TypeScript types of a tool ` +
     `at build time; add the plugin to your bundler, e.g. in vite.config.ts: ` +
     `import typedMcp from "@typed-mcp/unplugin/vite"; export default { plugins: [typedMcp()] } ` +
-    `(also @typed-mcp/unplugin/rollup, /rolldown, /esbuild, /webpack or /rspack).`
+    `(also @typed-mcp/unplugin/rollup, /rolldown, /esbuild, /webpack or /rspack). ` +
+    `Next.js (Turbopack or webpack): in next.config.ts, import { withTypedMcp } from "@typed-mcp/unplugin/next"; ` +
+    `export default withTypedMcp(nextConfig). Other webpack-loader hosts (Turbopack, Rspack, webpack): ` +
+    `run the loader "@typed-mcp/unplugin/loader" on .ts files, first. Babel: plugins: ["@typed-mcp/babel"].`
   );
 }

@@ -15,6 +15,7 @@ import { cutResponseEchoes } from "../protocol/echo-cut.js";
 import { nestsTooDeep, tooDeepAnswer } from "../protocol/limits.js";
 import { readJsonBody, refuseBatch } from "./request-body.js";
 import type { ListenStreams } from "../streams/listen-streams.js";
+import type { CorsOptions } from "./cors.js";
 
 /** Options of `McpServer.fetch`. */
 export interface FetchOptions {
@@ -25,6 +26,12 @@ export interface FetchOptions {
   authInfo?: AuthInfo;
   /** A body already parsed by a framework (e.g. `req.body` of `express.json()`). */
   parsedBody?: unknown;
+  /**
+   * CORS for browser apps on other origins (cors.ts, docs/security.md "CORS"): preflights
+   * answered, `Mcp-Session-Id` and the other MCP headers exposed; an origin it allows passes the
+   * `Origin` check too. Default: none (no CORS headers; a cross-origin `OPTIONS` reaches the SDK).
+   */
+  cors?: CorsOptions;
 }
 
 /**

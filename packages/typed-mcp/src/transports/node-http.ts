@@ -11,6 +11,7 @@ import { hostHeaderValidation, toNodeHandler } from "@modelcontextprotocol/node"
 import { checkRequestTarget, dropHopByHopHeaders, lingerAfter413 } from "./http-guards.js";
 import type { McpServer } from "../server.js";
 import { applyWriteTimeout } from "../streams/write-timeout.js";
+import { checkCors, type CorsOptions } from "./cors.js";
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -34,6 +35,11 @@ export interface ServeHttpOptions {
    * check. `false` turns the check off.
    */
   allowedHosts?: readonly string[] | false;
+  /**
+   * CORS for browser apps on other origins: `server.fetch`'s `cors` option (cors.ts, docs/security.md
+   * "CORS"), passed on every request. Default: none.
+   */
+  cors?: CorsOptions;
 }
 
 /** A running HTTP server, as resolved by {@link serveHttp}. */
@@ -66,9 +72,10 @@ export interface HttpServerHandle {
  *
  * @param server The typed-mcp server.
  * @param options `port` (default 0 = any free port), `hostname` (default `127.0.0.1`),
- *   `allowedHosts`, the deprecated `maxRequestBodySize`.
+ *   `allowedHosts`, `cors`, the deprecated `maxRequestBodySize`.
  * @returns The bound address, once listening.
  * @throws RangeError when `options.maxRequestBodySize` differs from the server's.
+ * @throws TypeError / RangeError for an invalid `options.cors`.
  * @throws (rejects) the `listen` error, e.g. `EADDRINUSE`.
  */
 export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
@@ -77,7 +84,10 @@ export function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Pr
       `serveHttp: maxRequestBodySize ${String(options.maxRequestBodySize)} differs from the server's ${server.maxRequestBodySize}; set it once, as new McpServer({ maxRequestBodySize }), so server.fetch honours it too`,
     );
   }
-  const handler = toNodeHandler({ fetch: server.fetch }, { maxRequestBodySize: server.maxRequestBodySize });
+  const cors = options.cors;
+  if (cors !== undefined) checkCors(cors);
+  const fetch = cors === undefined ? server.fetch : (r: Request) => server.fetch(r, { cors });
+  const handler = toNodeHandler({ fetch }, { maxRequestBodySize: server.maxRequestBodySize });
   const allowed = allowedHostsFor(options);
   const checkHost = allowed === undefined ? undefined : hostHeaderValidation(allowed);
   const httpServer = createServer((req, res) => {

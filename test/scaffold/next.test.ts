@@ -1,0 +1,276 @@
+/**
+ * `create-typed-mcp --bundler next` with real Next.js 16.4.6 from npm (issue 21), installed with
+ * plain npm from the packed tarballs: `next build` (Turbopack) and `next build --webpack`, each
+ * served by `next start` on a loopback port, where the official client lists and calls at
+ * /api/mcp on 2025-11-25 and on 2026-07-28, the listing's bytes equal to the Vite build of the
+ * same src/server.ts, and the edge-runtime copy of the route answers the same listing; then
+ * `next dev` in both modes: an edit to an interface in a file the tool module imports changes
+ * the next tools/list without a restart, and a build error shows in Next's output as
+ * `file:line:column - OMCG0005`. Auth: a server with `oauth(...)` behind a second route, its
+ * RFC 9728 document served by a third at /.well-known/oauth-protected-resource/api/mcp-auth
+ * (docs/nextjs.md "Auth"), found by the official client's OAuth support, which gets a token from
+ * a real authorization server (oidc-provider, client credentials) and calls. NEXT_TELEMETRY_DISABLED=1
+ * (the scripts and here); nothing fetches from the network at build time.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { exercise, freePort, scaffold, start, type Project, type Started } from "./helpers.ts";
+import { M2M, startAuthorizationServer, type AuthorizationServer } from "../auth/authorization-server.ts";
+
+const ENV = { NEXT_TELEMETRY_DISABLED: "1" };
+/** The MCP headers of a stateless 2025-11-25 `tools/list` (no session needed). */
+const LIST = {
+  method: "POST",
+  headers: {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+};
+/** The one SSE `data:` line of an answer (the JSON-RPC message's bytes), or the body when it is JSON. */
+const dataOf = (text: string) => /^data: (.*)$/m.exec(text)?.[1] ?? text;
+
+/** The protected server (issuer and audience from the environment `next start` is given) and its two routes. */
+const AUTH_SERVER = `import { McpServer, type RequestContext } from "typed-mcp";
+import { oauth } from "typed-mcp/auth";
+
+export const authServer = new McpServer({
+  name: "auth",
+  version: "1.0.0",
+  auth: oauth({ issuer: process.env.MCP_ISSUER ?? "http://127.0.0.1:1", audience: process.env.MCP_AUDIENCE ?? "http://127.0.0.1:1/api/mcp-auth" }),
+});
+authServer.tool("whoami", (ctx?: RequestContext) => ctx?.authInfo?.clientId ?? "nobody");
+`;
+const AUTH_ROUTE = (up: string, methods: string) =>
+  `import { nextHandler } from "typed-mcp";\nimport { authServer } from "${up}auth-server";\n\nexport const { ${methods} } = nextHandler(authServer);\n`;
+
+let project: Project;
+let as: AuthorizationServer;
+/** Wall times (ms) of the phases, printed at the end (docs/contributing.md: the CI budget). */
+const times: Record<string, number> = {};
+async function timed<T>(name: string, f: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await f();
+  } finally {
+    times[name] = Math.round(performance.now() - t0);
+  }
+}
+/** The bytes of the tools/list answer of the Vite build of the project's src/server.ts. */
+let viteListing: string;
+
+beforeAll(async () => {
+  project = await timed("scaffold + npm install", () => scaffold("next", "node", inject("packages")));
+  const dir = project.dir;
+  // The edge-runtime copy of the route.
+  const route = readFileSync(join(dir, "src/app/api/mcp/route.ts"), "utf8");
+  mkdirSync(join(dir, "src/app/api/mcp-edge"));
+  writeFileSync(join(dir, "src/app/api/mcp-edge/route.ts"), `${route}export const runtime = "edge";\n`);
+  writeFileSync(join(dir, "src/auth-server.ts"), AUTH_SERVER);
+  mkdirSync(join(dir, "src/app/api/mcp-auth"));
+  writeFileSync(
+    join(dir, "src/app/api/mcp-auth/route.ts"),
+    AUTH_ROUTE("../../../", "GET, POST, DELETE, OPTIONS, HEAD"),
+  );
+  const wellKnown = "src/app/.well-known/oauth-protected-resource/api/mcp-auth";
+  mkdirSync(join(dir, wellKnown), { recursive: true });
+  writeFileSync(join(dir, wellKnown, "route.ts"), AUTH_ROUTE("../../../../../", "GET, OPTIONS"));
+  as = await startAuthorizationServer();
+  // The Vite build of the same sources (the workspace's Vite and plugin; typed-mcp from the project).
+  const { build } = await import("vite");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/vite");
+  const out = mkdtempSync(join(dir, "vite-out-"));
+  await build({
+    root: dir,
+    configFile: false,
+    logLevel: "silent",
+    plugins: [typedMcp()],
+    build: { ssr: join(dir, "src/server.ts"), outDir: out, target: "node20", emptyOutDir: true, minify: false },
+    ssr: { noExternal: true },
+  });
+  const mod = (await import(pathToFileURL(join(out, "server.js")).href)) as {
+    createServer(): { fetch(r: Request): Promise<Response> };
+  };
+  viteListing = dataOf(await (await mod.createServer().fetch(new Request("http://127.0.0.1/mcp", LIST))).text());
+  rmSync(out, { recursive: true, force: true });
+}, 600_000);
+afterAll(async () => {
+  console.info(`next: wall times (ms) ${JSON.stringify(times)}`);
+  await as?.stop();
+  project?.cleanup();
+});
+
+/** Runs `npx next <args>` in the project; resolves with its output, rejects with it on failure. */
+async function next(...args: string[]): Promise<string> {
+  const s = start(project.dir, "npx", ["next", ...args], ENV);
+  const code = await new Promise<number | null>((r) => s.child.once("exit", (c) => r(c)));
+  if (code !== 0) throw new Error(`next ${args.join(" ")} exited with ${code}:\n${s.output()}`);
+  return s.output();
+}
+
+/**
+ * Starts `npx next <args> -H 127.0.0.1 -p <a free port>` (the protected server's audience is its
+ * URL) and resolves with the server and its URL once it printed it.
+ */
+async function serve(...args: string[]): Promise<Started & { base: string }> {
+  const port = await freePort();
+  const env = { ...ENV, MCP_ISSUER: as.issuer, MCP_AUDIENCE: `http://127.0.0.1:${port}/api/mcp-auth` };
+  const s = start(project.dir, "npx", ["next", ...args, "-H", "127.0.0.1", "-p", String(port)], env);
+  for (let waited = 0; waited < 120_000; waited += 100) {
+    const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(s.output());
+    if (m && /Ready in/.test(s.output())) return { ...s, base: m[0] };
+    if (s.child.exitCode !== null) throw new Error(`next ${args.join(" ")} exited:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await s.stop();
+  throw new Error(`next ${args.join(" ")} printed no URL within 120 s:\n${s.output()}`);
+}
+
+const listBytes = async (url: string) => dataOf(await (await fetch(url, LIST)).text());
+
+async function client(url: string, modern: boolean): Promise<Client> {
+  const c = new Client(
+    { name: "scaffold-next", version: "0.0.1" },
+    modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : undefined,
+  );
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return c;
+}
+
+describe.each([
+  ["next build (Turbopack)", []],
+  ["next build --webpack", ["--webpack"]],
+])("%s, then next start", (_name, flags) => {
+  let server: (Started & { base: string }) | undefined;
+  beforeAll(async () => {
+    await timed(`next build ${flags.join(" ")}`.trim(), () => next("build", ...flags));
+    server = await serve("start");
+  }, 600_000);
+  afterAll(() => server?.stop());
+
+  it("lists at /api/mcp the bytes the Vite build lists, and the edge route the same", async () => {
+    expect(await listBytes(`${server!.base}/api/mcp`)).toBe(viteListing);
+    expect(await listBytes(`${server!.base}/api/mcp-edge`)).toBe(viteListing);
+  });
+
+  it("the official client lists and calls the tool, resource and prompt on 2025-11-25", async () => {
+    const c = await client(`${server!.base}/api/mcp`, false);
+    try {
+      await exercise(c);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("auth: 401 names the RFC 9728 document, served at its well-known path; the official client gets a token and calls", async () => {
+    const audience = `${server!.base}/api/mcp-auth`;
+    const metadata = `${server!.base}/.well-known/oauth-protected-resource/api/mcp-auth`;
+    const denied = await fetch(audience, LIST);
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadata}"`);
+    expect(await (await fetch(metadata)).json()).toEqual({ resource: audience, authorization_servers: [as.issuer] });
+    const c = new Client({ name: "scaffold-next-auth", version: "0.0.1" });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(audience), {
+        authProvider: new ClientCredentialsProvider({ ...M2M, expectedIssuer: as.issuer }),
+      }),
+    );
+    try {
+      expect((await c.callTool({ name: "whoami", arguments: {} })).content).toEqual([{ type: "text", text: "m2m" }]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("the official client lists and calls on 2026-07-28, at the Node and the edge route", async () => {
+    for (const route of ["mcp", "mcp-edge"]) {
+      const c = await client(`${server!.base}/api/${route}`, true);
+      try {
+        const { tools } = await c.listTools();
+        expect(JSON.stringify(tools)).toBe(JSON.stringify(JSON.parse(viteListing).result.tools));
+        const bad = await c.callTool({ name: "add_note", arguments: { text: 5 } });
+        expect(bad).toMatchObject({
+          content: [{ type: "text", text: "Argument 'text' is not valid. Expected a string, got a number." }],
+          isError: true,
+        });
+        const call = await c.callTool({ name: "add_note", arguments: { text: "Call" } });
+        expect((call.structuredContent as { text: string }).text).toBe("Call");
+      } finally {
+        await c.close();
+      }
+    }
+  });
+});
+
+describe.each([
+  ["next dev (Turbopack)", []],
+  ["next dev --webpack", ["--webpack"]],
+])("%s", (_name, flags) => {
+  let server: (Started & { base: string }) | undefined;
+  const file = (f: string) => join(project.dir, f);
+  const original = () => readFileSync(file("src/server.ts"), "utf8");
+  let serverText: string;
+  beforeAll(async () => {
+    serverText = original();
+    // The interface the tool's result uses moves to a file the tool module imports (type-only).
+    writeFileSync(
+      file("src/note.ts"),
+      'import type { Int } from "typed-mcp";\n\nexport interface Note {\n  id: Int;\n  /** The note\'s text. */\n  text: string;\n}\n',
+    );
+    const moved = serverText.replace(/interface Note \{[^}]*\}\n/, 'import type { Note } from "./note";\n');
+    expect(moved).not.toBe(serverText);
+    writeFileSync(file("src/server.ts"), moved);
+    server = await timed(`next dev ${flags.join(" ")} ready`.trim(), () => serve("dev", ...flags));
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+    writeFileSync(file("src/server.ts"), serverText);
+    rmSync(file("src/note.ts"), { force: true });
+  });
+
+  /** Polls tools/list at /api/mcp (each request compiles what changed) until `check` holds; bounded. */
+  async function until(check: (answer: string) => boolean, ms = 90_000): Promise<string> {
+    const end = Date.now() + ms;
+    let last = "";
+    while (Date.now() < end) {
+      last = await listBytes(`${server!.base}/api/mcp`).catch((e: Error) => e.message);
+      if (check(last)) return last;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(
+      `no matching answer within ${ms} ms; last: ${last.slice(0, 400)}\n${server!.output().slice(-2000)}`,
+    );
+  }
+
+  it("re-lists after an edit to an interface in an imported file, without a restart", async () => {
+    await until((a) => a.includes('"description":"The note\'s text."'));
+    const note = readFileSync(file("src/note.ts"), "utf8");
+    writeFileSync(file("src/note.ts"), note.replace("The note's text.", "The text of the note."));
+    const after = await timed(`next dev ${flags.join(" ")} re-list`.trim(), () =>
+      until((a) => a.includes('"description":"The text of the note."')),
+    );
+    expect(after).not.toContain("The note's text.");
+  });
+
+  it("shows a build error in Next's output as file:line:column - OMCG0005", async () => {
+    const text = readFileSync(file("src/server.ts"), "utf8");
+    const broken = text.replace("async addNote(text: string,", "async addNote(text: string | Date,");
+    writeFileSync(file("src/server.ts"), broken);
+    const lines = broken.split("\n");
+    const line = lines.findIndex((l) => l.includes("text: string | Date")) + 1;
+    const column = lines[line - 1]!.indexOf("text: string | Date") + 1;
+    const where = `${file("src/server.ts")}:${line}:${column} - OMCG0005: `;
+    const end = Date.now() + 90_000;
+    while (!server!.output().includes(where) && Date.now() < end) {
+      await fetch(`${server!.base}/api/mcp`, LIST).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(server!.output()).toContain(where);
+    writeFileSync(file("src/server.ts"), text);
+    await until((a) => a.includes('"name":"add_note"'));
+  });
+});

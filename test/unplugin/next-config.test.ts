@@ -1,0 +1,58 @@
+/**
+ * `withTypedMcp(nextConfig, options)` (docs/nextjs.md "Setup") as a function of the config, without
+ * Next.js (the real builds: test/scaffold/next.test.ts): the Turbopack rules it writes (the loader
+ * on the app's own TypeScript files whose text passes the plugin's code screen), the webpack plugin
+ * after the config's own `webpack()`, the config's other keys kept, and a conflicting rule refused.
+ */
+import { describe, expect, it } from "vitest";
+import { withTypedMcp } from "@typed-mcp/unplugin/next";
+
+describe("withTypedMcp", () => {
+  it("adds a loader rule per TypeScript extension, with the options as JSON, keeping the config's other keys", () => {
+    const config = withTypedMcp(
+      { reactStrictMode: true, turbopack: { resolveAlias: { a: "b" }, rules: { "*.svg": { loaders: ["svgr"] } } } },
+      { profile: "openai-strict", warnings: { OMCW0002: false } },
+    );
+    expect(config.reactStrictMode).toBe(true);
+    expect(config.turbopack.resolveAlias).toEqual({ a: "b" });
+    const rules = config.turbopack.rules as Record<string, any>;
+    expect(Object.keys(rules)).toEqual(["*.svg", "*.ts", "*.tsx", "*.mts", "*.cts"]);
+    for (const ext of ["ts", "tsx", "mts", "cts"]) {
+      const rule = rules[`*.${ext}`];
+      expect(rule.as).toBe(`*.${ext}`);
+      expect(rule.loaders).toEqual([
+        { loader: "@typed-mcp/unplugin/loader", options: { profile: "openai-strict", warnings: { OMCW0002: false } } },
+      ]);
+      expect(rule.condition.all[0]).toEqual({ not: "foreign" });
+      // The content screen: what mayDeclareTools can let through reaches the loader, other files do not.
+      const content: RegExp = rule.condition.all[1].content;
+      expect(content.test('import { tool } from "typed-mcp";')).toBe(true);
+      expect(content.test('server.tool("add", (a: number) => a)')).toBe(true);
+      expect(content.test("export const x = 1;")).toBe(false);
+    }
+    // Turbopack requires JSON-serializable loader options.
+    expect(JSON.parse(JSON.stringify(rules["*.ts"].loaders))).toEqual(rules["*.ts"].loaders);
+  });
+
+  it("runs the config's own webpack() first, then adds the typed-mcp webpack plugin", () => {
+    const seen: unknown[] = [];
+    const config = withTypedMcp({
+      webpack(c: { plugins: unknown[] }, ctx: unknown) {
+        seen.push(ctx);
+        c.plugins.push("user-plugin");
+        return c;
+      },
+    });
+    const out = config.webpack!({ plugins: ["next-plugin"] }, { isServer: true });
+    expect(seen).toEqual([{ isServer: true }]);
+    expect(out.plugins.slice(0, 2)).toEqual(["next-plugin", "user-plugin"]);
+    expect(out.plugins).toHaveLength(3);
+    expect(typeof (out.plugins[2] as { apply?: unknown }).apply).toBe("function"); // a webpack plugin
+  });
+
+  it("refuses a config that already has a rule for *.ts, naming the glob and the fix", () => {
+    expect(() => withTypedMcp({ turbopack: { rules: { "*.ts": { loaders: ["x"] } } } })).toThrow(
+      'withTypedMcp: turbopack.rules already has a rule for "*.ts"; put { loader: "@typed-mcp/unplugin/loader" } first in its loaders instead (docs/nextjs.md).',
+    );
+  });
+});
