@@ -18,7 +18,8 @@
  * - `protocol_error`: the function threw the SDK's `ProtocolError` (sent as that JSON-RPC error);
  * - `failed`: an unexpected exception from reader, function or writer (reported to `onError`);
  * - `timeout`: `requestTimeoutMs` elapsed first;
- * - `cancelled`: the client cancelled the request (nothing is sent).
+ * - `cancelled`: the client cancelled the request (nothing is sent), also when the function
+ *   returned a value after that.
  */
 export type CallOutcome =
   | "ok"

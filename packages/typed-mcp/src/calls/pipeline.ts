@@ -152,7 +152,8 @@ export async function runCall<R>(
 
     try {
       const written = steps.write(value);
-      noteOutcome(upstream, "ok");
+      // A value after the client cancelled: the SDK sends nothing, so the call counts as cancelled.
+      noteOutcome(upstream, upstream.aborted ? "cancelled" : "ok");
       return written;
     } catch (error) {
       return failed(error);
