@@ -7,7 +7,7 @@
 // histograms in seconds with the conventions' bucket boundaries; and docs/observability.md for
 // what the conventions leave open (timeout, cancelled, typed_mcp.outcome, tasks, input_required).
 import { describe, expect, it } from "vitest";
-import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { RequestContext } from "../../packages/typed-mcp/dist/index.js";
@@ -413,14 +413,19 @@ describe("server→client requests, tasks, input_required", () => {
   });
 });
 
-describe("no SDK registered", () => {
-  it("instrument() with the API's no-op providers: calls answer as without it; instrumenting twice is refused", async () => {
+describe("no SDK registered (last: it registers a global tracer provider)", () => {
+  it("instrument() with the API's no-op providers: calls answer as without it; a later SDK is used; instrumenting twice is refused", async () => {
     const server = instrument(createServer());
     const { client } = await connect(server);
     expect((await client.callTool({ name: "add", arguments: { a: 1, b: 2 } })).content).toEqual([
       { type: "text", text: "3" },
     ]);
     expect(() => instrument(server)).toThrow(new Error("typed-mcp: this server is already instrumented."));
+    // An SDK registered after instrument() (through the API's global proxy) records from then on.
+    const otel = sdk();
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    await client.callTool({ name: "version", arguments: {} });
+    expect((await otel.span("tools/call version")).kind).toBe(SpanKind.SERVER);
     expect(() => instrument(createServer(), { clientContext: "trust" as never })).toThrow(
       new TypeError('clientContext must be "parent", "link" or "ignore", got trust'),
     );

@@ -10,8 +10,8 @@
  *
  * @packageDocumentation
  */
-import { metrics, trace } from "@opentelemetry/api";
-import type { MeterProvider, TextMapPropagator, TracerProvider } from "@opentelemetry/api";
+import { ProxyTracerProvider, createNoopMeter, metrics, trace } from "@opentelemetry/api";
+import type { Meter, MeterProvider, TextMapPropagator, TracerProvider } from "@opentelemetry/api";
 import { INSTRUMENT } from "./calls/instrumentation.js";
 import type { McpServer } from "./server.js";
 import { SEMCONV_SOURCE } from "./otel/attributes.js";
@@ -63,10 +63,13 @@ export function instrument(server: McpServer, options: OtelOptions = {}): McpSer
   if (clientContext !== "parent" && clientContext !== "link" && clientContext !== "ignore")
     throw new TypeError(`clientContext must be "parent", "link" or "ignore", got ${String(clientContext)}`);
   const version = "0.1.0";
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE_NAME, version);
   server[INSTRUMENT](
     createInstrumentation({
-      tracer: (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE_NAME, version),
-      meter: (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE_NAME, version),
+      enabled: enabledCheck(tracerProvider, meter),
+      tracer: tracerProvider.getTracer(SCOPE_NAME, version),
+      meter,
       propagator: options.propagator,
       clientContext,
       recordArguments: options.recordArguments === true,
@@ -75,4 +78,18 @@ export function instrument(server: McpServer, options: OtelOptions = {}): McpSer
     }),
   );
   return server;
+}
+
+/**
+ * Whether anything is recorded: the meter is not the API's no-op meter (a meter provider
+ * registered before `instrument`; the metrics API has no proxy, so this is settled now), or the
+ * tracer provider is not the API's no-op one (through the global proxy: an SDK registered later
+ * counts from then on). With no SDK at all the core then skips the hooks (docs/observability.md
+ * "Cost"). A provider of another copy of the API is taken as recording.
+ */
+function enabledCheck(tracerProvider: TracerProvider, meter: Meter): () => boolean {
+  if (meter.constructor !== createNoopMeter().constructor) return () => true;
+  const noopProvider = new ProxyTracerProvider().getDelegate().constructor;
+  if (!(tracerProvider instanceof ProxyTracerProvider)) return () => tracerProvider.constructor !== noopProvider;
+  return () => tracerProvider.getDelegate().constructor !== noopProvider;
 }

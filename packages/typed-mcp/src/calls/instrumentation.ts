@@ -23,6 +23,11 @@ export interface ConnectionInfo {
 
 /** The instrumentation of one `McpServer` (set once, by `typed-mcp/otel`'s `instrument`). */
 export interface Instrumentation {
+  /**
+   * Whether anything would be recorded now (an SDK's tracer or meter provider is there); while
+   * it is `false` the core skips every hook below, so requests cost what they cost without it.
+   */
+  enabled(): boolean;
   /** Runs outside every `server.use` middleware, around every chained request (middleware.ts). */
   readonly middleware: Middleware;
   /**

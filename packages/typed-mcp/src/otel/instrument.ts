@@ -36,6 +36,8 @@ import {
 
 /** What {@link createInstrumentation} is built from (resolved `OtelOptions`, ../otel.ts). */
 export interface InstrumentationParts {
+  /** Whether an SDK records anything now (see ../otel.ts `instrument`). */
+  readonly enabled: () => boolean;
   readonly tracer: Tracer;
   readonly meter: Meter;
   /** Extracts and injects `params._meta` trace context; `undefined`: the global propagator. */
@@ -73,6 +75,7 @@ export function createInstrumentation(parts: InstrumentationParts): Instrumentat
     advice,
   });
   return {
+    enabled: parts.enabled,
     middleware: requestMiddleware(parts, operation),
     serverRequest: (method, signal, send) => clientSpan(parts, method, signal, send),
     notification: (method, params, info) => notificationSpan(parts, method, params, info),

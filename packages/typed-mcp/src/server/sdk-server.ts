@@ -155,11 +155,11 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   return sdk;
 }
 
-/** The chain of a request: the instrumentation's middleware first (when set), then `server.use`'s as they are now. */
+/** The chain of a request: the instrumentation's middleware first (when set and enabled), then `server.use`'s as they are now. */
 function chainOf(parts: ServerParts): () => readonly Middleware[] {
   const instrumentation = parts.instrumentation;
   if (instrumentation === undefined) return () => parts.chain;
-  return () => [instrumentation.middleware, ...parts.chain];
+  return () => (instrumentation.enabled() ? [instrumentation.middleware, ...parts.chain] : parts.chain);
 }
 
 /**
@@ -180,7 +180,7 @@ function observe(
     session: connection ?? (header === null || header === "" ? undefined : header),
     protocolVersion: () => sdk.getNegotiatedProtocolVersion(),
   };
-  if (connection !== undefined) {
+  if (connection !== undefined && instrumentation.enabled()) {
     const ended = instrumentation.connection(info);
     const onclose = sdk.onclose;
     sdk.onclose = () => {
@@ -188,5 +188,7 @@ function observe(
       ended();
     };
   }
-  return (method, params) => instrumentation.notification(method, params, info);
+  return (method, params) => {
+    if (instrumentation.enabled()) instrumentation.notification(method, params, info);
+  };
 }
