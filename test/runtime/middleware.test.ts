@@ -215,6 +215,58 @@ describe("answering instead of next()", () => {
   });
 });
 
+describe("a list a middleware changes per caller", () => {
+  it("2026-07-28: answered with cacheScope private (spec §11)", async () => {
+    const server = createServer();
+    let filter = false;
+    server.use(async (ctx, next) => {
+      const result = await next();
+      if (!filter || ctx.method !== "tools/list") return result;
+      return { ...result, tools: (result.tools as Array<{ name: string }>).filter((t) => t.name === "add") };
+    });
+    const raw = async () => {
+      const response = await server.fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/list",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/list",
+            params: {
+              _meta: {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+                "io.modelcontextprotocol/clientCapabilities": {},
+              },
+            },
+          }),
+        }),
+      );
+      const text = await response.text();
+      const line = text.trim().startsWith("{")
+        ? text
+        : text
+            .split("\n")
+            .find((l) => l.startsWith("data: "))!
+            .slice(6);
+      return JSON.parse(line).result as { tools: Array<{ name: string }>; cacheScope?: string };
+    };
+    // The SDK 2.4.0 answers every 2026-07-28 list `private` unless a cache hint says otherwise;
+    // the chain sets it itself on a list a middleware built, whatever that default becomes.
+    expect((await raw()).tools.length).toBeGreaterThan(1);
+    filter = true;
+    const changed = await raw();
+    expect(changed.tools.map((t) => t.name)).toEqual(["add"]);
+    expect(changed.cacheScope).toBe("private");
+  });
+});
+
 describe("rate limiting per caller (rate-limiter-flexible, memory)", () => {
   it("each caller has its own budget; a call over it is a JSON-RPC error and never reaches the tool", async () => {
     const server = createServer();

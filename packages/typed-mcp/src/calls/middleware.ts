@@ -6,6 +6,9 @@
  * `ping` and `logging/setLevel` (answered by the SDK itself) and 2026-07-28 `subscriptions/listen`
  * (served by the SDK's listen router before any handler) do not pass it.
  *
+ * On 2026-07-28, a list answer that a middleware built or replaced (not the handler's own) gets
+ * `cacheScope: "private"` unless it has one (spec §11: it may differ per caller).
+ *
  * It is installed on the one place every handler is installed through (sdk-patches.ts
  * `wrapRequestHandlers`), outside the 2026-07-28 `input_required` wrapper, so each round of a
  * call passes it once and `next()` returns that round's answer. The bounded pipeline (pipeline.ts
@@ -16,6 +19,7 @@
 import type { AuthInfo, ClientCapabilities, Implementation, Server, ServerContext } from "@modelcontextprotocol/server";
 import { openOutcome } from "./outcome.js";
 import type { CallOutcome } from "./outcome.js";
+import { isStateless } from "../protocol/revisions.js";
 import { wrapRequestHandlers } from "../protocol/sdk-patches.js";
 import { TaskCreated } from "../tasks/created.js";
 import type { TaskRecord } from "../tasks/store.js";
@@ -192,9 +196,10 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
 async function runChain(chain: readonly Middleware[], ctx: Writable, inner: () => unknown): Promise<unknown> {
   openOutcome(ctx.signal, ctx);
   let created: TaskCreated | undefined;
+  let handled: unknown;
   const innermost = async (): Promise<MiddlewareResult> => {
     try {
-      return (await inner()) as MiddlewareResult;
+      return (handled = (await inner()) as MiddlewareResult);
     } catch (error) {
       if (!(error instanceof TaskCreated)) throw error;
       created = error;
@@ -213,6 +218,14 @@ async function runChain(chain: readonly Middleware[], ctx: Writable, inner: () =
   };
   const result = await dispatch(0);
   if (created !== undefined && result === created.result) throw created;
+  // A list a middleware answered or changed may differ per caller: never cacheable as shared (spec §11).
+  if (
+    result !== handled &&
+    ctx.method.endsWith("/list") &&
+    isStateless(ctx.protocolVersion) &&
+    !("cacheScope" in result)
+  )
+    return { ...result, cacheScope: "private" };
   return result;
 }
 
