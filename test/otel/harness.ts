@@ -22,7 +22,7 @@ class PullReader extends MetricReader {
 }
 
 context.setGlobalContextManager(asyncLocalStorageContextManager(AsyncLocalStorage as never));
-export const propagator = new W3CTraceContextPropagator();
+const propagator = new W3CTraceContextPropagator();
 propagation.setGlobalPropagator(propagator);
 
 /** One SDK: spans in memory, metrics on demand. */

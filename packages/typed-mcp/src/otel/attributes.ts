@@ -21,7 +21,7 @@ export const OUTCOME_ATTRIBUTE = "typed_mcp.outcome";
 /** typed-mcp's own attribute: `input_required` (a 2026-07-28 round asking for input) or `task` (the call became a task). */
 export const RESULT_TYPE_ATTRIBUTE = "typed_mcp.result_type";
 /** typed-mcp's own attribute: the round is a 2026-07-28 retry carrying `inputResponses` / `requestState`. */
-export const INPUT_RETRY_ATTRIBUTE = "typed_mcp.input_retry";
+const INPUT_RETRY_ATTRIBUTE = "typed_mcp.input_retry";
 
 /** The `network.transport` of a transport (conventions, "Recording MCP transport"): stdio is `pipe`, HTTP `tcp`. */
 export function networkTransport(transport: "stdio" | "http"): Attributes {
