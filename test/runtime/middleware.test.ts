@@ -397,3 +397,75 @@ describe("tasks and input_required rounds", () => {
     await client.close();
   });
 });
+
+describe("2026-07-28 subscriptions/listen on server.fetch", () => {
+  const ENVELOPE = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const listen = (server: McpServer, authInfo?: Record<string, unknown>) =>
+    server.fetch(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "subscriptions/listen",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "subscriptions/listen",
+          params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
+        }),
+      }),
+      authInfo === undefined ? undefined : { authInfo: authInfo as never },
+    );
+
+  it("passes the chain (method, client, revision, caller); next() resolves once the stream is accepted", async () => {
+    const server = new McpServer({ name: "listen", version: "1.0.0", dynamic: true });
+    const seen: MiddlewareContext[] = [];
+    let answer: unknown;
+    server.use(async (ctx, next) => {
+      answer = await next();
+      seen.push(ctx);
+      return answer as Record<string, unknown>;
+    });
+    const response = await listen(server);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await response.body?.cancel();
+    expect(answer).toEqual({});
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      method: "subscriptions/listen",
+      requestId: 7,
+      protocolVersion: "2026-07-28",
+      clientInfo: { name: "listener", version: "1.0.0" },
+      transport: "http",
+      caller: "anonymous",
+      inputRetry: false,
+    });
+    expect(seen[0]!.session).toBeUndefined();
+  });
+
+  it("a middleware refuses a listen by throwing a ProtocolError: that JSON-RPC error, no stream opened", async () => {
+    const server = new McpServer({ name: "listen", version: "1.0.0", dynamic: true });
+    server.use((ctx, next) => {
+      if (ctx.method === "subscriptions/listen" && ctx.authInfo === undefined)
+        throw new ServerProtocolError(-32001, "Sign in to listen.");
+      return next();
+    });
+    const response = await listen(server);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32001, message: "Sign in to listen." },
+    });
+    const allowed = await listen(server, { token: "t", clientId: "c", scopes: [], extra: { subject: "s" } });
+    expect(allowed.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await allowed.body?.cancel();
+  });
+});

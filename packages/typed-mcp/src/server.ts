@@ -34,7 +34,7 @@ import type { StreamLimits } from "./streams/listen-streams.js";
 import { Subscriptions } from "./resources/subscriptions.js";
 import { TaskStore } from "./tasks/store.js";
 import type { LogLevel } from "./types.js";
-import type { Middleware } from "./calls/middleware.js";
+import { chainOf, type Middleware } from "./calls/middleware.js";
 import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
 
 /** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
@@ -89,9 +89,10 @@ export class McpServer {
   readonly #origins: ReadonlySet<string> | undefined;
   /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams/listen-streams.ts). */
   readonly #listen: ListenStreams;
-  /** `use`'s middleware, in registration order (calls/middleware.ts), and `typed-mcp/otel`'s instrumentation. */
+  /** `use`'s middleware in registration order, `typed-mcp/otel`'s instrumentation, and the chain of both (calls/middleware.ts). */
   readonly #chain: Middleware[] = [];
   #instrumentation: Instrumentation | undefined;
+  readonly #chained = chainOf(() => this.#instrumentation, this.#chain);
   /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
@@ -111,7 +112,7 @@ export class McpServer {
     this.#pages = new Pager(options.pageSize);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
-    this.#listen = new ListenStreams(limits.streams, options.callerKey);
+    this.#listen = new ListenStreams(limits.streams, options.callerKey, this.#chained);
     this.streamLimits = limits.streams;
     this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
@@ -440,7 +441,7 @@ export class McpServer {
         subscriptions: this.#subscriptions,
         lists: this.#lists,
         codec,
-        chain: this.#chain,
+        chain: this.#chained,
         instrumentation: this.#instrumentation,
       },
       ctx,

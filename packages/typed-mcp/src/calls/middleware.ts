@@ -2,9 +2,10 @@
  * The middleware chain (`McpServer.use`; docs/observability.md "Middleware"): functions run around
  * every request typed-mcp answers — `tools/call`, `resources/read`, `prompts/get`,
  * `completion/complete`, the lists, `resources/subscribe` / `unsubscribe`, `tasks/*` — in
- * registration order, each deciding whether to call `next()` or to answer itself. `initialize`,
- * `ping` and `logging/setLevel` (answered by the SDK itself) and 2026-07-28 `subscriptions/listen`
- * (served by the SDK's listen router before any handler) do not pass it.
+ * registration order, each deciding whether to call `next()` or to answer itself; and 2026-07-28
+ * `subscriptions/listen` on `server.fetch` (streams/listen-streams.ts, {@link listenContext}).
+ * `initialize`, `ping` and `logging/setLevel` (answered by the SDK itself) and a listen over stdio
+ * (served by the SDK's `serveStdio` before any handler) do not pass it.
  *
  * On 2026-07-28, a list answer that a middleware built or replaced (not the handler's own) gets
  * `cacheScope: "private"` unless it has one (spec §11: it may differ per caller).
@@ -16,6 +17,11 @@
  *
  * @module
  */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from "@modelcontextprotocol/server";
 import type { AuthInfo, ClientCapabilities, Implementation, Server, ServerContext } from "@modelcontextprotocol/server";
 import { openOutcome } from "./outcome.js";
 import type { CallOutcome } from "./outcome.js";
@@ -147,7 +153,7 @@ export function installMiddleware(sdk: Server, source: ChainSource): void {
 type Params = Record<string, unknown> | undefined;
 
 /** A {@link MiddlewareContext} under construction (outcome and task are written by the chain). */
-type Writable = { -readonly [K in keyof MiddlewareContext]: MiddlewareContext[K] };
+export type Writable = { -readonly [K in keyof MiddlewareContext]: MiddlewareContext[K] };
 
 /** The {@link MiddlewareContext} of one request. */
 function contextOf(method: string, params: Params, ctx: ServerContext, source: ChainSource): Writable {
@@ -193,7 +199,7 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
  * signal, tasks/created.ts) reaches `next()`'s caller as its `CreateTaskResult`, and leaves the
  * chain as the signal again when the chain answered with that very result.
  */
-async function runChain(chain: readonly Middleware[], ctx: Writable, inner: () => unknown): Promise<unknown> {
+export async function runChain(chain: readonly Middleware[], ctx: Writable, inner: () => unknown): Promise<unknown> {
   openOutcome(ctx.signal, ctx);
   let created: TaskCreated | undefined;
   let handled: unknown;
@@ -237,5 +243,53 @@ function taskHandle(record: TaskRecord): TaskHandle {
       status: record.status === "completed" || record.status === "failed" ? record.status : "cancelled",
       isError: record.result?.isError === true,
     })),
+  };
+}
+
+/**
+ * The chain of a request: `instrumentation`'s middleware first while it is enabled (it records
+ * only then, calls/instrumentation.ts), then `server.use`'s as they are now.
+ */
+export function chainOf(
+  instrumentation: () => { enabled(): boolean; readonly middleware: Middleware } | undefined,
+  chain: readonly Middleware[],
+): () => readonly Middleware[] {
+  return () => {
+    const outer = instrumentation();
+    return outer?.enabled() === true ? [outer.middleware, ...chain] : chain;
+  };
+}
+
+/**
+ * The {@link MiddlewareContext} of a 2026-07-28 `subscriptions/listen` on `server.fetch`, built
+ * from the request before the SDK's listen router serves it (streams/listen-streams.ts): the
+ * revision, client and capabilities from the request's `_meta` envelope.
+ */
+export function listenContext(
+  listen: { id: string | number; params: Record<string, unknown> | undefined },
+  request: Request,
+  authInfo: AuthInfo | undefined,
+  caller: string,
+): Writable {
+  const meta = listen.params?.["_meta"] as Record<string, unknown> | undefined;
+  const version = meta?.[PROTOCOL_VERSION_META_KEY];
+  return {
+    method: "subscriptions/listen",
+    target: undefined,
+    params: listen.params,
+    requestId: listen.id,
+    authInfo,
+    session: undefined,
+    caller,
+    transport: "http",
+    protocolVersion: typeof version === "string" ? version : "2026-07-28",
+    clientInfo: meta?.[CLIENT_INFO_META_KEY] as Implementation | undefined,
+    clientCapabilities: meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+    meta,
+    inputRetry: false,
+    signal: request.signal,
+    httpRequest: request,
+    outcome: undefined,
+    task: undefined,
   };
 }

@@ -70,8 +70,8 @@ export interface ServerParts {
   readonly lists: ListChanges;
   /** Seals and verifies the 2026-07-28 `requestState`. */
   readonly codec: ReturnType<typeof requestStateCodec>;
-  /** The `server.use` middleware, in registration order (read at each request). */
-  readonly chain: readonly Middleware[];
+  /** The middleware chain of a request: the instrumentation's, then `server.use`'s (calls/middleware.ts `chainOf`). */
+  readonly chain: () => readonly Middleware[];
   /** The `typed-mcp/otel` instrumentation, when set. */
   readonly instrumentation: Instrumentation | undefined;
 }
@@ -92,7 +92,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   const connection = servesConnection(ctx) ? `connection:${crypto.randomUUID()}` : undefined;
   // The instrumentation's middleware, then `server.use`'s, outside input_required: each round passes them once (middleware.ts).
   installMiddleware(sdk, {
-    chain: chainOf(parts),
+    chain: parts.chain,
     connection,
     view: (c) => viewOf(sdk, c),
     caller: (c) => callerOf(c, connection, parts.callerKey).bucket,
@@ -153,13 +153,6 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     markWithoutBackChannel(sdk);
   }
   return sdk;
-}
-
-/** The chain of a request: the instrumentation's middleware first (when set and enabled), then `server.use`'s as they are now. */
-function chainOf(parts: ServerParts): () => readonly Middleware[] {
-  const instrumentation = parts.instrumentation;
-  if (instrumentation === undefined) return () => parts.chain;
-  return () => (instrumentation.enabled() ? [instrumentation.middleware, ...parts.chain] : parts.chain);
 }
 
 /**
