@@ -6,7 +6,9 @@
 //   3. generated 10/100/1,000-tool projects with and without the plugin: bundle sizes, warm-cache
 //      build wall time and peak RSS, the watch edit loop, IPC round trips, the Worker bundle
 //      (scripts/bench/projects.mjs);
-//   4. full runs only: the playground's writer and extraction, the backend comparison
+//   4. typed-mcp/otel: tools/call with @opentelemetry/api and no SDK vs without, with an SDK and a
+//      batch exporter, and the hook's share of a CPU profile (scripts/bench/otel.mjs);
+//   5. full runs only: the playground's writer and extraction, the backend comparison
 //      (scripts/bench/extraction.mjs).
 //
 // Options: `--quick` (or BENCH_QUICK=1): small projects and short timings, for the test that keeps
@@ -20,6 +22,7 @@ import { createExtractor } from "../packages/extract/dist/index.js";
 import { generateTool } from "../packages/codegen/dist/index.js";
 import { generatedTools, runReaders } from "../packages/codegen/bench/readers.mjs";
 import { runCall } from "./bench/call.mjs";
+import { runOtel } from "./bench/otel.mjs";
 import { runProjects } from "./bench/projects.mjs";
 import { runExtraction } from "./bench/extraction.mjs";
 import { renderReport } from "./bench/report.mjs";
@@ -40,6 +43,8 @@ try {
   const readers = await runReaders(env);
   log("tools/call…");
   const call = await runCall({ root, quick, generated: await generatedTools(env) });
+  log("typed-mcp/otel…");
+  const otel = await runOtel({ root, quick, generated: await generatedTools(env) });
   log("projects…");
   const projects = runProjects({ ...env, log });
   let extraction;
@@ -48,7 +53,7 @@ try {
     extraction = await runExtraction(env);
   }
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
-  const report = renderReport({ root, quick, readers, call, projects, extraction, startedAt, seconds });
+  const report = renderReport({ root, quick, readers, call, otel, projects, extraction, startedAt, seconds });
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, report);
   log(`\n${report}\nwritten to ${outFile}`);

@@ -8,11 +8,15 @@
  * With $AUTH_ISSUER set (an OAuth authorization server's issuer URL, e.g. the one
  * `npm run auth-server` starts), HTTP requests need a bearer token issued for this server's own
  * URL (docs/auth.md); without it the server is open. stdio is never affected.
+ * With $OTEL_EXPORTER_OTLP_ENDPOINT set, traces and metrics (typed-mcp/otel) are exported over
+ * OTLP/HTTP, configured by the standard OTEL_* variables (telemetry.ts); without it, nothing.
  */
 import { McpServer, type AuthOptions } from "typed-mcp";
 import { oauth } from "typed-mcp/auth";
 import { serveStdio } from "typed-mcp/stdio";
 import { serveHttp } from "typed-mcp/node";
+import { instrument } from "typed-mcp/otel";
+import { startTelemetry } from "./telemetry.js";
 import { MemoryTools } from "./memory.js";
 import { GraphResources } from "./resources.js";
 import { GraphStore } from "./store.js";
@@ -61,6 +65,14 @@ const issuer = process.env.AUTH_ISSUER;
 // The audience is the server's own URL (RFC 8707 resource identifier).
 const auth = http && issuer ? { issuer, audience: `http://127.0.0.1:${port}/mcp` } : undefined;
 const server = createServer(new GraphStore(), auth);
+const stopTelemetry = startTelemetry();
+if (stopTelemetry !== undefined) {
+  instrument(server);
+  // Flush what is batched before the process ends: on a signal, and when stdio's input ended.
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => void stopTelemetry().finally(() => process.exit(0)));
+  process.once("beforeExit", () => void stopTelemetry());
+}
 if (http) {
   const { url } = await serveHttp(server, { port, hostname: "127.0.0.1" });
   console.error(`typed-mcp memory server listening on ${url}`);

@@ -20,8 +20,8 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-/** A 2026-07-28 `tools/call` request for `name` with `args`. */
-function callRequest(name, args) {
+/** A 2026-07-28 `tools/call` request for `name` with `args` (also otel.mjs's). */
+export function callRequest(name, args) {
   return new Request("http://127.0.0.1/mcp", {
     method: "POST",
     headers: {
@@ -41,7 +41,7 @@ function callRequest(name, args) {
 }
 
 /** The JSON-RPC result of a response (JSON or one SSE `data:` line). */
-async function resultOf(response) {
+export async function resultOf(response) {
   const text = await response.text();
   const json = text.startsWith("{")
     ? text

@@ -33,6 +33,7 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
       "reader vs typia",
       "reader vs zod 4",
       "tools/call calls/s on 2026-07-28",
+      "tools/call with typed-mcp/otel",
       "`vite build --watch`",
       "warm-cache `vite build`",
       "IPC round trips per tool",

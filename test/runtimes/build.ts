@@ -22,11 +22,12 @@ export const RUNTIME_ALIASES: Record<string, string> = {
   "typed-mcp/stdio": join(RUNTIME, "dist/stdio.js"),
   "typed-mcp/node": join(RUNTIME, "dist/node.js"),
   "typed-mcp/auth": join(RUNTIME, "dist/auth.js"),
+  "typed-mcp/otel": join(RUNTIME, "dist/otel.js"),
 };
 
 const alias = [
   { find: /^typed-mcp$/, replacement: join(RUNTIME, "dist/index.js") },
-  { find: /^typed-mcp\/(internal|stdio|node|auth)$/, replacement: join(RUNTIME, "dist/$1.js") },
+  { find: /^typed-mcp\/(internal|stdio|node|auth|otel)$/, replacement: join(RUNTIME, "dist/$1.js") },
 ];
 
 /**
@@ -49,18 +50,22 @@ export interface Built {
   modules: Record<string, string>;
 }
 
-/** Builds `src/<entry>.ts` of the fixture folder `root` (default: test/runtimes/fixtures) into `<outDir>/<entry>.js`. */
+/**
+ * Builds `src/<entry>.ts` of the fixture folder `root` (default: test/runtimes/fixtures) into
+ * `<outDir>/<entry>.js`; `extraPlugins` run after the typed-mcp plugin (a test's resolve recorder).
+ */
 export async function buildFixture(
   entry: string,
   target: Target,
   outDir: string,
   root: string = FIXTURE,
+  extraPlugins: NonNullable<InlineConfig["plugins"]> = [],
 ): Promise<Built> {
   const common: InlineConfig = {
     root,
     configFile: false,
     logLevel: "silent",
-    plugins: [typedMcp()],
+    plugins: [typedMcp(), ...extraPlugins],
     resolve: { alias },
   };
   const config: InlineConfig =

@@ -19,6 +19,8 @@ export { nextHandler, type NextRouteHandlers, type RouteHandler } from "./transp
 export type { TaskOptions, TaskQuota } from "./tasks/store.js";
 export type { CallerKey } from "./transports/caller.js";
 export type { CallKind, Failure } from "./calls/pipeline.js";
+export type { Middleware, MiddlewareContext, MiddlewareResult, Next, TaskEnd, TaskHandle } from "./calls/middleware.js";
+export type { CallOutcome } from "./calls/outcome.js";
 export type { StreamClosedNotice, StreamOptions } from "./streams/listen-streams.js";
 export { STREAM_CLOSED_CHANNEL } from "./streams/listen-streams.js";
 export type { AuthOptions } from "./auth/oauth.js";

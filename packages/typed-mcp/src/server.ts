@@ -35,6 +35,8 @@ import type { StreamLimits } from "./streams/listen-streams.js";
 import { Subscriptions } from "./resources/subscriptions.js";
 import { TaskStore } from "./tasks/store.js";
 import type { LogLevel } from "./types.js";
+import { chainOf, type Middleware } from "./calls/middleware.js";
+import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
 
 /** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
 export type { McpServerOptions };
@@ -88,6 +90,10 @@ export class McpServer {
   readonly #origins: ReadonlySet<string> | undefined;
   /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams/listen-streams.ts). */
   readonly #listen: ListenStreams;
+  /** `use`'s middleware in registration order, `typed-mcp/otel`'s instrumentation, and the chain of both (calls/middleware.ts). */
+  readonly #chain: Middleware[] = [];
+  #instrumentation: Instrumentation | undefined;
+  readonly #chained = chainOf(() => this.#instrumentation, this.#chain);
   /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
@@ -107,7 +113,7 @@ export class McpServer {
     this.#pages = new Pager(options.pageSize);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
-    this.#listen = new ListenStreams(limits.streams, options.callerKey);
+    this.#listen = new ListenStreams(limits.streams, options.callerKey, this.#chained);
     this.streamLimits = limits.streams;
     this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(
@@ -380,6 +386,26 @@ export class McpServer {
   }
 
   /**
+   * Adds `middleware` to the chain around every request but `initialize` and `ping` (docs/observability.md
+   * "Middleware"): in registration order, each `(ctx, next)` sees the method, target, `authInfo`,
+   * session, caller and client, and passes on with `next()` or answers itself.
+   * @returns this server, for chaining.
+   * @throws TypeError when `middleware` is not a function.
+   */
+  use(middleware: Middleware): this {
+    if (typeof middleware !== "function")
+      throw new TypeError(`use() takes a middleware function (ctx, next), got ${typeof middleware}`);
+    this.#chain.push(middleware);
+    return this;
+  }
+
+  /** Sets the instrumentation (`typed-mcp/otel`); not public API. @throws Error when one is set. @internal */
+  [INSTRUMENT](instrumentation: Instrumentation): void {
+    if (this.#instrumentation) throw new Error("typed-mcp: this server is already instrumented.");
+    this.#instrumentation = instrumentation;
+  }
+
+  /**
    * Quick path (spec §1): registers `fn` as the tool `name`. The build plugin reads `fn`'s types
    * and appends the generated descriptor as one more argument; `options` are read at build time.
    *
@@ -419,6 +445,8 @@ export class McpServer {
         subscriptions: this.#subscriptions,
         lists: this.#lists,
         codec,
+        chain: this.#chained,
+        instrumentation: this.#instrumentation,
       },
       ctx,
     );

@@ -11,8 +11,11 @@
  *
  * @module
  */
+import { ProtocolError } from "@modelcontextprotocol/server";
 import { publishToolError } from "./diagnostics.js";
+import { isToolError } from "./errors.js";
 import { isInputRequiredSignal } from "./input-required.js";
+import { noteOutcome } from "./outcome.js";
 import { setLongTimeout } from "../protocol/timers.js";
 import type { LongTimer } from "../protocol/timers.js";
 
@@ -90,6 +93,9 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * - `policy.timeoutMs` elapses first: the function's signal is aborted with a `TimeoutError`
  *   `DOMException`, its later outcome ignored, and `refuse(TIMED_OUT_TEXT)` answers at once.
  *
+ * Each outcome is noted for the middleware chain (outcome.ts `noteOutcome`; a 2026-07-28 input
+ * request signal is none: its round ends in `input_required`).
+ *
  * Without a timeout the function gets `upstream` itself (aborted only by cancellation; no
  * `AbortController` made per call); with one, a linked signal that the timeout aborts too.
  *
@@ -108,6 +114,7 @@ export async function runCall<R>(
   if (upstream.aborted) onUpstreamAbort();
   else if (controller !== undefined) upstream.addEventListener("abort", onUpstreamAbort, { once: true });
   const failed = (error: unknown): R => {
+    noteOutcome(upstream, "failed");
     policy.report({ kind, name, error });
     return answers.refuse(FAILED_TEXT[kind]);
   };
@@ -118,30 +125,48 @@ export async function runCall<R>(
     } catch (error) {
       return failed(error);
     }
-    if (typeof args === "string") return answers.invalid(args);
+    if (typeof args === "string") {
+      noteOutcome(upstream, "invalid_argument");
+      return answers.invalid(args);
+    }
 
     let value: unknown;
     try {
       value = await runBounded(() => steps.call(args), policy.timeoutMs);
     } catch (error) {
+      const thrownOutcome = outcomeOfThrown(error);
+      if (thrownOutcome !== undefined) noteOutcome(upstream, thrownOutcome);
       const answer = answers.thrown(error);
       if (answer !== undefined) return answer;
-      if (upstream.aborted) return answers.refuse(FAILED_TEXT[kind]);
+      if (upstream.aborted) {
+        noteOutcome(upstream, "cancelled");
+        return answers.refuse(FAILED_TEXT[kind]);
+      }
       return failed(error);
     }
     if (value === TIMED_OUT) {
+      noteOutcome(upstream, "timeout");
       controller?.abort(new DOMException(TIMED_OUT_TEXT[kind], "TimeoutError"));
       return answers.refuse(TIMED_OUT_TEXT[kind]);
     }
 
     try {
-      return steps.write(value);
+      const written = steps.write(value);
+      // A value after the client cancelled: the SDK sends nothing, so the call counts as cancelled.
+      noteOutcome(upstream, upstream.aborted ? "cancelled" : "ok");
+      return written;
     } catch (error) {
       return failed(error);
     }
   } finally {
     if (controller !== undefined) upstream.removeEventListener("abort", onUpstreamAbort);
   }
+}
+
+/** The outcome of an exception the function threw that answers on its own (`ToolError`, `ProtocolError`). */
+function outcomeOfThrown(error: unknown): "tool_error" | "protocol_error" | undefined {
+  if (isToolError(error)) return "tool_error";
+  return error instanceof ProtocolError && !isInputRequiredSignal(error) ? "protocol_error" : undefined;
 }
 
 /**

@@ -7,6 +7,8 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { sendServerRequest, unavailableRequest } from "./back-channel.js";
+import type { ServerRequestMethod } from "./errors.js";
+import { instrumentationOf } from "./instrumentation.js";
 import type { ClientView } from "./client-view.js";
 import { inputRoundOf } from "./input-required.js";
 import { hasMissingCapabilityError } from "../protocol/revisions.js";
@@ -73,18 +75,48 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
       missingCapability(view, "elicitation") ??
       round?.elicit(params, options) ??
       unavailableRequest(sdk, "elicitation/create") ??
-      sendServerRequest("elicitation/create", declared, () => sdk.elicitInput(params, { ...related, signal })),
+      sendServerRequest("elicitation/create", declared, () =>
+        traced(sdk, ctx, "elicitation/create", (m) => sdk.elicitInput(withMeta(params, m), { ...related, signal })),
+      ),
     sample: (params, options) =>
       missingCapability(view, "sampling") ??
       round?.sample(params, options) ??
       unavailableRequest(sdk, "sampling/createMessage") ??
-      sendServerRequest("sampling/createMessage", declared, () => sdk.createMessage(params, { ...related, signal })),
+      sendServerRequest("sampling/createMessage", declared, () =>
+        traced(sdk, ctx, "sampling/createMessage", (m) =>
+          sdk.createMessage(withMeta(params, m), { ...related, signal }),
+        ),
+      ),
     listRoots: (options) =>
       missingCapability(view, "roots") ??
       round?.listRoots(options) ??
       unavailableRequest(sdk, "roots/list") ??
-      sendServerRequest("roots/list", declared, () => sdk.listRoots(undefined, { ...related, signal })),
+      sendServerRequest("roots/list", declared, () =>
+        traced(sdk, ctx, "roots/list", (m) => sdk.listRoots(withMeta(undefined, m), { ...related, signal })),
+      ),
   };
+}
+
+/** `send(meta)` through the instrumentation of `sdk` (the CLIENT span, its trace context in `meta`), else `send(undefined)`. */
+function traced<T>(
+  sdk: Server,
+  ctx: ServerContext,
+  method: ServerRequestMethod,
+  send: (meta: Record<string, string> | undefined) => Promise<T>,
+): Promise<T> {
+  const instrumentation = instrumentationOf(sdk);
+  return instrumentation === undefined
+    ? send(undefined)
+    : instrumentation.serverRequest(method, ctx.mcpReq.signal, send);
+}
+
+/** `params` with `meta` merged into its `_meta` (a copy); `params` itself when `meta` is `undefined`. */
+function withMeta<P extends { _meta?: Record<string, unknown> } | undefined>(
+  params: P,
+  meta: Record<string, string> | undefined,
+): P {
+  if (meta === undefined) return params;
+  return { ...params, _meta: { ...params?._meta, ...meta } } as P;
 }
 
 /**

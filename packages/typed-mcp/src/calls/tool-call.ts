@@ -16,6 +16,7 @@ import type { ToolEntry } from "../server/registry.js";
 import { isMissingCapabilityAnswer, requestContext } from "./request-context.js";
 import type { RawArgumentsCapture } from "../protocol/sdk-patches.js";
 import type { CallToolResult } from "../types.js";
+import { noteOutcome } from "./outcome.js";
 import { runCall } from "./pipeline.js";
 import type { CallPolicy } from "./pipeline.js";
 
@@ -56,7 +57,10 @@ export async function callTool(
 ): Promise<CallToolResult> {
   if (entry === undefined)
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${cutEchoed(params.name)} not found`);
-  if (capture !== undefined && "refused" in capture) return errorResult(capture.refused);
+  if (capture !== undefined && "refused" in capture) {
+    noteOutcome(ctx.mcpReq.signal, "invalid_argument");
+    return errorResult(capture.refused);
+  }
   const raw = capture === undefined ? params.arguments : defineOwn({ ...params.arguments }, "__proto__", capture.proto);
   return runCall<CallToolResult>(
     "tool",

@@ -71,22 +71,26 @@ export type AnyRequestHandler = (request: unknown, ctx: ServerContext) => unknow
 /**
  * Makes the handlers for `methods` that are installed on `sdk` **after** this call go through
  * `wrap(method, handler)` (the returned function is what the SDK dispatches to). Other methods
- * are installed unchanged. Used by the 2026-07-28 `input_required` flow (input-required.ts).
+ * are installed unchanged. Used by the 2026-07-28 `input_required` flow (input-required.ts) and
+ * the middleware chain (calls/middleware.ts); a later call wraps outside an earlier one.
  *
  * @param sdk One SDK `Server` instance (only that instance is patched).
- * @param methods The request methods to wrap, e.g. `tools/call`.
- * @param wrap Builds the dispatched handler from the one being installed.
+ * @param methods The request methods to wrap, e.g. a `Set` holding `tools/call` (anything with `has(method)`).
+ * @param wrap Builds the dispatched handler from the one being installed (`paramsOnly`: it is
+ *   called with the parsed params, not the request).
  */
 export function wrapRequestHandlers(
   sdk: Server,
-  methods: ReadonlySet<string>,
-  wrap: (method: string, handler: AnyRequestHandler) => AnyRequestHandler,
+  methods: { has(method: string): boolean },
+  wrap: (method: string, handler: AnyRequestHandler, paramsOnly: boolean) => AnyRequestHandler,
 ): void {
   const setRequestHandler = sdk.setRequestHandler.bind(sdk) as (method: string, ...rest: unknown[]) => void;
-  // Both forms: (method, handler) and (method, { params }, handler) for custom-schema methods (tasks.ts).
+  // Both forms: (method, handler) and (method, { params }, handler) for custom-schema methods
+  // (tasks.ts), whose handler gets the parsed params instead of the request (`paramsOnly`).
   (sdk as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) => {
     const handler = rest[rest.length - 1] as AnyRequestHandler;
-    setRequestHandler(method, ...rest.slice(0, -1), methods.has(method) ? wrap(method, handler) : handler);
+    const installed = methods.has(method) ? wrap(method, handler, rest.length > 1) : handler;
+    setRequestHandler(method, ...rest.slice(0, -1), installed);
   };
 }
 
@@ -250,12 +254,16 @@ function isRequestId(id: unknown): id is RequestId {
  *
  * @param sdk One SDK `Server` instance, before it is connected.
  * @param inspect The bound check; must not recurse on the value.
+ * @param onNotification Told about every inbound notification (a message with a `method` and no
+ *   `id`), as it arrived, before the SDK sees it (the instrumentation, calls/instrumentation.ts);
+ *   what it throws is ignored.
  * @returns `take(requestId)`: the argument capture of that request, removed once read (also
  *   removed when the request is answered).
  */
 export function patchRawMessages(
   sdk: Server,
   inspect: (args: Record<string, unknown>) => string | undefined,
+  onNotification?: (method: string, params: unknown) => void,
 ): (requestId: RequestId) => RawArgumentsCapture | undefined {
   const captured = new Map<RequestId, RawArgumentsCapture>();
   const methods = new Map<RequestId, string>();
@@ -289,6 +297,12 @@ export function patchRawMessages(
         if (m.method === "tools/call") passed = captureArguments(m, m.id, captured, inspect);
         else if (m.method === "prompts/get" && screenPrompt(m.id, m.params?.arguments, transport)) return;
         methods.set(m.id, m.method.slice(0, 100));
+      } else if (typeof m.method === "string" && m.id === undefined && onNotification !== undefined) {
+        try {
+          onNotification(m.method, m.params);
+        } catch {
+          // Observing a notification never changes how it is handled.
+        }
       }
       onmessage?.(passed as typeof message, extra as never);
     };

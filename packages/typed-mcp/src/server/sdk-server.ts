@@ -40,6 +40,11 @@ import type { TaskStore } from "../tasks/store.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
 import { callTool } from "../calls/tool-call.js";
+import { installMiddleware } from "../calls/middleware.js";
+import type { Middleware } from "../calls/middleware.js";
+import { bindInstrumentation } from "../calls/instrumentation.js";
+import type { ConnectionInfo, Instrumentation } from "../calls/instrumentation.js";
+import { callerOf } from "../transports/caller.js";
 
 /** What every SDK `Server` of one `McpServer` is built from. */
 export interface ServerParts {
@@ -65,6 +70,10 @@ export interface ServerParts {
   readonly lists: ListChanges;
   /** Seals and verifies the 2026-07-28 `requestState`. */
   readonly codec: ReturnType<typeof requestStateCodec>;
+  /** The middleware chain of a request: the instrumentation's, then `server.use`'s (calls/middleware.ts `chainOf`). */
+  readonly chain: () => readonly Middleware[];
+  /** The `typed-mcp/otel` instrumentation, when set. */
+  readonly instrumentation: Instrumentation | undefined;
 }
 
 /**
@@ -79,6 +88,14 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     capabilities: withTaskCapabilities(registry.capabilities(), registry.hasTaskTools()),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
     requestState: { verify: codec.verify },
+  });
+  const connection = servesConnection(ctx) ? `connection:${crypto.randomUUID()}` : undefined;
+  // The instrumentation's middleware, then `server.use`'s, outside input_required: each round passes them once (middleware.ts).
+  installMiddleware(sdk, {
+    chain: parts.chain,
+    connection,
+    view: (c) => viewOf(sdk, c),
+    caller: (c) => callerOf(c, connection, parts.callerKey).bucket,
   });
   // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
   installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
@@ -99,10 +116,11 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   };
   // Bounds and `__proto__` are checked on the raw message, before the SDK's parse (tool-call.ts, sdk-patches.ts).
   const limits = parts.limits;
-  const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits));
+  const observed = observe(sdk, parts.instrumentation, connection, ctx);
+  const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits), observed);
   // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
   const tasks = registry.hasTaskTools()
-    ? installTasks(sdk, parts.tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), parts.callerKey, registry)
+    ? installTasks(sdk, parts.tasks, (ctx) => viewOf(sdk, ctx), connection, parts.callerKey, registry)
     : undefined;
   sdk.setRequestHandler("tools/call", (request, ctx) => {
     const entry = registry.tool(request.params.name);
@@ -135,4 +153,35 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     markWithoutBackChannel(sdk);
   }
   return sdk;
+}
+
+/**
+ * Binds `instrumentation` to `sdk`: its connection hook on a lasting connection (ended by the
+ * SDK's `onclose`), and the notification observer handed to the raw-message patch.
+ */
+function observe(
+  sdk: Server,
+  instrumentation: Instrumentation | undefined,
+  connection: string | undefined,
+  ctx: McpRequestContext | undefined,
+): ((method: string, params: unknown) => void) | undefined {
+  if (instrumentation === undefined) return undefined;
+  bindInstrumentation(sdk, instrumentation);
+  const header = ctx?.requestInfo instanceof Request ? ctx.requestInfo.headers.get("mcp-session-id") : null;
+  const info: ConnectionInfo = {
+    transport: connection === undefined ? "http" : "stdio",
+    session: connection ?? (header === null || header === "" ? undefined : header),
+    protocolVersion: () => sdk.getNegotiatedProtocolVersion(),
+  };
+  if (connection !== undefined && instrumentation.enabled()) {
+    const ended = instrumentation.connection(info);
+    const onclose = sdk.onclose;
+    sdk.onclose = () => {
+      onclose?.();
+      ended();
+    };
+  }
+  return (method, params) => {
+    if (instrumentation.enabled()) instrumentation.notification(method, params, info);
+  };
 }

@@ -17,7 +17,10 @@
  *
  * @module
  */
+import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AuthInfo, ServerContext } from "@modelcontextprotocol/server";
+import { listenContext, runChain } from "../calls/middleware.js";
+import type { Middleware } from "../calls/middleware.js";
 import { ANONYMOUS_BUCKET, callerOf } from "../transports/caller.js";
 import type { CallerKey } from "../transports/caller.js";
 
@@ -245,6 +248,17 @@ export function listenUriCapError(
   };
 }
 
+/** The JSON-RPC error of a middleware's refusal: a `ProtocolError`'s code and message, else `-32603`. */
+function refusalOf(error: unknown): { code: number; message: string; data?: Record<string, unknown> } {
+  if (!(error instanceof ProtocolError)) return { code: -32603, message: "Internal error" };
+  const data = error.data as Record<string, unknown> | undefined;
+  return {
+    code: error.code,
+    message: error.message.replace(/^MCP error -?\d+: /, ""),
+    ...(data !== undefined && { data }),
+  };
+}
+
 /** An in-band JSON-RPC error answer to a listen request (HTTP 200, as the SDK's own listen errors). */
 function errorResponse(
   id: string | number,
@@ -286,10 +300,12 @@ export class ListenStreams {
   /**
    * @param limits The resolved `streams` option.
    * @param callerKey The server's `callerKey` option (splits the anonymous bucket).
+   * @param chain The server's middleware chain, read at each listen (calls/middleware.ts `chainOf`).
    */
   constructor(
     readonly limits: StreamLimits,
     readonly callerKey: CallerKey | undefined,
+    readonly chain: () => readonly Middleware[] = () => [],
   ) {}
 
   /**
@@ -301,6 +317,9 @@ export class ListenStreams {
    * - the server-wide `maxListenStreams`, or the caller's quota (`maxListenStreamsPerCaller`, or
    *   `maxAnonymousListenStreams` for the shared anonymous bucket) already open: `-32000` naming the
    *   option that is full, with `data: { limit, max }`;
+   * - the middleware chain (calls/middleware.ts `listenContext`): a middleware that throws a
+   *   `ProtocolError` refuses the listen with that JSON-RPC error (any other exception: `-32603`),
+   *   nothing opened; `next()` resolves with `{}` once the SDK's answer is there;
    * - otherwise the SDK's answer; when that is the SSE stream, its body is bounded by
    *   `maxQueuedBytes` ({@link boundedStream}) and counted until it ends.
    */
@@ -322,6 +341,26 @@ export class ListenStreams {
     );
     const full = this.#full(caller.bucket);
     if (full !== undefined) return errorResponse(listen.id, full);
+    const chain = this.chain();
+    if (chain.length > 0) {
+      let answered: Response | undefined;
+      try {
+        await runChain(chain, listenContext(listen, request, authInfo, caller.bucket), async () => {
+          answered = await this.#open_(caller.bucket, next);
+          return {};
+        });
+      } catch (error) {
+        if (answered !== undefined) void answered.body?.cancel().catch(() => {});
+        return errorResponse(listen.id, refusalOf(error));
+      }
+      return answered ?? errorResponse(listen.id, { code: -32603, message: "Internal error" });
+    }
+    return this.#open_(caller.bucket, next);
+  }
+
+  /** Opens the stream with `next`, counted for `bucket` while it lasts. */
+  async #open_(bucket: string, next: () => Promise<Response>): Promise<Response> {
+    const caller = { bucket };
     this.#add(caller.bucket, 1);
     let response: Response;
     try {

@@ -46,6 +46,7 @@ import { bindTask, checkRequestedTtl, isTerminal } from "./store.js";
 import type { TaskChange, TaskRecord, TaskStore } from "./store.js";
 import type { CallToolResult } from "../types.js";
 import { detailedTask, legacyPayload, legacyTask, modernTask } from "./wire.js";
+import { TaskCreated } from "./created.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -71,11 +72,6 @@ interface SdkInternals {
   _wrapHandler(method: string, handler: Handler): Handler;
 }
 
-/** Carries a `CreateTaskResult` out of the `tools/call` handler past the SDK's result check (see {@link installTasks}). */
-class TaskCreated {
-  constructor(readonly result: Record<string, unknown>) {}
-}
-
 /** How a `tools/call` is run: `ctx` is the request's, or the task's (its own signal). */
 export type CallRunner = (ctx: ServerContext) => Promise<CallToolResult>;
 
@@ -97,7 +93,7 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  *
  * @param store The server's store (shared by every instance of the server).
  * @param viewOf The client view of a request.
- * @param connection Whether the instance serves one connection (stdio), whose tasks it owns.
+ * @param connection The id of the connection (stdio) the instance serves, which owns its tasks; `undefined` for HTTP.
  * @param callerKey The server's `callerKey` option (caller.ts).
  * @param tools Which tools may run as tasks: only their `tools/call` answers go through the
  *   `TaskCreated` catch (an ordinary tool's call keeps the SDK's handler as is).
@@ -106,18 +102,12 @@ export function installTasks(
   sdk: Server,
   store: TaskStore,
   viewOf: (ctx: ServerContext) => ClientView,
-  connection: boolean,
+  connection: string | undefined,
   callerKey: CallerKey | undefined,
   tools: { mayRunAsTask(name: string): boolean },
 ): TaskCalls {
   patchSdkForTasks(sdk, tools);
-  const calls = new TaskCalls(
-    sdk,
-    store,
-    viewOf,
-    connection ? `connection:${crypto.randomUUID()}` : undefined,
-    callerKey,
-  );
+  const calls = new TaskCalls(sdk, store, viewOf, connection, callerKey);
   installTaskHandlers(sdk, store, calls, viewOf);
   return calls;
 }
@@ -302,7 +292,7 @@ export class TaskCalls {
     if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
     this.#run(record, ctx, run, modern, afterInput ? roundAnswersOf(ctx) : undefined);
     return Promise.reject(
-      new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }),
+      new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }, record),
     );
   }
 
