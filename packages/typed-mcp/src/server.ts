@@ -32,7 +32,10 @@ import { Pager } from "./protocol/pagination.js";
 import { ListenStreams } from "./streams/listen-streams.js";
 import type { StreamLimits } from "./streams/listen-streams.js";
 import { Subscriptions } from "./resources/subscriptions.js";
-import { TaskStore } from "./tasks/store.js";
+import type { ServerTasks } from "./tasks/access.js";
+import type { SharedInstance } from "./store/shared.js";
+import { serverTasks } from "./store/shared-tasks.js";
+import { shareFanOut } from "./store/fan-out.js";
 import type { LogLevel } from "./types.js";
 
 /** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
@@ -77,8 +80,10 @@ export class McpServer {
   readonly #auth: AuthHandler | undefined;
   /** Lasting connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
-  /** The tasks of every connection and request (tasks/store.ts). */
-  readonly #tasks: TaskStore;
+  /** The tasks of every connection and request (tasks/store.ts), and how they are reached (its own store, or the shared `store`'s). */
+  readonly #tasks: ServerTasks;
+  /** This instance's part in the `store` option's shared store (store/shared.ts), else `undefined`. */
+  readonly #shared: SharedInstance | undefined;
   /** The pages of the registration listings (the `pageSize` option, protocol/pagination.ts). */
   readonly #pages: Pager;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
@@ -87,6 +92,8 @@ export class McpServer {
   readonly #origins: ReadonlySet<string> | undefined;
   /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams/listen-streams.ts). */
   readonly #listen: ListenStreams;
+  /** `list_changed` and `resources/updated` here and, with a shared store, on every instance (store/fan-out.ts). */
+  readonly #fanOut: ReturnType<typeof shareFanOut>;
   /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
@@ -102,7 +109,7 @@ export class McpServer {
     this.maxRequestBodySize = limits.maxRequestBodySize;
     this.#options = { ...options };
     this.#lists = new ListChanges(options.dynamic === true);
-    this.#tasks = new TaskStore(options.tasks);
+    ({ tasks: this.#tasks, shared: this.#shared } = serverTasks(options.tasks, options.store));
     this.#pages = new Pager(options.pageSize);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
@@ -112,8 +119,13 @@ export class McpServer {
     this.#registry = new Registry(
       (failure) => reportFailure(failure, this.#options),
       options.dynamic === true,
-      (kinds) => this.#lists.announce(kinds),
+      (kinds) => this.#fanOut.listsChanged(kinds),
     );
+    this.#fanOut = shareFanOut(this.#shared, {
+      dynamic: options.dynamic === true,
+      lists: (kinds) => this.#lists.announce(kinds),
+      resource: (uri) => this.#resourceUpdatedHere(uri),
+    });
     const registry = this.#registry;
     this.#auth = authGate(options.auth, {
       toolScopes: (name) => registry.toolScopes(name),
@@ -159,6 +171,8 @@ export class McpServer {
    * and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH` (`refuseDeep`).
    */
   #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
+    // With a shared store, the first request starts the heartbeat and the fan-out subscriptions.
+    if (this.#shared !== undefined && !this.#shared.started) this.#shared.ready().catch(() => {});
     const handler =
       (this.#lists.handler =
       this.#handler ??=
@@ -270,8 +284,21 @@ export class McpServer {
    * @returns A promise settled when the notifications were handed to the transports.
    */
   async resourceUpdated(uri: string): Promise<void> {
+    await this.#fanOut.resourceUpdated(uri);
+  }
+
+  /** {@link resourceUpdated} on this instance only (what the fan-out delivers from other instances). */
+  async #resourceUpdatedHere(uri: string): Promise<void> {
     this.#handler?.notify.resourceUpdated(uri);
     await this.#subscriptions.resourceUpdated(uri);
+  }
+
+  /**
+   * With `store`: resolves once this instance heartbeats and listens to the store's channels
+   * (docs/scaling.md); serve after it. Without: at once. Rejects with the store's error (a later call retries).
+   */
+  storeReady(): Promise<void> {
+    return this.#shared?.ready() ?? Promise.resolve();
   }
 
   /** The URIs lasting 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
@@ -410,6 +437,7 @@ export class McpServer {
         auth: this.#auth,
         limits: this.#limits,
         tasks: this.#tasks,
+        shared: this.#shared,
         pages: this.#pages,
         callerKey: this.#callerKey,
         subscriptions: this.#subscriptions,

@@ -36,9 +36,11 @@ import {
 } from "../protocol/sdk-patches.js";
 import type { McpServerOptions } from "./options.js";
 import type { Subscriptions } from "../resources/subscriptions.js";
-import type { TaskStore } from "../tasks/store.js";
+import type { SharedInstance } from "../store/shared.js";
+import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
+import type { ServerTasks } from "../tasks/access.js";
 import { callTool } from "../calls/tool-call.js";
 
 /** What every SDK `Server` of one `McpServer` is built from. */
@@ -54,7 +56,9 @@ export interface ServerParts {
   /** Bounds on `tools/call` arguments. */
   readonly limits: ArgumentLimits;
   /** The tasks of every connection and request. */
-  readonly tasks: TaskStore;
+  readonly tasks: ServerTasks;
+  /** This instance's part in a shared store (the `store` option), else `undefined`. */
+  readonly shared: SharedInstance | undefined;
   /** The pages of `tools/list` and the resource and prompt listings (the `pageSize` option). */
   readonly pages: Pager;
   /** The `callerKey` option. */
@@ -104,17 +108,24 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   const tasks = registry.hasTaskTools()
     ? installTasks(sdk, parts.tasks, (ctx) => viewOf(sdk, ctx), servesConnection(ctx), parts.callerKey, registry)
     : undefined;
+  const shared = parts.shared;
   sdk.setRequestHandler("tools/call", (request, ctx) => {
     const entry = registry.tool(request.params.name);
     const capture = rawArguments(ctx.mcpReq.id);
     const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
-    return (tasks?.dispatch(
+    const task = tasks?.dispatch(
       entry?.listing.execution?.taskSupport,
       entry?.descriptor.taskStart,
       request.params,
       ctx,
       run,
-    ) ?? run(ctx)) as never;
+    );
+    if (task !== undefined) return task as never;
+    // With a shared store, a `notifications/cancelled` reaching another instance aborts this call (store/shared.ts).
+    const tracked = shared?.trackCall(callerOf(ctx, undefined, parts.callerKey).owner, ctx.mcpReq.id);
+    if (tracked === undefined) return run(ctx) as never;
+    const signal = AbortSignal.any([ctx.mcpReq.signal, tracked.signal]);
+    return run({ ...ctx, mcpReq: { ...ctx.mcpReq, signal } }).finally(tracked.done) as never;
   });
   installResourceHandlers(
     sdk,
@@ -134,5 +145,34 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     installSessionHook(sdk, UI_EXTENSION);
     markWithoutBackChannel(sdk);
   }
+  if (shared !== undefined && ctx?.requestInfo !== undefined) relayCancels(sdk, shared, ctx, parts.callerKey);
   return sdk;
+}
+
+/**
+ * With a shared store, an HTTP request's `notifications/cancelled` is also published to every
+ * instance (store/shared.ts `cancelCall`), keyed by the request's owner (its token owner or
+ * `Mcp-Session-Id`, caller.ts) and the request id; the SDK's own cancel of a call on this
+ * instance happens first, as without a store.
+ */
+function relayCancels(
+  sdk: Server,
+  shared: SharedInstance,
+  ctx: McpRequestContext,
+  callerKey: CallerKey | undefined,
+): void {
+  const internals = sdk as unknown as {
+    _oncancel(notification: { params: { requestId?: string | number; reason?: unknown } }): Promise<void>;
+  };
+  const local = internals._oncancel.bind(sdk);
+  const owner = callerOf(
+    { http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never,
+    undefined,
+    callerKey,
+  ).owner;
+  internals._oncancel = async (notification) => {
+    await local(notification);
+    const id = notification.params.requestId;
+    if (id !== undefined) await shared.cancelCall(owner, id, notification.params.reason).catch(() => {});
+  };
 }

@@ -1,0 +1,172 @@
+// Two instances of one server sharing a store (docs/scaling.md), in one process: two McpServers
+// built from the same code, each served by its own serveHttp on 127.0.0.1, sharing one
+// MemoryStateStore. The official client talks to them through a fetch that sends each request to
+// the instance the test names and records which one answered, so every step below is known to
+// have landed where it says. Expected values are MCP 2025-11-25 "Tasks" and SEP-2663's; the same
+// scenarios against Redis, nginx and three processes are test/store/balanced.test.ts (full tier).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { MemoryStateStore } from "typed-mcp";
+import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
+import { createTaskServer, taskState } from "../runtime/fixtures/tasks-tools.mjs";
+import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
+import { post2026 } from "../helpers/raw-http.ts";
+
+type Served = Awaited<ReturnType<typeof serveHttp>>;
+const store = new MemoryStateStore();
+const instances: Record<"A" | "B", Served> = {} as never;
+
+/** Where the next request goes, and the (instance, JSON-RPC method) of each request sent. */
+const route = { to: "A" as "A" | "B", log: [] as string[] };
+const routed: typeof fetch = (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const target = instances[route.to].url;
+  url.host = target.host;
+  const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
+  route.log.push(`${route.to} ${body.method ?? init?.method ?? "GET"}`);
+  return fetch(url, init);
+};
+/** Sends the next requests to `to`. */
+const at = (to: "A" | "B") => {
+  route.to = to;
+};
+
+async function connect(): Promise<Client> {
+  at("A");
+  const client = new Client({ name: "balanced", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: routed }));
+  return client;
+}
+
+/** Waits (bounded, 10 s) until `check` holds. */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met within 10 s");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  for (const name of ["A", "B"] as const) {
+    const server = createTaskServer({ store, tasks: { anonymous: { maxRunning: 3 } } });
+    await server.storeReady();
+    instances[name] = await serveHttp(server, { port: 0 });
+  }
+});
+afterAll(async () => {
+  for (const served of Object.values(instances)) await served.close();
+  await store.close();
+});
+
+describe("2025-11-25 tasks across two instances (official client, one session)", () => {
+  it("created on A, polled, listed and its result fetched on B", async () => {
+    const client = await connect();
+    const { task } = await createTask(client, "slow_compute", { seconds: 0.3 });
+    expect(task.status).toBe("working");
+    at("B");
+    route.log.length = 0;
+    const polled = await getTask(client, task.taskId);
+    expect(polled).toMatchObject({ taskId: task.taskId, createdAt: task.createdAt, ttl: task.ttl });
+    expect((await listTasks(client)).tasks.map((t) => t.taskId)).toEqual([task.taskId]);
+    const result = await taskResult(client, task.taskId);
+    expect(result.content).toEqual([{ type: "text", text: "Done after 0.3s" }]);
+    expect((await getTask(client, task.taskId)).status).toBe("completed");
+    expect(route.log).toEqual(["B tasks/get", "B tasks/list", "B tasks/result", "B tasks/get"]);
+    await client.close();
+  });
+
+  it("created on A, cancelled on B: the tool on A sees its signal abort; A then reports it cancelled", async () => {
+    const client = await connect();
+    const { task } = await createTask(client, "slow_compute", { seconds: 30 });
+    const aborted = taskState.aborted.length;
+    at("B");
+    const cancelled = await cancelTask(client, task.taskId);
+    expect(cancelled).toMatchObject({
+      taskId: task.taskId,
+      status: "cancelled",
+      statusMessage: "Cancelled by the client.",
+    });
+    await eventually(() => taskState.aborted.length > aborted);
+    expect(taskState.aborted.at(-1)).toBe("AbortError");
+    at("A");
+    expect((await getTask(client, task.taskId)).status).toBe("cancelled");
+    // A second cancel, on either instance, is the spec's -32602 for a terminal task.
+    await expect(cancelTask(client, task.taskId)).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it("another session finds nothing on either instance", async () => {
+    const owner = await connect();
+    const { task } = await createTask(owner, "slow_compute", { seconds: 0 });
+    const stranger = await connect();
+    for (const to of ["A", "B"] as const) {
+      at(to);
+      await expect(getTask(stranger, task.taskId)).rejects.toMatchObject({ code: -32602 });
+      expect((await listTasks(stranger)).tasks).toEqual([]);
+    }
+    await owner.close();
+    await stranger.close();
+  });
+
+  it("notifications/cancelled arriving at B aborts the ordinary call running on A (same session)", async () => {
+    const client = await connect();
+    const aborted = taskState.aborted.length;
+    const controller = new AbortController();
+    const call = client.callTool({ name: "slow_compute", arguments: { seconds: 30 } }, { signal: controller.signal });
+    call.catch(() => {});
+    await eventually(() => route.log.at(-1) === "A tools/call");
+    // Let the call reach the tool on A before the cancel is sent.
+    await new Promise((r) => setTimeout(r, 200));
+    at("B");
+    controller.abort("changed my mind");
+    await eventually(() => route.log.includes("B notifications/cancelled"));
+    await eventually(() => taskState.aborted.length > aborted);
+    await expect(call).rejects.toThrow();
+    await client.close();
+  });
+});
+
+describe("2026-07-28 tasks (SEP-2663) across two instances", () => {
+  const post = (to: "A" | "B", method: string, params: Record<string, unknown>) =>
+    post2026(instances[to].url, method, params);
+
+  it("an input request parks the task on A; B shows it and delivers the answer; A finishes", async () => {
+    const created = (await post("A", "tools/call", { name: "confirm", arguments: { file: "a.txt" } })).result;
+    let parked: Record<string, any> = {};
+    await eventually(async () => {
+      parked = (await post("B", "tasks/get", { taskId: created.taskId })).result;
+      return parked.status === "input_required";
+    });
+    expect(parked.inputRequests["elicit-1"]).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "Delete a.txt?" },
+    });
+    await post("B", "tasks/update", {
+      taskId: created.taskId,
+      inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } },
+    });
+    let done: Record<string, any> = {};
+    await eventually(async () => {
+      done = (await post("A", "tasks/get", { taskId: created.taskId })).result;
+      return done.status === "completed";
+    });
+    expect(done.result.content).toEqual([{ type: "text", text: "Deleted a.txt" }]);
+  });
+
+  it("the running-task quota holds across instances: the fourth of three is -32603 naming it; a cancel on B frees a slot", async () => {
+    const ids: string[] = [];
+    for (const to of ["A", "B", "A"] as const)
+      ids.push((await post(to, "tools/call", { name: "slow_compute", arguments: { seconds: 30 } })).result.taskId);
+    const refused = await post("B", "tools/call", { name: "slow_compute", arguments: { seconds: 30 } });
+    expect(refused.error).toMatchObject({
+      code: -32603,
+      data: { limit: "tasks.anonymous.maxRunning", max: 3 },
+    });
+    expect(refused.error.message).toContain("tasks.anonymous.maxRunning is 3");
+    await post("B", "tasks/cancel", { taskId: ids[0] });
+    const next = await post("B", "tools/call", { name: "slow_compute", arguments: { seconds: 30 } });
+    expect(next.result.status).toBe("working");
+    for (const taskId of [...ids.slice(1), next.result.taskId]) await post("A", "tasks/cancel", { taskId });
+  });
+});
