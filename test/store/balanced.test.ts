@@ -1,0 +1,208 @@
+// Scale-out with real parts (docs/scaling.md "Tests"; full tier only: test/helpers/tier.ts
+// FULL_ONLY): Debian's redis-server on a free loopback port, three Node processes of one server
+// sharing it, and Debian's nginx round-robin in front of them. Every response carries nginx's
+// `X-Upstream` (the instance that served it, as the balancer saw it): each step below asserts
+// where it landed, and steers there with pings first (round robin is A, B, C, A, …).
+//
+// - the everything example (examples/everything built into a temp dir, `--store redis://…`):
+//   a 2025-11-25 task created, polled, its result fetched and another cancelled, each request on
+//   another instance; a 2026-07-28 task (SEP-2663) parked on an input request answered through
+//   another instance; an instance killed with `kill -9` mid-task → `failed` within the lease.
+// - three instances of test/store/fixtures/instance.mjs (the task fixture with tools that raise
+//   `resources/updated` and remove a tool): fan-out to 2026-07-28 listen streams held by another
+//   instance, and `notifications/cancelled` reaching another instance than the call's.
+import { fileURLToPath } from "node:url";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "vite";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { startServer, type Running } from "../runtimes/helpers.ts";
+import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
+import { startBalancer, type Balancer } from "../helpers/balancer.ts";
+import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
+import { TASKS_EXTENSION, rpcRequest } from "../helpers/raw-http.ts";
+import { messagesOf } from "../runtime/helpers.js";
+
+const EXAMPLE = fileURLToPath(new URL("../../examples/everything", import.meta.url));
+const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
+
+/** Three instances behind one balancer, and the upstream (`host:port`) of each. */
+interface Cluster {
+  balancer: Balancer;
+  instances: Running[];
+  upstreams: string[];
+}
+
+async function cluster(
+  command: string,
+  args: (i: number) => string[],
+  env: Record<string, string> = {},
+): Promise<Cluster> {
+  const instances: Running[] = [];
+  for (let i = 0; i < 3; i++) instances.push(await startServer(process.execPath, args(i), { env, timeoutMs: 60_000 }));
+  const upstreams = instances.map((r) => new URL(r.url).host);
+  return { balancer: await startBalancer(upstreams), instances, upstreams };
+}
+
+/** A fetch that records the upstream and JSON-RPC method of every request it sends. */
+function recording(log: { upstream: string; method: string }[]): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
+    log.push({ upstream: response.headers.get("x-upstream") ?? "?", method: body.method ?? init?.method ?? "GET" });
+    return response;
+  };
+}
+
+/** One raw JSON-RPC POST through the balancer; the answer to it and the upstream that served it. */
+async function post(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ answer: Record<string, any>; upstream: string }> {
+  const response = await fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method, params }, { url, headers }));
+  const answer = messagesOf(await response.text()).find((m) => m.id === 1)!;
+  return { answer, upstream: response.headers.get("x-upstream") ?? "?" };
+}
+
+/** A 2026-07-28 POST (SEP-2243 headers, the `_meta` envelope declaring elicitation and the tasks extension). */
+function post2026(url: URL, method: string, params: Record<string, unknown>) {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  return post(
+    url,
+    method,
+    {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "balanced", version: "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
+      },
+    },
+    { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name !== undefined && { "mcp-name": name }) },
+  );
+}
+
+/** Sends pings (2025-11-25, no session) until the next request lands on `target` (round robin); bounded. */
+async function steer(c: Cluster, target: string): Promise<void> {
+  const before = c.upstreams[(c.upstreams.indexOf(target) + c.upstreams.length - 1) % c.upstreams.length];
+  for (let i = 0; i < 12; i++) if ((await post(c.balancer.url, "ping", {})).upstream === before) return;
+  throw new Error(`could not steer to ${target}`);
+}
+
+/** Waits (bounded, `ms`, at least 10 s) until `check` holds. */
+async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let redis: RedisServer;
+let outDir: string;
+let everything: Cluster;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  outDir = await mkdtemp(join(tmpdir(), "typed-mcp-everything-"));
+  await build({ root: EXAMPLE, configFile: `${EXAMPLE}/vite.config.ts`, logLevel: "silent", build: { outDir } });
+  everything = await cluster(process.execPath, () => [
+    join(outDir, "server.js"),
+    "--http",
+    "--port",
+    "0",
+    "--store",
+    redis.url,
+  ]);
+});
+afterAll(async () => {
+  await everything?.balancer.stop();
+  for (const instance of everything?.instances ?? []) await instance.stop();
+  await redis?.dispose();
+  if (outDir !== undefined) await rm(outDir, { recursive: true, force: true });
+});
+
+describe("the everything example, three instances behind nginx, one Redis", () => {
+  it("2025-11-25: a task created on one instance is polled on a second and its result fetched on the third", async () => {
+    const log: { upstream: string; method: string }[] = [];
+    const client = new Client({ name: "balanced", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(everything.balancer.url, { fetch: recording(log) }));
+    const [a, b, c] = everything.upstreams as [string, string, string];
+    await steer(everything, a);
+    const { task } = await createTask(client, "simulate-research-query", { topic: "tides" });
+    expect(task.status).toBe("working");
+    const polled = await getTask(client, task.taskId);
+    expect(polled).toMatchObject({ taskId: task.taskId, createdAt: task.createdAt });
+    const result = await taskResult(client, task.taskId);
+    expect((result.content[0] as { text: string }).text).toMatch(/^# Research Report: tides\n/);
+    const served = log.filter((l) => l.method.startsWith("t")).map((l) => `${l.upstream} ${l.method}`);
+    expect(served).toEqual([`${a} tools/call`, `${b} tasks/get`, `${c} tasks/result`]);
+
+    await steer(everything, b);
+    const second = (await createTask(client, "simulate-research-query", { topic: "reefs" })).task;
+    const cancelled = await cancelTask(client, second.taskId);
+    expect(cancelled).toMatchObject({ status: "cancelled", statusMessage: "Cancelled by the client." });
+    expect((await getTask(client, second.taskId)).status).toBe("cancelled");
+    expect(log.slice(-3).map((l) => `${l.upstream} ${l.method}`)).toEqual([
+      `${b} tools/call`,
+      `${c} tasks/cancel`,
+      `${a} tasks/get`,
+    ]);
+    await client.close();
+  });
+
+  it("2026-07-28 (SEP-2663): a task parked on an input request on one instance is answered through another and finishes", async () => {
+    const url = everything.balancer.url;
+    const [a, b] = everything.upstreams as [string, string, string];
+    await steer(everything, a);
+    const created = await post2026(url, "tools/call", {
+      name: "simulate-research-query",
+      arguments: { topic: "python", ambiguous: true },
+    });
+    expect(created.upstream).toBe(a);
+    const taskId = created.answer.result.taskId as string;
+    let parked: { answer: Record<string, any>; upstream: string } | undefined;
+    await eventually(async () => {
+      parked = await post2026(url, "tasks/get", { taskId });
+      return parked.upstream !== a && parked.answer.result?.status === "input_required";
+    });
+    expect(Object.keys(parked!.answer.result.inputRequests)).toEqual(["elicit-1"]);
+    await steer(everything, b);
+    const update = await post2026(url, "tasks/update", {
+      taskId,
+      inputResponses: { "elicit-1": { action: "accept", content: { interpretation: "snake" } } },
+    });
+    expect(update.upstream).toBe(b);
+    let done: Record<string, any> = {};
+    await eventually(async () => {
+      done = (await post2026(url, "tasks/get", { taskId })).answer.result;
+      return done.status === "completed";
+    }, 30_000);
+    expect(done.result.content[0].text).toMatch(/^# Research Report: python \(snake\)\n/);
+  });
+
+  it("an instance killed with kill -9 mid-task: the task becomes failed, saying so, within the lease (10 s)", async () => {
+    const url = everything.balancer.url;
+    const victim = everything.upstreams[2]!;
+    await steer(everything, victim);
+    const created = await post2026(url, "tools/call", { name: "simulate-research-query", arguments: { topic: "ice" } });
+    expect(created.upstream).toBe(victim);
+    const taskId = created.answer.result.taskId as string;
+    process.kill(everything.instances[2]!.child.pid!, "SIGKILL");
+    let seen: Record<string, any> = {};
+    // The lease is 10 s (store.leaseMs' default); bounded at lease + 20 s on a loaded machine.
+    await eventually(async () => {
+      seen = (await post2026(url, "tasks/get", { taskId })).answer.result ?? {};
+      return seen.status !== "working";
+    }, 30_000);
+    expect(seen).toMatchObject({
+      status: "failed",
+      error: { code: -32603 },
+      statusMessage: expect.stringMatching(/^The instance running this task stopped: its heartbeat lapsed/),
+    });
+  });
+});
