@@ -49,11 +49,23 @@ async function cluster(
 /** A fetch that records the upstream and JSON-RPC method of every request it sends. */
 function recording(log: { upstream: string; method: string }[]): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
     const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
+    const response = await fetch(input, init);
     log.push({ upstream: response.headers.get("x-upstream") ?? "?", method: body.method ?? init?.method ?? "GET" });
     return response;
   };
+}
+
+/**
+ * The official client (2025-11-25) connected through `c`'s balancer, recording into `log`. After
+ * `initialize` the client opens its GET stream by itself (answered 405: stateless HTTP has none);
+ * this waits for that answer, so that no request of the client's own races the steering below.
+ */
+async function connectClient(c: Cluster, log: { upstream: string; method: string }[]): Promise<Client> {
+  const client = new Client({ name: "balanced", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(c.balancer.url, { fetch: recording(log) }));
+  await eventually(() => log.some((l) => l.method === "GET"));
+  return client;
 }
 
 /** One raw JSON-RPC POST through the balancer; the answer to it and the upstream that served it. */
@@ -106,18 +118,66 @@ let redis: RedisServer;
 let outDir: string;
 let everything: Cluster;
 
+/** A 2026-07-28 `subscriptions/listen` stream opened through the balancer: where it is held, and what arrived on it. */
+interface Listen {
+  upstream: string;
+  messages: Array<Record<string, any>>;
+  close(): void;
+}
+
+async function listen(url: URL, notifications: Record<string, unknown>): Promise<Listen> {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    method: "POST",
+    signal: controller.signal,
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "subscriptions/listen",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: {
+        notifications,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const messages: Array<Record<string, any>> = [];
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += value;
+        const events = buffer.split("\n\n");
+        buffer = events.pop()!;
+        for (const event of events) messages.push(...messagesOf(event));
+      }
+    } catch {
+      // closed by the test
+    }
+  })();
+  // The SDK acknowledges a listen before any notification (SEP-2575): the stream is live after it.
+  await eventually(() => messages.length > 0);
+  return { upstream: response.headers.get("x-upstream") ?? "?", messages, close: () => controller.abort() };
+}
+
 beforeAll(async () => {
   redis = await startRedis();
   outDir = await mkdtemp(join(tmpdir(), "typed-mcp-everything-"));
   await build({ root: EXAMPLE, configFile: `${EXAMPLE}/vite.config.ts`, logLevel: "silent", build: { outDir } });
-  everything = await cluster(process.execPath, () => [
-    join(outDir, "server.js"),
-    "--http",
-    "--port",
-    "0",
-    "--store",
-    redis.url,
-  ]);
+  everything = await cluster(() => [join(outDir, "server.js"), "--http", "--port", "0", "--store", redis.url]);
 });
 afterAll(async () => {
   await everything?.balancer.stop();
@@ -129,8 +189,7 @@ afterAll(async () => {
 describe("the everything example, three instances behind nginx, one Redis", () => {
   it("2025-11-25: a task created on one instance is polled on a second and its result fetched on the third", async () => {
     const log: { upstream: string; method: string }[] = [];
-    const client = new Client({ name: "balanced", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(everything.balancer.url, { fetch: recording(log) }));
+    const client = await connectClient(everything, log);
     const [a, b, c] = everything.upstreams as [string, string, string];
     await steer(everything, a);
     const { task } = await createTask(client, "simulate-research-query", { topic: "tides" });
@@ -204,5 +263,92 @@ describe("the everything example, three instances behind nginx, one Redis", () =
       error: { code: -32603 },
       statusMessage: expect.stringMatching(/^The instance running this task stopped: its heartbeat lapsed/),
     });
+  });
+});
+
+describe("fan-out and cancellation: three fixture instances behind nginx, one Redis", () => {
+  let fixture: Cluster;
+  beforeAll(async () => {
+    fixture = await cluster(() => [INSTANCE, redis.url]);
+  });
+  afterAll(async () => {
+    await fixture?.balancer.stop();
+    for (const instance of fixture?.instances ?? []) await instance.stop();
+  });
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    post2026(fixture.balancer.url, "tools/call", { name, arguments: args });
+
+  it("resources/updated raised on B reaches the 2026-07-28 listen stream held on A, and only for its URI", async () => {
+    const [a, b] = fixture.upstreams as [string, string, string];
+    await steer(fixture, a);
+    const stream = await listen(fixture.balancer.url, { resourceSubscriptions: ["demo://watched"] });
+    expect(stream.upstream).toBe(a);
+    await steer(fixture, b);
+    const other = await call("announce_update", { uri: "demo://other" });
+    const raised = await call("announce_update", { uri: "demo://watched" });
+    expect([other.upstream, raised.upstream]).toEqual([b, fixture.upstreams[2]]);
+    await eventually(() => stream.messages.some((m) => m.method === "notifications/resources/updated"));
+    const updates = stream.messages.filter((m) => m.method === "notifications/resources/updated");
+    expect(updates.map((m) => m.params.uri)).toEqual(["demo://watched"]);
+    stream.close();
+  });
+
+  it("list_changed after removeTool on B reaches listen streams on A and C; each instance keeps its own registrations", async () => {
+    const [a, b, c] = fixture.upstreams as [string, string, string];
+    await steer(fixture, a);
+    const onA = await listen(fixture.balancer.url, { toolsListChanged: true });
+    await steer(fixture, c);
+    const onC = await listen(fixture.balancer.url, { toolsListChanged: true });
+    expect([onA.upstream, onC.upstream]).toEqual([a, c]);
+    await steer(fixture, b);
+    const removed = await call("remove_greet");
+    expect(removed.upstream).toBe(b);
+    expect(removed.answer.result.content[0].text).toBe("true");
+    for (const stream of [onA, onC]) {
+      await eventually(() => stream.messages.some((m) => m.method === "notifications/tools/list_changed"));
+      stream.close();
+    }
+    // docs/scaling.md "Dynamic lists": the store carries the notification, not the registration.
+    const lists: Record<string, boolean> = {};
+    for (const at of [a, b, c]) {
+      await steer(fixture, at);
+      const listed = await post2026(fixture.balancer.url, "tools/list", {});
+      lists[listed.upstream] = listed.answer.result.tools.some((t: { name: string }) => t.name === "greet");
+    }
+    expect(lists).toEqual({ [a]: true, [b]: false, [c]: true });
+  });
+
+  it("notifications/cancelled reaching B aborts ctx.signal of the call running on A (one 2025-11-25 session)", async () => {
+    /** What the `hold` tool counted on each instance (each asked directly through the balancer, steered). */
+    const counts = async (): Promise<Record<string, { started: number; aborted: number }>> => {
+      const all: Record<string, { started: number; aborted: number }> = {};
+      for (const at of fixture.upstreams) {
+        await steer(fixture, at);
+        const answer = await call("counts");
+        expect(answer.upstream).toBe(at);
+        all[at] = JSON.parse(answer.answer.result.content[0].text);
+      }
+      return all;
+    };
+    const before = await counts();
+    const log: { upstream: string; method: string }[] = [];
+    const client = await connectClient(fixture, log);
+    const controller = new AbortController();
+    const running = client.callTool({ name: "hold", arguments: {} }, { signal: controller.signal });
+    running.catch(() => {});
+    // Where the tool runs (nginx records the upstream only once it answers): the instance whose count grew.
+    let a = "";
+    await eventually(async () => {
+      const now = await counts();
+      a = fixture.upstreams.find((u) => now[u]!.started > before[u]!.started) ?? "";
+      return a !== "";
+    }, 20_000);
+    const b = fixture.upstreams[(fixture.upstreams.indexOf(a) + 1) % 3]!;
+    await steer(fixture, b);
+    controller.abort("no longer needed");
+    await eventually(() => log.some((l) => l.method === "notifications/cancelled"));
+    expect(log.find((l) => l.method === "notifications/cancelled")!.upstream).toBe(b);
+    await eventually(async () => (await counts())[a]!.aborted > before[a]!.aborted, 20_000);
+    await client.close();
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { MemoryStateStore } from "typed-mcp";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
+import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { createTaskServer, taskState } from "../runtime/fixtures/tasks-tools.mjs";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
 import { post2026 } from "../helpers/raw-http.ts";
@@ -47,9 +48,30 @@ async function eventually(check: () => boolean | Promise<boolean>): Promise<void
   }
 }
 
+/** What the `hold` tool saw, per instance: runs started, and runs whose ctx.signal aborted. */
+const held: Record<"A" | "B", { started: number; aborted: number }> = {
+  A: { started: 0, aborted: 0 },
+  B: { started: 0, aborted: 0 },
+};
+
 beforeAll(async () => {
   for (const name of ["A", "B"] as const) {
     const server = createTaskServer({ store, tasks: { anonymous: { maxRunning: 3 } } });
+    // server.tool("hold", (ctx: RequestContext) => …): counts its start, then waits until ctx.signal aborts (descriptor as the plugin writes it).
+    server.tool(
+      "hold",
+      ((ctx: { signal: AbortSignal }) => {
+        held[name].started++;
+        return new Promise((resolve) =>
+          ctx.signal.addEventListener("abort", () => resolve(String(++held[name].aborted)), { once: true }),
+        );
+      }) as never,
+      __tmcp.generated({
+        listing: { name: "hold", inputSchema: { type: "object", properties: {}, additionalProperties: false } },
+        read: (_args: unknown, ctx: unknown) => [ctx],
+        write: (value: string) => ({ content: [{ type: "text", text: value }] }),
+      } as never),
+    );
     await server.storeReady();
     instances[name] = await serveHttp(server, { port: 0 });
   }
@@ -111,17 +133,16 @@ describe("2025-11-25 tasks across two instances (official client, one session)",
 
   it("notifications/cancelled arriving at B aborts the ordinary call running on A (same session)", async () => {
     const client = await connect();
-    const aborted = taskState.aborted.length;
+    const { started, aborted } = held.A;
     const controller = new AbortController();
-    const call = client.callTool({ name: "slow_compute", arguments: { seconds: 30 } }, { signal: controller.signal });
+    const call = client.callTool({ name: "hold", arguments: {} }, { signal: controller.signal });
     call.catch(() => {});
-    await eventually(() => route.log.at(-1) === "A tools/call");
-    // Let the call reach the tool on A before the cancel is sent.
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually(() => held.A.started > started);
     at("B");
     controller.abort("changed my mind");
     await eventually(() => route.log.includes("B notifications/cancelled"));
-    await eventually(() => taskState.aborted.length > aborted);
+    await eventually(() => held.A.aborted > aborted);
+    expect(held.B).toEqual({ started: 0, aborted: 0 });
     await expect(call).rejects.toThrow();
     await client.close();
   });

@@ -108,7 +108,7 @@ class RedisStateStore implements StateStore {
   async swap(key: string, expected: string | undefined, value: string, ttlMs: number): Promise<boolean> {
     checkTtl(ttlMs);
     const args = [expected === undefined ? "0" : "1", expected ?? "", value, String(ttlMs)];
-    return (await this.#do("EVAL", () => this.#commands.eval(SWAP, { keys: [key], arguments: args }))) === 1;
+    return (await this.#script(SWAP, key, args)) === 1;
   }
 
   async delete(key: string): Promise<void> {
@@ -117,7 +117,7 @@ class RedisStateStore implements StateStore {
 
   async enter(key: string, member: string, expiresAt: number, max?: number): Promise<boolean> {
     const args = [member, String(Math.ceil(expiresAt)), String(Date.now()), max === undefined ? "" : String(max)];
-    return (await this.#do("EVAL", () => this.#commands.eval(ENTER, { keys: [key], arguments: args }))) === 1;
+    return (await this.#script(ENTER, key, args)) === 1;
   }
 
   async leave(key: string, member: string): Promise<void> {
@@ -149,6 +149,11 @@ class RedisStateStore implements StateStore {
         client.destroy();
       }
     }
+  }
+
+  /** Runs the Lua `script` on one key (`EVAL`, sent as a raw command). */
+  #script(script: string, key: string, args: string[]): Promise<unknown> {
+    return this.#do("EVAL", () => this.#commands.sendCommand(["EVAL", script, "1", key, ...args]));
   }
 
   /** Runs one command within the timeout; a failure names the command and the host. */
