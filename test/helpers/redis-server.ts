@@ -21,9 +21,11 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Ends it and removes its directory. */
   dispose(): Promise<void>;
+  /** `DBSIZE`: the number of keys. */
+  dbsize(): Promise<number>;
 }
 
-/** Starts redis-server on a free 127.0.0.1 port; resolves once it accepts connections. */
+/** Starts redis-server on a free 127.0.0.1 port; resolves once it answers PING (its data loaded). */
 export async function startRedis(options: { appendfsync?: "always" | "everysec" } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "typed-mcp-redis-"));
@@ -34,6 +36,12 @@ export async function startRedis(options: { appendfsync?: "always" | "everysec" 
   const start = async (): Promise<void> => {
     child = spawn("redis-server", args, { stdio: "ignore" });
     await waitForPort(port);
+    // A restarted server answers -LOADING until its append-only file is read.
+    const deadline = Date.now() + 20_000;
+    while (!(await redisReply(port, "PING").catch(() => "")).startsWith("+PONG")) {
+      if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not answer PING within 20 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   };
   const stop = async (graceful = false): Promise<void> => {
     const running = child;
@@ -53,7 +61,25 @@ export async function startRedis(options: { appendfsync?: "always" | "everysec" 
       await stop(false);
       await rm(dir, { recursive: true, force: true });
     },
+    async dbsize() {
+      const reply = await redisReply(port, "DBSIZE");
+      const match = /^:(\d+)\r\n/.exec(reply);
+      if (match === null) throw new Error(`DBSIZE answered ${JSON.stringify(reply)}`);
+      return Number(match[1]);
+    },
   };
+}
+
+/** Sends one inline command; resolves with the first reply chunk (RESP text). */
+function redisReply(port: number, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`${command}\r\n`));
+    socket.once("data", (data) => {
+      socket.end();
+      resolve(data.toString("utf8"));
+    });
+    socket.on("error", reject);
+  });
 }
 
 /** Sends one inline command and resolves when the server answers or closes the connection. */

@@ -35,11 +35,7 @@ interface Cluster {
   upstreams: string[];
 }
 
-async function cluster(
-  command: string,
-  args: (i: number) => string[],
-  env: Record<string, string> = {},
-): Promise<Cluster> {
+async function cluster(args: (i: number) => string[], env: Record<string, string> = {}): Promise<Cluster> {
   const instances: Running[] = [];
   for (let i = 0; i < 3; i++) instances.push(await startServer(process.execPath, args(i), { env, timeoutMs: 60_000 }));
   const upstreams = instances.map((r) => new URL(r.url).host);
@@ -174,7 +170,8 @@ async function listen(url: URL, notifications: Record<string, unknown>): Promise
 }
 
 beforeAll(async () => {
-  redis = await startRedis();
+  // Synced on every write: the outage scenario checks that nothing acknowledged is lost.
+  redis = await startRedis({ appendfsync: "always" });
   outDir = await mkdtemp(join(tmpdir(), "typed-mcp-everything-"));
   await build({ root: EXAMPLE, configFile: `${EXAMPLE}/vite.config.ts`, logLevel: "silent", build: { outDir } });
   everything = await cluster(() => [join(outDir, "server.js"), "--http", "--port", "0", "--store", redis.url]);
@@ -350,5 +347,59 @@ describe("fan-out and cancellation: three fixture instances behind nginx, one Re
     expect(log.find((l) => l.method === "notifications/cancelled")!.upstream).toBe(b);
     await eventually(async () => (await counts())[a]!.aborted > before[a]!.aborted, 20_000);
     await client.close();
+  });
+
+  it("Redis stopped mid-run (SHUTDOWN, then kill -9): store requests get -32603 at once, calls that keep nothing still work; the instances reconnect by themselves and nothing acknowledged is lost", async () => {
+    const url = fixture.balancer.url;
+    const created = (await call("slow_compute", { seconds: 0 })).answer.result;
+    const taskId = created.taskId as string;
+    await eventually(async () => (await post2026(url, "tasks/get", { taskId })).answer.result?.status === "completed");
+    for (const graceful of [true, false]) {
+      await redis.stop(graceful);
+      const during = await post2026(url, "tasks/get", { taskId });
+      expect(during.answer.error).toMatchObject({ code: -32603, data: { store: "unavailable" } });
+      expect(during.answer.error.message).toMatch(
+        /^The shared store is unavailable \(typed-mcp\/redis: GET on 127\.0\.0\.1:\d+ failed: .+\); try again\.$/,
+      );
+      const refused = await call("slow_compute", { seconds: 0 });
+      expect(refused.answer.error).toMatchObject({ code: -32603, data: { store: "unavailable" } });
+      // An ordinary call keeps nothing in the store: it does not depend on it.
+      // (`counts`: greet was removed from one instance above.)
+      expect(JSON.parse((await call("counts")).answer.result.content[0].text)).toHaveProperty("started");
+      await redis.start();
+      let after: Record<string, any> = {};
+      await eventually(async () => {
+        after = (await post2026(url, "tasks/get", { taskId })).answer;
+        return after.result !== undefined;
+      }, 20_000);
+      expect(after.result).toMatchObject({
+        taskId,
+        status: "completed",
+        result: { content: [{ type: "text", text: "Done after 0s" }] },
+      });
+    }
+  });
+
+  it("10,000 tasks whose ttl elapses leave no keys behind (DBSIZE back to where it was)", {
+    timeout: 240_000,
+  }, async () => {
+    const before = await redis.dbsize();
+    // Sent to the three instances in turn directly (the balancer would only add its own time).
+    const urls = fixture.instances.map((i) => new URL(i.url));
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < 10_000) {
+        const url = urls[next++ % urls.length]!;
+        const { answer } = await post(url, "tools/call", {
+          name: "slow_compute",
+          arguments: { seconds: 0 },
+          task: { ttl: 4000 },
+        });
+        expect(answer.result?.task?.status).toBe("working");
+      }
+    };
+    await Promise.all(Array.from({ length: 48 }, worker));
+    expect(await redis.dbsize()).toBeGreaterThan(before);
+    await eventually(async () => (await redis.dbsize()) <= before, 30_000);
   });
 });

@@ -70,7 +70,7 @@ beforeAll(async () => {
         listing: { name: "hold", inputSchema: { type: "object", properties: {}, additionalProperties: false } },
         read: (_args: unknown, ctx: unknown) => [ctx],
         write: (value: string) => ({ content: [{ type: "text", text: value }] }),
-      } as never),
+      } as never) as never,
     );
     await server.storeReady();
     instances[name] = await serveHttp(server, { port: 0 });
