@@ -18,6 +18,7 @@ export type { TaskOptions, TaskQuota } from "./tasks/store.js";
 export type { CallerKey } from "./transports/caller.js";
 export { MemoryStateStore } from "./store/state-store.js";
 export type { StateStore, Unsubscribe } from "./store/state-store.js";
+export type { StoreOption, StoreSettings } from "./store/shared.js";
 export type { CallKind, Failure } from "./calls/pipeline.js";
 export type { StreamClosedNotice, StreamOptions } from "./streams/listen-streams.js";
 export { STREAM_CLOSED_CHANNEL } from "./streams/listen-streams.js";

@@ -15,7 +15,7 @@ import type { ListKind } from "../server/dynamic-lists.js";
 import type { SharedInstance } from "./shared.js";
 
 /** What this instance delivers to its own clients. */
-export interface LocalDelivery {
+interface LocalDelivery {
   /** Whether list changes are announced at all (the server's `dynamic` option). */
   readonly dynamic: boolean;
   lists(kinds: readonly ListKind[]): void;
@@ -23,7 +23,7 @@ export interface LocalDelivery {
 }
 
 /** The announcing of one server: here, and on every instance when `shared` is given. */
-export interface FanOut {
+interface FanOut {
   listsChanged(kinds: readonly ListKind[]): void;
   resourceUpdated(uri: string): Promise<void>;
 }

@@ -7,13 +7,12 @@
  * @module
  */
 import { toBase64url } from "../codegen-support/base64.js";
-import type { StateStore } from "./state-store.js";
 
 /** The prefix of every key and channel unless the server's `store.prefix` says otherwise. */
-export const DEFAULT_PREFIX = "tmcp:";
+const DEFAULT_PREFIX = "tmcp:";
 
 /** What typed-mcp keeps in a store, one kind of key each. */
-export type KeyKind =
+type KeyKind =
   /** A task record (JSON), under (owner, task id). */
   | "task"
   /** The expiring set of one owner's task ids (`tasks/list`). */
@@ -51,10 +50,4 @@ export class Keys {
 export async function digest(parts: readonly string[]): Promise<string> {
   const bytes = new TextEncoder().encode(parts.join("\0"));
   return toBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-}
-
-/** The store and the keys of one server (what store/shared.ts and shared-tasks.ts work with). */
-export interface StoreParts {
-  readonly store: StateStore;
-  readonly keys: Keys;
 }

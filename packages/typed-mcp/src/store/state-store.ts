@@ -150,11 +150,6 @@ export class MemoryStateStore implements StateStore {
     return Promise.resolve();
   }
 
-  /** Keys and sets held (live or not yet swept); for tests of expiry. */
-  size(): number {
-    return this.#values.size + this.#sets.size;
-  }
-
   #run<T>(job: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("typed-mcp: the memory store is closed."));
     try {
