@@ -82,7 +82,7 @@ const PAGE_SIZE = 50;
 const MAX_LISTED = 5000;
 
 /** The {@link TaskAccess} of a server with a shared store, and the writer of the tasks it runs. */
-export class SharedTasks implements TaskAccess {
+class SharedTasks implements TaskAccess {
   readonly #shared: SharedInstance;
   readonly #local: TaskStore;
   readonly #runs = new Map<string, Run>();
