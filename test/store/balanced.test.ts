@@ -355,10 +355,13 @@ describe("fan-out and cancellation: three fixture instances behind nginx, one Re
     const taskId = created.taskId as string;
     await eventually(async () => (await post2026(url, "tasks/get", { taskId })).answer.result?.status === "completed");
     for (const graceful of [true, false]) {
+      // A task that finishes while the store is away: its runner retries the write until the store is back.
+      const during = (await call("slow_compute", { seconds: 0.5 })).answer.result.taskId as string;
       await redis.stop(graceful);
-      const during = await post2026(url, "tasks/get", { taskId });
-      expect(during.answer.error).toMatchObject({ code: -32603, data: { store: "unavailable" } });
-      expect(during.answer.error.message).toMatch(
+      const outage = new Promise((resolve) => setTimeout(resolve, 1500));
+      const unavailable = await post2026(url, "tasks/get", { taskId });
+      expect(unavailable.answer.error).toMatchObject({ code: -32603, data: { store: "unavailable" } });
+      expect(unavailable.answer.error.message).toMatch(
         /^The shared store is unavailable \(typed-mcp\/redis: GET on 127\.0\.0\.1:\d+ failed: .+\); try again\.$/,
       );
       const refused = await call("slow_compute", { seconds: 0 });
@@ -366,7 +369,13 @@ describe("fan-out and cancellation: three fixture instances behind nginx, one Re
       // An ordinary call keeps nothing in the store: it does not depend on it.
       // (`counts`: greet was removed from one instance above.)
       expect(JSON.parse((await call("counts")).answer.result.content[0].text)).toHaveProperty("started");
+      // (At least 1.5 s of outage, so that the 0.5 s task above ends within it on an idle machine; later is fine too.)
+      await outage;
       await redis.start();
+      await eventually(
+        async () => (await post2026(url, "tasks/get", { taskId: during })).answer.result?.status === "completed",
+        20_000,
+      );
       let after: Record<string, any> = {};
       await eventually(async () => {
         after = (await post2026(url, "tasks/get", { taskId })).answer;

@@ -143,11 +143,25 @@ class SharedTasks implements TaskAccess {
     }
   }
 
-  /** Writes a change of a task this instance runs (called by its `TaskStore` after each change); failures are retried with the next change. */
+  /**
+   * Writes a change of a task this instance runs (called by its `TaskStore` after each change),
+   * after the writes before it. A write the store refuses (an outage) is retried — 100 ms, then
+   * doubling up to 2 s — until it succeeds or the task's retention ends, so that a task finished
+   * during an outage is not left `working` in the store once the store is back.
+   */
   mirror(record: TaskRecord): void {
     const run = this.#runOf.get(record);
     if (run === undefined) return;
-    run.chain = run.chain.then(() => this.#write(run)).catch(() => {});
+    run.chain = run.chain.then(async () => {
+      for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+        try {
+          return await this.#write(run);
+        } catch {
+          if (remaining(this.#stored(run)) <= delay) return;
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
+    });
   }
 
   find(taskId: string, owner: string): Promise<TaskView | undefined> {
