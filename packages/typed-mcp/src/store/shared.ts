@@ -30,6 +30,14 @@ export interface StoreSettings {
   prefix?: string;
 }
 
+/** A call running here that another instance may cancel. */
+interface Call {
+  readonly owner: string;
+  readonly requestId: string | number;
+  readonly controller: AbortController;
+  key: string | undefined;
+}
+
 /** A message of one channel, as this instance receives it. */
 type Listener = (message: Record<string, unknown>) => void;
 
@@ -52,8 +60,8 @@ export class SharedInstance {
   /** Random, made when serving starts (Workers forbid random values at global scope). */
   #id: string | undefined;
   readonly #listeners = new Map<Channel, Set<Listener>>();
-  /** Calls running here by hashed (owner, request id). */
-  readonly #calls = new Map<string, AbortController>();
+  /** Calls running here that another instance may cancel. */
+  readonly #calls = new Set<Call>();
   /** Leases this instance renews with its heartbeat: set key → members. */
   readonly #leases = new Map<string, Set<string>>();
   #ready: Promise<void> | undefined;
@@ -73,7 +81,7 @@ export class SharedInstance {
       const key = message["key"];
       if (typeof key !== "string") return;
       const reason = typeof message["reason"] === "string" ? message["reason"] : "Cancelled by the client.";
-      this.#calls.get(key)?.abort(reason);
+      void this.#abortCall(key, reason);
     });
   }
 
@@ -134,24 +142,16 @@ export class SharedInstance {
   /**
    * Makes the call `requestId` of `owner` running here cancellable from any instance
    * ({@link cancelCall}); `undefined` for {@link ANONYMOUS_OWNER} (such calls are cancelled only
-   * where they run: request ids are the client's and collide across clients).
+   * where they run: request ids are the client's and collide across clients). Costs a map entry:
+   * the call's hashed key is computed only when a cancel arrives.
    * @returns a signal that aborts on a remote cancel, and the function that forgets the call.
    */
   trackCall(owner: string, requestId: string | number): { signal: AbortSignal; done: () => void } | undefined {
     if (owner === ANONYMOUS_OWNER) return undefined;
     const controller = new AbortController();
-    let key: string | undefined;
-    let done = false;
-    void callKey(owner, requestId).then((k) => {
-      if (!done) this.#calls.set((key = k), controller);
-    });
-    return {
-      signal: controller.signal,
-      done: () => {
-        done = true;
-        if (key !== undefined && this.#calls.get(key) === controller) this.#calls.delete(key);
-      },
-    };
+    const call: Call = { owner, requestId, controller, key: undefined };
+    this.#calls.add(call);
+    return { signal: controller.signal, done: () => this.#calls.delete(call) };
   }
 
   /** Publishes the cancel of `owner`'s call `requestId` (a `notifications/cancelled` that arrived here); best effort. */
@@ -159,6 +159,14 @@ export class SharedInstance {
     if (owner === ANONYMOUS_OWNER) return;
     const key = await callKey(owner, requestId);
     await this.publish("cancel-call", { key, ...(typeof reason === "string" && { reason }) });
+  }
+
+  /** Aborts the call running here whose hashed key is `key` (each call's key hashed once, when first needed). */
+  async #abortCall(key: string, reason: string): Promise<void> {
+    for (const call of [...this.#calls]) {
+      call.key ??= await callKey(call.owner, call.requestId);
+      if (call.key === key) call.controller.abort(reason);
+    }
   }
 
   /** Stops the heartbeat (its key then lapses after `leaseMs`); the store stays open: it is the caller's. */
