@@ -12,6 +12,34 @@ import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { createTaskServer, taskState } from "../runtime/fixtures/tasks-tools.mjs";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
 import { post2026 } from "../helpers/raw-http.ts";
+import { messagesOf } from "../runtime/helpers.js";
+
+/** A 2026-07-28 request (the tasks extension declared) to `server.fetch` itself; the JSON-RPC answer. */
+async function post2026Fetch(
+  server: { fetch: (r: Request) => Promise<Response> },
+  method: string,
+  params: Record<string, any>,
+) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+  };
+  const response = await server.fetch(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        "mcp-name": params.name,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+    }),
+  );
+  return messagesOf(await response.text()).find((m) => m.id === 1)!;
+}
 
 type Served = Awaited<ReturnType<typeof serveHttp>>;
 const store = new MemoryStateStore();
@@ -79,6 +107,30 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const served of Object.values(instances)) await served.close();
   await store.close();
+});
+
+describe("the store option", () => {
+  it("refuses a lease shorter than 1,000 ms or not an integer, naming store.leaseMs", () => {
+    for (const leaseMs of [999, 1500.5, 0])
+      expect(() => createTaskServer({ store: { state: store, leaseMs } })).toThrow(
+        new RangeError(`store.leaseMs must be an integer of at least 1000, got ${leaseMs}`),
+      );
+  });
+
+  it("a store that cannot be reached: creating a task is -32603 naming it, at once; an ordinary call still works", async () => {
+    const broken = new MemoryStateStore();
+    await broken.close();
+    const server = createTaskServer({ store: broken });
+    const created = await post2026Fetch(server, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    expect(created.error).toEqual({
+      code: -32603,
+      message: "The shared store is unavailable (typed-mcp: the memory store is closed.); try again.",
+      data: { store: "unavailable" },
+    });
+    const greeted = await post2026Fetch(server, "tools/call", { name: "greet", arguments: { name: "Ada" } });
+    expect(greeted.result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    await expect(server.storeReady()).rejects.toThrow("typed-mcp: the memory store is closed.");
+  });
 });
 
 describe("2025-11-25 tasks across two instances (official client, one session)", () => {

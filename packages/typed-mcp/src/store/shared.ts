@@ -64,6 +64,7 @@ export class SharedInstance {
   readonly #calls = new Set<Call>();
   /** Leases this instance renews with its heartbeat: set key → members. */
   readonly #leases = new Map<string, Set<string>>();
+  readonly #subscribed = new Set<Channel>();
   #ready: Promise<void> | undefined;
   #started = false;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -184,8 +185,14 @@ export class SharedInstance {
       "task-input",
       "task-settled",
     ];
+    // A channel subscribed by an earlier, failed attempt is not subscribed twice.
     await Promise.all(
-      channels.map((channel) => this.store.subscribe(this.keys.channel(channel), (raw) => this.#deliver(channel, raw))),
+      channels
+        .filter((channel) => !this.#subscribed.has(channel))
+        .map(async (channel) => {
+          await this.store.subscribe(this.keys.channel(channel), (raw) => this.#deliver(channel, raw));
+          this.#subscribed.add(channel);
+        }),
     );
     await this.#beat();
     this.#started = true;
