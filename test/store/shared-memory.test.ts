@@ -200,6 +200,30 @@ describe("2025-11-25 tasks across two instances (official client, one session)",
   });
 });
 
+describe("2026-07-28 input_required rounds across two instances", () => {
+  it("a round answered by A is retried on B with A's requestState: B verifies it (the key the instances share) and completes", async () => {
+    const plain = { extensions: {} };
+    const first = (
+      await post2026(instances.A.url, "tools/call", { name: "confirm", arguments: { file: "b.txt" } }, plain)
+    ).result;
+    expect(first.resultType).toBe("input_required");
+    expect(typeof first.requestState).toBe("string");
+    const retried = await post2026(
+      instances.B.url,
+      "tools/call",
+      {
+        name: "confirm",
+        arguments: { file: "b.txt" },
+        inputResponses: { "elicit-1": { action: "accept", content: { ok: true } } },
+        requestState: first.requestState,
+      },
+      plain,
+    );
+    expect(retried.error).toBeUndefined();
+    expect(retried.result.content).toEqual([{ type: "text", text: "Deleted b.txt" }]);
+  });
+});
+
 describe("2026-07-28 tasks (SEP-2663) across two instances", () => {
   const post = (to: "A" | "B", method: string, params: Record<string, unknown>) =>
     post2026(instances[to].url, method, params);

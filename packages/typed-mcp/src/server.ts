@@ -171,8 +171,7 @@ export class McpServer {
    * and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH` (`refuseDeep`).
    */
   #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
-    // With a shared store, the first request starts the heartbeat and the fan-out subscriptions.
-    if (this.#shared !== undefined && !this.#shared.started) this.#shared.ready().catch(() => {});
+    if (this.#shared?.started === false) this.#shared.ready().catch(() => {}); // the first request starts the store's part
     const handler =
       (this.#lists.handler =
       this.#handler ??=
@@ -293,10 +292,7 @@ export class McpServer {
     await this.#subscriptions.resourceUpdated(uri);
   }
 
-  /**
-   * With `store`: resolves once this instance heartbeats and listens to the store's channels
-   * (docs/scaling.md); serve after it. Without: at once. Rejects with the store's error (a later call retries).
-   */
+  /** With `store`: resolves once this instance heartbeats and listens (docs/scaling.md); serve after it. Rejects with the store's error. */
   storeReady(): Promise<void> {
     return this.#shared?.ready() ?? Promise.resolve();
   }
@@ -428,7 +424,11 @@ export class McpServer {
    * @internal
    */
   [SDK_FACTORY](ctx?: McpRequestContext): Server {
-    const codec = (this.#requestStateCodec ??= requestStateCodec(this.#options.requestState));
+    // With a store: the requestState key the instances share (store/shared.ts), kept once known.
+    const codec =
+      this.#requestStateCodec ??
+      requestStateCodec(this.#shared?.requestStateOptions(this.#options.requestState) ?? this.#options.requestState);
+    if (this.#shared?.started !== false) this.#requestStateCodec = codec;
     return buildSdkServer(
       {
         info: this.#info,

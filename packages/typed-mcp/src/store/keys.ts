@@ -20,7 +20,9 @@ type KeyKind =
   /** The expiring set of one quota bucket's running tasks (leases). */
   | "running"
   /** One instance's heartbeat. */
-  | "instance";
+  | "instance"
+  /** A secret the instances share (the `requestState` key). */
+  | "secret";
 
 /** The fan-out channels (one subscription per instance each; messages are JSON). */
 export type Channel =

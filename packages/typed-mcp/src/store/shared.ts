@@ -30,6 +30,9 @@ export interface StoreSettings {
   prefix?: string;
 }
 
+/** How long the shared `requestState` key lasts unrenewed (30 days; every heartbeat renews it). */
+const SECRET_TTL_MS = 30 * 24 * 3600 * 1000;
+
 /** A call running here that another instance may cancel. */
 interface Call {
   readonly owner: string;
@@ -65,6 +68,8 @@ export class SharedInstance {
   /** Leases this instance renews with its heartbeat: set key → members. */
   readonly #leases = new Map<string, Set<string>>();
   readonly #subscribed = new Set<Channel>();
+  /** The `requestState` key every instance of the store uses (base64url), once {@link ready} read or made it. */
+  #stateKey: string | undefined;
   #ready: Promise<void> | undefined;
   #started = false;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -101,6 +106,18 @@ export class SharedInstance {
       throw error;
     });
     return this.#ready;
+  }
+
+  /**
+   * `options` (the server's `requestState` option) with the key the instances share when it has
+   * none: a 2026-07-28 `input_required` retry may reach another instance, which must verify the
+   * `requestState` this one sealed. The key is made by the first instance and kept in the store
+   * (renewed by the heartbeats). Before {@link ready} has read it: `options` as given (the caller
+   * must not keep a codec made from it).
+   */
+  requestStateOptions<T extends { key?: string | Uint8Array }>(options: T | undefined): T | undefined {
+    if (options?.key !== undefined || this.#stateKey === undefined) return options;
+    return { ...options, key: this.#stateKey } as T;
   }
 
   /** Whether {@link ready} succeeded once (this instance listens to the channels). */
@@ -195,6 +212,7 @@ export class SharedInstance {
         }),
     );
     await this.#beat();
+    await this.#sharedStateKey();
     this.#started = true;
     this.#timer ??= setInterval(() => void this.#beat().catch(() => {}), Math.floor(this.leaseMs / 3));
     (this.#timer as { unref?: () => void }).unref?.();
@@ -203,11 +221,25 @@ export class SharedInstance {
   /** Renews this instance's heartbeat and the leases it holds. */
   async #beat(): Promise<void> {
     await this.store.swap(await this.keys.key("instance", this.id), await this.#beatValue(), "1", this.leaseMs);
+    if (this.#stateKey !== undefined) await this.#sharedStateKey();
     const until = Date.now() + this.leaseMs;
     const renewals: Promise<boolean>[] = [];
     for (const [key, members] of this.#leases)
       for (const member of members) renewals.push(this.store.enter(key, member, until));
     await Promise.all(renewals);
+  }
+
+  /** Reads the shared `requestState` key, or makes it (the first instance wins the swap), and renews its ttl. */
+  async #sharedStateKey(): Promise<void> {
+    const key = await this.keys.key("secret", "requestState");
+    for (;;) {
+      const current = await this.store.get(key);
+      const value = current ?? toBase64url(crypto.getRandomValues(new Uint8Array(32)));
+      if (await this.store.swap(key, current, value, SECRET_TTL_MS)) {
+        this.#stateKey = value;
+        return;
+      }
+    }
   }
 
   /** The current heartbeat value (so the swap renews it), `undefined` when it lapsed. */
