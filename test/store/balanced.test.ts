@@ -45,9 +45,10 @@ async function cluster(args: (i: number) => string[], env: Record<string, string
 /** A fetch that records the upstream and JSON-RPC method of every request it sends. */
 function recording(log: { upstream: string; method: string }[]): typeof fetch {
   return async (input, init) => {
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
+    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string; id?: unknown }) : {};
     const response = await fetch(input, init);
-    log.push({ upstream: response.headers.get("x-upstream") ?? "?", method: body.method ?? init?.method ?? "GET" });
+    const method = body.method ?? (body.id !== undefined ? "answer" : (init?.method ?? "GET"));
+    log.push({ upstream: response.headers.get("x-upstream") ?? "?", method });
     return response;
   };
 }
@@ -57,8 +58,12 @@ function recording(log: { upstream: string; method: string }[]): typeof fetch {
  * `initialize` the client opens its GET stream by itself (answered 405: stateless HTTP has none);
  * this waits for that answer, so that no request of the client's own races the steering below.
  */
-async function connectClient(c: Cluster, log: { upstream: string; method: string }[]): Promise<Client> {
-  const client = new Client({ name: "balanced", version: "1.0.0" });
+async function connectClient(
+  c: Cluster,
+  log: { upstream: string; method: string }[],
+  capabilities: Record<string, object> = {},
+): Promise<Client> {
+  const client = new Client({ name: "balanced", version: "1.0.0" }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(c.balancer.url, { fetch: recording(log) }));
   await eventually(() => log.some((l) => l.method === "GET"));
   return client;
@@ -239,6 +244,26 @@ describe("the everything example, three instances behind nginx, one Redis", () =
       return done.status === "completed";
     }, 30_000);
     expect(done.result.content[0].text).toMatch(/^# Research Report: python \(snake\)\n/);
+  });
+
+  it("2025-11-25 ctx.elicit behind the balancer: elicitation/create goes out on the tools/call stream from A, the answer POST lands on B, the tool on A finishes", async () => {
+    const log: { upstream: string; method: string }[] = [];
+    const client = await connectClient(everything, log, { elicitation: { form: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler("elicitation/create", (request) => {
+      asked.push(String(request.params.message));
+      return { action: "accept", content: { name: "Ada", check: true } };
+    });
+    const [a] = everything.upstreams as [string, string, string];
+    await steer(everything, a);
+    const result = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    expect(asked).toEqual(["Please provide inputs for the following fields:"]);
+    expect((result.content as { text: string }[])[0]!.text).toBe("✅ User provided the requested information!");
+    const call = log.find((l) => l.method === "tools/call")!;
+    const answer = log.find((l) => l.method === "answer")!;
+    expect(call.upstream).toBe(a);
+    expect(answer.upstream).not.toBe(a);
+    await client.close();
   });
 
   it("an instance killed with kill -9 mid-task: the task becomes failed, saying so, within the lease (10 s)", async () => {

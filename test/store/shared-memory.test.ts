@@ -51,8 +51,9 @@ const routed: typeof fetch = (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const target = instances[route.to].url;
   url.host = target.host;
-  const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
-  route.log.push(`${route.to} ${body.method ?? init?.method ?? "GET"}`);
+  const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string; id?: unknown }) : {};
+  const what = body.method ?? (body.id !== undefined ? "answer" : (init?.method ?? "GET"));
+  route.log.push(`${route.to} ${what}`);
   return fetch(url, init);
 };
 /** Sends the next requests to `to`. */
@@ -196,6 +197,23 @@ describe("2025-11-25 tasks across two instances (official client, one session)",
     await eventually(() => held.A.aborted > aborted);
     expect(held.B).toEqual({ started: 0, aborted: 0 });
     await expect(call).rejects.toThrow();
+    await client.close();
+  });
+});
+
+describe("2025-era server→client requests behind a balancer", () => {
+  it("ctx.elicit in a tools/call on A goes out on A's stream; the client's answer POST lands on B; the tool on A gets it and finishes", async () => {
+    const client = await connect();
+    client.setRequestHandler("elicitation/create", async (request) => {
+      expect(request.params.message).toBe("Delete c.txt?");
+      at("B");
+      return { action: "accept", content: { ok: true } };
+    });
+    at("A");
+    route.log.length = 0;
+    const result = await client.callTool({ name: "confirm", arguments: { file: "c.txt" } });
+    expect(result.content).toEqual([{ type: "text", text: "Deleted c.txt" }]);
+    expect(route.log).toEqual(["A tools/call", "B answer"]);
     await client.close();
   });
 });

@@ -179,7 +179,7 @@ export class McpServer {
           maxRequestBodySize: this.maxRequestBodySize,
           maxSubscriptions: this.#listen.limits.maxListenStreams,
         }));
-    return serveRequest(request, options, handler, this.#listen, this.maxRequestBodySize);
+    return serveRequest(request, options, handler, this.#listen, this.maxRequestBodySize, this.#shared);
   }
 
   /**

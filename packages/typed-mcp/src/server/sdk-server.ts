@@ -37,6 +37,7 @@ import {
 import type { McpServerOptions } from "./options.js";
 import type { Subscriptions } from "../resources/subscriptions.js";
 import type { SharedInstance } from "../store/shared.js";
+import { relayAnswers } from "../store/answers.js";
 import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
@@ -143,7 +144,13 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   if (servesConnection(ctx)) parts.lists.track(sdk);
   if (isLegacyHttpRequest(ctx)) {
     installSessionHook(sdk, UI_EXTENSION);
-    markWithoutBackChannel(sdk);
+    // With a shared store and an owner, the client's answers reach this instance from any other (store/answers.ts).
+    const owner = callerOf(
+      { http: { authInfo: ctx?.authInfo, req: ctx?.requestInfo } } as never,
+      undefined,
+      parts.callerKey,
+    );
+    if (!relayAnswers(shared, sdk, owner.owner, ctx?.requestInfo)) markWithoutBackChannel(sdk);
   }
   if (shared !== undefined && ctx?.requestInfo !== undefined) relayCancels(sdk, shared, ctx, parts.callerKey);
   return sdk;

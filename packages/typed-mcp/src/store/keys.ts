@@ -31,7 +31,8 @@ export type Channel =
   | "cancel-call"
   | "cancel-task"
   | "task-input"
-  | "task-settled";
+  | "task-settled"
+  | "client-answer";
 
 /** Makes the keys of one server in one store. */
 export class Keys {

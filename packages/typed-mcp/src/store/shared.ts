@@ -201,6 +201,7 @@ export class SharedInstance {
       "cancel-task",
       "task-input",
       "task-settled",
+      "client-answer",
     ];
     // A channel subscribed by an earlier, failed attempt is not subscribed twice.
     await Promise.all(
