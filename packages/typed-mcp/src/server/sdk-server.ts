@@ -38,6 +38,7 @@ import type { McpServerOptions } from "./options.js";
 import type { Subscriptions } from "../resources/subscriptions.js";
 import type { SharedInstance } from "../store/shared.js";
 import { relayAnswers } from "../store/answers.js";
+import { afterCancel } from "../protocol/sdk-patches-store.js";
 import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
@@ -152,34 +153,14 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     );
     if (!relayAnswers(shared, sdk, owner.owner, ctx?.requestInfo)) markWithoutBackChannel(sdk);
   }
-  if (shared !== undefined && ctx?.requestInfo !== undefined) relayCancels(sdk, shared, ctx, parts.callerKey);
+  // With a store, a `notifications/cancelled` arriving here is also published to every instance (store/shared.ts `cancelCall`).
+  if (shared !== undefined && ctx?.requestInfo !== undefined) {
+    const owner = callerOf(
+      { http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never,
+      undefined,
+      parts.callerKey,
+    );
+    afterCancel(sdk, (id, reason) => shared.cancelCall(owner.owner, id, reason).catch(() => {}));
+  }
   return sdk;
-}
-
-/**
- * With a shared store, an HTTP request's `notifications/cancelled` is also published to every
- * instance (store/shared.ts `cancelCall`), keyed by the request's owner (its token owner or
- * `Mcp-Session-Id`, caller.ts) and the request id; the SDK's own cancel of a call on this
- * instance happens first, as without a store.
- */
-function relayCancels(
-  sdk: Server,
-  shared: SharedInstance,
-  ctx: McpRequestContext,
-  callerKey: CallerKey | undefined,
-): void {
-  const internals = sdk as unknown as {
-    _oncancel(notification: { params: { requestId?: string | number; reason?: unknown } }): Promise<void>;
-  };
-  const local = internals._oncancel.bind(sdk);
-  const owner = callerOf(
-    { http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never,
-    undefined,
-    callerKey,
-  ).owner;
-  internals._oncancel = async (notification) => {
-    await local(notification);
-    const id = notification.params.requestId;
-    if (id !== undefined) await shared.cancelCall(owner, id, notification.params.reason).catch(() => {});
-  };
 }

@@ -10,7 +10,7 @@
  * 1,024 ids (the SDK counts from 0 per instance, so ids would collide across calls and instances);
  * `floor(id / 1024)` names the block, hashed with the owner into the key. Only requests with an
  * owner (a token or an `Mcp-Session-Id`, caller.ts) take part: an anonymous answer cannot be told
- * apart from another client's.
+ * apart from another client's. The SDK internals used are protocol/sdk-patches-store.ts's.
  *
  * @module
  */
@@ -18,19 +18,12 @@ import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import { ANONYMOUS_OWNER, callerOf } from "../transports/caller.js";
 import type { CallerKey } from "../transports/caller.js";
 import { decodeSession } from "../protocol/session.js";
+import { adoptClientCapabilities, deliverResponse, numberRequestsFrom } from "../protocol/sdk-patches-store.js";
 import { digest } from "./keys.js";
 import type { SharedInstance } from "./shared.js";
 
 /** Ids per SDK instance's block. */
 const BLOCK = 1024;
-
-/** The SDK 2.4.0 `Protocol` internals this relies on (asserted by test/store/shared-memory.test.ts). */
-interface ProtocolInternals {
-  _requestMessageId: number;
-  _onresponse(message: unknown): void;
-  /** What the SDK checks before `elicitInput` / `createMessage` / `listRoots` (set by its `initialize`, which a per-request instance never saw). */
-  _clientCapabilities: unknown;
-}
 
 /** A JSON-RPC response (result or error) with a numeric id. */
 type Answer = { jsonrpc: "2.0"; id: number; result?: unknown; error?: unknown };
@@ -45,7 +38,7 @@ class Relay {
       const answer = message["answer"];
       if (typeof key !== "string" || !isAnswer(answer)) return;
       const sdk = this.#waiting.get(key);
-      if (sdk !== undefined) (sdk as unknown as ProtocolInternals)._onresponse(answer);
+      if (sdk !== undefined) deliverResponse(sdk, answer);
     });
   }
 
@@ -55,10 +48,9 @@ class Relay {
    * instance until it closes.
    */
   async track(sdk: Server, owner: string, request: Request | undefined): Promise<void> {
-    const internals = sdk as unknown as ProtocolInternals;
     const block = crypto.getRandomValues(new Uint32Array(1))[0]! * 2 + 1;
-    internals._requestMessageId = block * BLOCK;
-    internals._clientCapabilities ??= decodeSession(request?.headers.get("mcp-session-id"))?.clientCapabilities;
+    numberRequestsFrom(sdk, block * BLOCK);
+    adoptClientCapabilities(sdk, decodeSession(request?.headers.get("mcp-session-id"))?.clientCapabilities);
     const key = await blockKey(owner, block);
     this.#waiting.set(key, sdk);
     const previous = sdk.onclose;
