@@ -143,24 +143,29 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
   // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
   if (servesConnection(ctx)) parts.lists.track(sdk);
+  const relayed = shareRequest(sdk, shared, ctx, parts.callerKey);
   if (isLegacyHttpRequest(ctx)) {
     installSessionHook(sdk, UI_EXTENSION);
-    // With a shared store and an owner, the client's answers reach this instance from any other (store/answers.ts).
-    const owner = callerOf(
-      { http: { authInfo: ctx?.authInfo, req: ctx?.requestInfo } } as never,
-      undefined,
-      parts.callerKey,
-    );
-    if (!relayAnswers(shared, sdk, owner.owner, ctx?.requestInfo)) markWithoutBackChannel(sdk);
-  }
-  // With a store, a `notifications/cancelled` arriving here is also published to every instance (store/shared.ts `cancelCall`).
-  if (shared !== undefined && ctx?.requestInfo !== undefined) {
-    const owner = callerOf(
-      { http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never,
-      undefined,
-      parts.callerKey,
-    );
-    afterCancel(sdk, (id, reason) => shared.cancelCall(owner.owner, id, reason).catch(() => {}));
+    if (!relayed) markWithoutBackChannel(sdk);
   }
   return sdk;
+}
+
+/**
+ * With a shared store, for an HTTP request: a `notifications/cancelled` arriving here is also
+ * published to every instance (store/shared.ts `cancelCall`, keyed by the caller's owner); and on
+ * 2025-era HTTP, for a caller with an owner, the client's answers to this instance's server→client
+ * requests reach it from any instance (store/answers.ts).
+ * @returns whether those answers are relayed (else the instance cannot carry such requests: back-channel.ts).
+ */
+function shareRequest(
+  sdk: Server,
+  shared: SharedInstance | undefined,
+  ctx: McpRequestContext | undefined,
+  callerKey: CallerKey | undefined,
+): boolean {
+  if (shared === undefined || ctx?.requestInfo === undefined) return false;
+  const { owner } = callerOf({ http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never, undefined, callerKey);
+  afterCancel(sdk, (id, reason) => shared.cancelCall(owner, id, reason).catch(() => {}));
+  return isLegacyHttpRequest(ctx) && relayAnswers(shared, sdk, owner, ctx.requestInfo);
 }
