@@ -221,8 +221,11 @@ export async function runStore({ root, quick }) {
     const latency = await fanOut(shared, other, quick ? 20 : 200);
     return { calls, tasks, latency };
   } finally {
-    for (const store of stores) await store.close();
-    redis.stop();
+    try {
+      for (const store of stores) await store.close();
+    } finally {
+      redis.stop();
+    }
   }
 }
 
