@@ -11,6 +11,8 @@ import type { KnipConfig } from "knip";
 const FIXTURES = ["test/**/fixtures/**", "test/**/fixture/**"];
 
 const config: KnipConfig = {
+  // Debian's packages the scale-out tests start (installed by scripts/ensure-scale-tools.sh, not npm).
+  ignoreBinaries: ["nginx", "redis-server"],
   workspaces: {
     // The workspace root holds the tests and the scripts: each test file, each script (run by
     // `node scripts/x.mjs`) and the files the tests start in a process of their own are entries;

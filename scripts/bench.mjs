@@ -9,7 +9,10 @@
 //   4. typed-mcp/otel: tools/call with @opentelemetry/api and no SDK vs without, with an SDK and a
 //      batch exporter, and the hook's share of a CPU profile (scripts/bench/otel.mjs);
 //   5. full runs only: the playground's writer and extraction, the backend comparison
-//      (scripts/bench/extraction.mjs).
+//      (scripts/bench/extraction.mjs);
+//   6. full runs only, when redis-server is installed: the scale-out store rows of issue 20 —
+//      tools/call and task round trips with the Redis store vs none, resources/updated fan-out
+//      latency across instances (scripts/bench/store.mjs).
 //
 // Options: `--quick` (or BENCH_QUICK=1): small projects and short timings, for the test that keeps
 // this code working (test/bench/bench.test.ts) — its figures are not to be quoted; `--out FILE`:
@@ -25,6 +28,7 @@ import { runCall } from "./bench/call.mjs";
 import { runOtel } from "./bench/otel.mjs";
 import { runProjects } from "./bench/projects.mjs";
 import { runExtraction } from "./bench/extraction.mjs";
+import { runStore } from "./bench/store.mjs";
 import { renderReport } from "./bench/report.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -48,12 +52,15 @@ try {
   log("projects…");
   const projects = runProjects({ ...env, log });
   let extraction;
+  let store;
   if (!quick) {
     log("playground and backends…");
     extraction = await runExtraction(env);
+    log("shared store (redis-server)…");
+    store = await runStore({ root, quick });
   }
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
-  const report = renderReport({ root, quick, readers, call, otel, projects, extraction, startedAt, seconds });
+  const report = renderReport({ root, quick, readers, call, otel, projects, extraction, store, startedAt, seconds });
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, report);
   log(`\n${report}\nwritten to ${outFile}`);

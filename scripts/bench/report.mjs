@@ -179,6 +179,7 @@ export function renderReport(r) {
   }
   out.push(...workerGroups(r.projects.worker.groups));
   if (r.extraction) out.push("", "## Playground and backends", "", ...r.extraction);
+  if (r.store) out.push(...storeRows(r.store));
   out.push(
     "",
     "## Method",
@@ -198,4 +199,24 @@ export function renderReport(r) {
     "",
   );
   return out.join("\n");
+}
+
+/**
+ * The scale-out section (issue 20, scripts/bench/store.mjs): tools/call and task round trips with
+ * the Redis store vs none (goal: a call that keeps nothing ≥ 0.9×), and fan-out latency.
+ */
+function storeRows(s) {
+  const rate = (hz) => `${Math.round(hz).toLocaleString("en-US")}/s`;
+  return [
+    "",
+    "## Shared store (Redis on loopback; docs/scaling.md)",
+    "",
+    "| figure | no store | Redis store | Redis / none | goal |",
+    "|---|---|---|---|---|",
+    `| tools/call without tasks, anonymous | ${rate(s.calls.memory)} | ${rate(s.calls.redis)} | ${x(s.calls.redis / s.calls.memory)} | ≥ ×0.90 |`,
+    `| tools/call without tasks, token owner (cancellable across instances) | ${rate(s.calls["memory, token owner"])} | ${rate(s.calls["redis, token owner"])} | ${x(s.calls["redis, token owner"] / s.calls["memory, token owner"])} | ≥ ×0.90 |`,
+    `| task create → completed round trip (2026-07-28) | ${rate(s.tasks.memory)} | ${rate(s.tasks.redis)} | ${x(s.tasks.redis / s.tasks.memory)} | — (measured) |`,
+    "",
+    `\`resources/updated\` from instance B to a listen stream on A (two servers, one Redis): p50 ${s.latency.p50.toFixed(2)} ms, p99 ${s.latency.p99.toFixed(2)} ms.`,
+  ];
 }

@@ -11,6 +11,7 @@ export const FULL = process.env.TYPED_MCP_TIER === "full";
 
 /**
  * Test files that run only in the full tier, relative to the repository root: each needs
- * something the fast tier does not install (Debian's chromium, through scripts/ensure-chromium.sh).
+ * something the fast tier does not install (Debian's chromium, through scripts/ensure-chromium.sh;
+ * redis-server and nginx, through scripts/ensure-scale-tools.sh).
  */
-export const FULL_ONLY = ["test/apps/browser.test.ts"];
+export const FULL_ONLY = ["test/apps/browser.test.ts", "test/store/balanced.test.ts"];

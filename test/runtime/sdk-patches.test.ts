@@ -15,6 +15,12 @@ import {
   servesConnection,
   wrapRequestHandlers,
 } from "../../packages/typed-mcp/dist/protocol/sdk-patches.js";
+import {
+  adoptClientCapabilities,
+  afterCancel,
+  deliverResponse,
+  numberRequestsFrom,
+} from "../../packages/typed-mcp/dist/protocol/sdk-patches-store.js";
 
 const SDK_DIR = new URL("../../packages/typed-mcp/node_modules/@modelcontextprotocol/server/", import.meta.url);
 // The same module instance typed-mcp's dist imports (ESM resolves the pnpm symlink to one real path).
@@ -224,5 +230,39 @@ describe("sdk-patches.ts assumptions", () => {
       response.headers.get("mcp-session-id") ?? "",
       changed("the session hook no longer sets Mcp-Session-Id on the initialize response"),
     ).toMatch(/^tmcp1\./);
+  });
+
+  it("sdk-patches-store.ts: adopted client capabilities let elicitInput send without initialize, ids start where numberRequestsFrom says, deliverResponse resolves the waiting request", async () => {
+    const server = new sdk.Server({ name: "t", version: "1" }, { capabilities: {} });
+    const { transport, sent } = fakeTransport();
+    await server.connect(transport as never);
+    adoptClientCapabilities(server as never, { elicitation: { form: {} } });
+    numberRequestsFrom(server as never, 5120);
+    const asked = server.elicitInput({
+      message: "ok?",
+      requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+    });
+    asked.catch(() => {});
+    const request = await answered(sent, 5120).catch(() => undefined);
+    expect(
+      request?.method,
+      changed("elicitInput did not send elicitation/create with id _requestMessageId (5120)"),
+    ).toBe("elicitation/create");
+    deliverResponse(server as never, { jsonrpc: "2.0", id: 5120, result: { action: "accept", content: { ok: true } } });
+    expect(await asked, changed("_onresponse did not resolve the waiting request")).toEqual({
+      action: "accept",
+      content: { ok: true },
+    });
+  });
+
+  it("sdk-patches-store.ts: afterCancel runs after the SDK's _oncancel for every notifications/cancelled", async () => {
+    const server = new sdk.Server({ name: "t", version: "1" }, { capabilities: {} });
+    const { transport } = fakeTransport();
+    await server.connect(transport as never);
+    const seen: unknown[] = [];
+    afterCancel(server as never, async (id, reason) => void seen.push([id, reason]));
+    transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "x" } });
+    for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(seen, changed("notifications/cancelled no longer reaches Protocol._oncancel")).toEqual([[7, "x"]]);
   });
 });

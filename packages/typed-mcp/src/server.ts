@@ -33,7 +33,10 @@ import { Pager } from "./protocol/pagination.js";
 import { ListenStreams } from "./streams/listen-streams.js";
 import type { StreamLimits } from "./streams/listen-streams.js";
 import { Subscriptions } from "./resources/subscriptions.js";
-import { TaskStore } from "./tasks/store.js";
+import type { ServerTasks } from "./tasks/access.js";
+import type { SharedInstance } from "./store/shared.js";
+import { serverTasks } from "./store/shared-tasks.js";
+import { shareFanOut } from "./store/fan-out.js";
 import type { LogLevel } from "./types.js";
 import { chainOf, type Middleware } from "./calls/middleware.js";
 import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
@@ -80,8 +83,10 @@ export class McpServer {
   readonly #auth: AuthHandler | undefined;
   /** Lasting connections told about list changes (`dynamic`, dynamic-lists.ts). */
   readonly #lists: ListChanges;
-  /** The tasks of every connection and request (tasks/store.ts). */
-  readonly #tasks: TaskStore;
+  /** The tasks of every connection and request (tasks/store.ts), and how they are reached (its own store, or the shared `store`'s). */
+  readonly #tasks: ServerTasks;
+  /** This instance's part in the `store` option's shared store (store/shared.ts), else `undefined`. */
+  readonly #shared: SharedInstance | undefined;
   /** The pages of the registration listings (the `pageSize` option, protocol/pagination.ts). */
   readonly #pages: Pager;
   /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
@@ -94,6 +99,8 @@ export class McpServer {
   readonly #chain: Middleware[] = [];
   #instrumentation: Instrumentation | undefined;
   readonly #chained = chainOf(() => this.#instrumentation, this.#chain);
+  /** `list_changed` and `resources/updated` here and, with a shared store, on every instance (store/fan-out.ts). */
+  readonly #fanOut: ReturnType<typeof shareFanOut>;
   /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
@@ -109,7 +116,7 @@ export class McpServer {
     this.maxRequestBodySize = limits.maxRequestBodySize;
     this.#options = { ...options };
     this.#lists = new ListChanges(options.dynamic === true);
-    this.#tasks = new TaskStore(options.tasks);
+    ({ tasks: this.#tasks, shared: this.#shared } = serverTasks(options.tasks, options.store));
     this.#pages = new Pager(options.pageSize);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
@@ -119,8 +126,13 @@ export class McpServer {
     this.#registry = new Registry(
       (failure) => reportFailure(failure, this.#options),
       options.dynamic === true,
-      (kinds) => this.#lists.announce(kinds),
+      (kinds) => this.#fanOut.listsChanged(kinds),
     );
+    this.#fanOut = shareFanOut(this.#shared, {
+      dynamic: options.dynamic === true,
+      lists: (kinds) => this.#lists.announce(kinds),
+      resource: (uri) => this.#resourceUpdatedHere(uri),
+    });
     const registry = this.#registry;
     this.#auth = authGate(options.auth, {
       toolScopes: (name) => registry.toolScopes(name),
@@ -169,6 +181,7 @@ export class McpServer {
    * and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH` (`refuseDeep`).
    */
   #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
+    if (this.#shared?.started === false) this.#shared.ready().catch(() => {}); // the first request starts the store's part
     const handler =
       (this.#lists.handler =
       this.#handler ??=
@@ -176,7 +189,7 @@ export class McpServer {
           maxRequestBodySize: this.maxRequestBodySize,
           maxSubscriptions: this.#listen.limits.maxListenStreams,
         }));
-    return serveRequest(request, options, handler, this.#listen, this.maxRequestBodySize);
+    return serveRequest(request, options, handler, this.#listen, this.maxRequestBodySize, this.#shared);
   }
 
   /**
@@ -280,8 +293,18 @@ export class McpServer {
    * @returns A promise settled when the notifications were handed to the transports.
    */
   async resourceUpdated(uri: string): Promise<void> {
+    await this.#fanOut.resourceUpdated(uri);
+  }
+
+  /** {@link resourceUpdated} on this instance only (what the fan-out delivers from other instances). */
+  async #resourceUpdatedHere(uri: string): Promise<void> {
     this.#handler?.notify.resourceUpdated(uri);
     await this.#subscriptions.resourceUpdated(uri);
+  }
+
+  /** With `store`: resolves once this instance heartbeats and listens (docs/scaling.md); serve after it. Rejects with the store's error. */
+  storeReady(): Promise<void> {
+    return this.#shared?.ready() ?? Promise.resolve();
   }
 
   /** The URIs lasting 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
@@ -431,7 +454,11 @@ export class McpServer {
    * @internal
    */
   [SDK_FACTORY](ctx?: McpRequestContext): Server {
-    const codec = (this.#requestStateCodec ??= requestStateCodec(this.#options.requestState));
+    // With a store: the requestState key the instances share (store/shared.ts), kept once known.
+    const codec =
+      this.#requestStateCodec ??
+      requestStateCodec(this.#shared?.requestStateOptions(this.#options.requestState) ?? this.#options.requestState);
+    if (this.#shared?.started !== false) this.#requestStateCodec = codec;
     return buildSdkServer(
       {
         info: this.#info,
@@ -440,6 +467,7 @@ export class McpServer {
         auth: this.#auth,
         limits: this.#limits,
         tasks: this.#tasks,
+        shared: this.#shared,
         pages: this.#pages,
         callerKey: this.#callerKey,
         subscriptions: this.#subscriptions,

@@ -12,6 +12,7 @@ import type { RequestStateOptions } from "../calls/input-required.js";
 import { resolveLimits } from "../protocol/limits.js";
 import type { ArgumentLimits, LimitOptions } from "../protocol/limits.js";
 import type { TaskOptions } from "../tasks/store.js";
+import type { StoreOption } from "../store/shared.js";
 import { resolveStreamLimits } from "../streams/listen-streams.js";
 import type { StreamLimits, StreamOptions } from "../streams/listen-streams.js";
 
@@ -124,6 +125,15 @@ export interface McpServerOptions extends LimitOptions {
    *   per-caller quota above `maxListenStreams`.
    */
   streams?: StreamOptions;
+  /**
+   * A store shared by every instance of this server (docs/scaling.md): tasks, running-task
+   * leases, `resources/updated` and `list_changed` fan-out and the cancellation of calls then
+   * cross instances behind a balancer. A {@link StateStore} (e.g. `await connectRedisStore(url)`
+   * from `typed-mcp/redis`, or a `MemoryStateStore` shared by servers in one process), or
+   * `{ state, leaseMs?, prefix? }`. Default: none — everything stays in this process, as before.
+   * @throws RangeError (from the constructor) when `leaseMs` is not an integer of at least 1,000.
+   */
+  store?: StoreOption;
 }
 
 /**

@@ -36,15 +36,18 @@ import {
 } from "../protocol/sdk-patches.js";
 import type { McpServerOptions } from "./options.js";
 import type { Subscriptions } from "../resources/subscriptions.js";
-import type { TaskStore } from "../tasks/store.js";
+import type { SharedInstance } from "../store/shared.js";
+import { relayAnswers } from "../store/answers.js";
+import { afterCancel } from "../protocol/sdk-patches-store.js";
+import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
+import type { ServerTasks } from "../tasks/access.js";
 import { callTool } from "../calls/tool-call.js";
 import { installMiddleware } from "../calls/middleware.js";
 import type { Middleware } from "../calls/middleware.js";
 import { bindInstrumentation } from "../calls/instrumentation.js";
 import type { ConnectionInfo, Instrumentation } from "../calls/instrumentation.js";
-import { callerOf } from "../transports/caller.js";
 
 /** What every SDK `Server` of one `McpServer` is built from. */
 export interface ServerParts {
@@ -59,7 +62,9 @@ export interface ServerParts {
   /** Bounds on `tools/call` arguments. */
   readonly limits: ArgumentLimits;
   /** The tasks of every connection and request. */
-  readonly tasks: TaskStore;
+  readonly tasks: ServerTasks;
+  /** This instance's part in a shared store (the `store` option), else `undefined`. */
+  readonly shared: SharedInstance | undefined;
   /** The pages of `tools/list` and the resource and prompt listings (the `pageSize` option). */
   readonly pages: Pager;
   /** The `callerKey` option. */
@@ -122,17 +127,24 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   const tasks = registry.hasTaskTools()
     ? installTasks(sdk, parts.tasks, (ctx) => viewOf(sdk, ctx), connection, parts.callerKey, registry)
     : undefined;
+  const shared = parts.shared;
   sdk.setRequestHandler("tools/call", (request, ctx) => {
     const entry = registry.tool(request.params.name);
     const capture = rawArguments(ctx.mcpReq.id);
     const run = (c: typeof ctx) => callTool(sdk, entry, request.params, c, viewOf(sdk, c), policy, capture);
-    return (tasks?.dispatch(
+    const task = tasks?.dispatch(
       entry?.listing.execution?.taskSupport,
       entry?.descriptor.taskStart,
       request.params,
       ctx,
       run,
-    ) ?? run(ctx)) as never;
+    );
+    if (task !== undefined) return task as never;
+    // With a shared store, a `notifications/cancelled` reaching another instance aborts this call (store/shared.ts).
+    const tracked = shared?.trackCall(callerOf(ctx, undefined, parts.callerKey).owner, ctx.mcpReq.id);
+    if (tracked === undefined) return run(ctx) as never;
+    const signal = AbortSignal.any([ctx.mcpReq.signal, tracked.signal]);
+    return run({ ...ctx, mcpReq: { ...ctx.mcpReq, signal } }).finally(tracked.done) as never;
   });
   installResourceHandlers(
     sdk,
@@ -148,9 +160,10 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
   // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
   if (servesConnection(ctx)) parts.lists.track(sdk);
+  const relayed = shareRequest(sdk, shared, ctx, parts.callerKey);
   if (isLegacyHttpRequest(ctx)) {
     installSessionHook(sdk, UI_EXTENSION);
-    markWithoutBackChannel(sdk);
+    if (!relayed) markWithoutBackChannel(sdk);
   }
   return sdk;
 }
@@ -184,4 +197,23 @@ function observe(
   return (method, params) => {
     if (instrumentation.enabled()) instrumentation.notification(method, params, info);
   };
+}
+
+/**
+ * With a shared store, for an HTTP request: a `notifications/cancelled` arriving here is also
+ * published to every instance (store/shared.ts `cancelCall`, keyed by the caller's owner); and on
+ * 2025-era HTTP, for a caller with an owner, the client's answers to this instance's server→client
+ * requests reach it from any instance (store/answers.ts).
+ * @returns whether those answers are relayed (else the instance cannot carry such requests: back-channel.ts).
+ */
+function shareRequest(
+  sdk: Server,
+  shared: SharedInstance | undefined,
+  ctx: McpRequestContext | undefined,
+  callerKey: CallerKey | undefined,
+): boolean {
+  if (shared === undefined || ctx?.requestInfo === undefined) return false;
+  const { owner } = callerOf({ http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never, undefined, callerKey);
+  afterCancel(sdk, (id, reason) => shared.cancelCall(owner, id, reason).catch(() => {}));
+  return isLegacyHttpRequest(ctx) && relayAnswers(shared, sdk, owner, ctx.requestInfo);
 }

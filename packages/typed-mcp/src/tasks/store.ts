@@ -69,6 +69,12 @@ export interface TaskRecord {
   inputs?: { requests(): Record<string, unknown>; answer(responses: Record<string, unknown>): void };
 }
 
+/** What the wire shapes (wire.ts) and the `tasks/*` handlers read of a task: a {@link TaskRecord}, or a shared store's copy (store/shared-tasks.ts). */
+export type TaskView = Pick<
+  TaskRecord,
+  "taskId" | "status" | "statusMessage" | "createdAt" | "lastUpdatedAt" | "ttl" | "pollInterval" | "result" | "error"
+> & { readonly inputs?: { requests(): Record<string, unknown> } };
+
 /** Tasks per `tasks/list` page (2025-11-25 "Listing Tasks", cursor-based pagination). */
 const PAGE_SIZE = 50;
 
@@ -154,9 +160,22 @@ export class TaskStore {
   /** Bytes of all finished tasks' outcomes. */
   #resultBytes = 0;
 
+  /** Called after every change of a task (store/shared-tasks.ts writes it through to a shared store). */
+  mirror: ((record: TaskRecord) => void) | undefined;
+
   /** @throws RangeError or TypeError as tasks/quotas.ts `resolveTaskOptions`. */
   constructor(options: TaskOptions | undefined) {
     this.#options = resolveTaskOptions(options);
+  }
+
+  /** The resolved options (read by store/shared-tasks.ts for the running-task quota). */
+  get options(): ResolvedTaskOptions {
+    return this.#options;
+  }
+
+  /** Drops the task `taskId` at once (aborting it), as its expiry would; a shared store that refused it calls this. */
+  discard(taskId: string): void {
+    this.#expire(taskId);
   }
 
   /**
@@ -241,6 +260,7 @@ export class TaskStore {
     } catch {
       // A notification failure does not change the task.
     }
+    this.mirror?.(record);
     return true;
   }
 

@@ -40,10 +40,11 @@ import type { ClientView } from "../calls/client-view.js";
 import { bindInputSource, roundAnswersOf } from "../calls/input-required.js";
 import { hasTasks, isStateless } from "../protocol/revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./input.js";
+import type { ServerTasks, TaskAccess } from "./access.js";
 import { ANONYMOUS_OWNER, callerOf } from "../transports/caller.js";
 import type { Caller, CallerKey } from "../transports/caller.js";
-import { bindTask, checkRequestedTtl, isTerminal } from "./store.js";
-import type { TaskChange, TaskRecord, TaskStore } from "./store.js";
+import { bindTask, checkRequestedTtl } from "./store.js";
+import type { TaskChange, TaskRecord, TaskStore, TaskView } from "./store.js";
 import type { CallToolResult } from "../types.js";
 import { detailedTask, legacyPayload, legacyTask, modernTask } from "./wire.js";
 import { TaskCreated } from "./created.js";
@@ -91,7 +92,9 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  * (`initialize` without the extension key, `server/discover` without `capabilities.tasks`; the
  * SDK's `_oninitialize` / `_ondiscover` are wrapped on this instance).
  *
- * @param store The server's store (shared by every instance of the server).
+ * @param tasks The server's tasks: its store (shared by every SDK instance of the server), how the
+ *   handlers reach tasks (its own store, or a shared store's: store/shared-tasks.ts), and the
+ *   shared store's writer when there is one.
  * @param viewOf The client view of a request.
  * @param connection The id of the connection (stdio) the instance serves, which owns its tasks; `undefined` for HTTP.
  * @param callerKey The server's `callerKey` option (caller.ts).
@@ -100,15 +103,15 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  */
 export function installTasks(
   sdk: Server,
-  store: TaskStore,
+  tasks: ServerTasks,
   viewOf: (ctx: ServerContext) => ClientView,
   connection: string | undefined,
   callerKey: CallerKey | undefined,
   tools: { mayRunAsTask(name: string): boolean },
 ): TaskCalls {
   patchSdkForTasks(sdk, tools);
-  const calls = new TaskCalls(sdk, store, viewOf, connection, callerKey);
-  installTaskHandlers(sdk, store, calls, viewOf);
+  const calls = new TaskCalls(sdk, tasks, viewOf, connection, callerKey);
+  installTaskHandlers(sdk, tasks.access, calls, viewOf);
   return calls;
 }
 
@@ -152,56 +155,54 @@ function patchSdkForTasks(sdk: Server, tools: { mayRunAsTask(name: string): bool
 /** The `tasks/get`, `tasks/cancel`, `tasks/update`, `tasks/result` and `tasks/list` handlers of one SDK instance. */
 function installTaskHandlers(
   sdk: Server,
-  store: TaskStore,
+  access: TaskAccess,
   calls: TaskCalls,
   viewOf: (ctx: ServerContext) => ClientView,
 ): void {
-  const find = (taskId: string, ctx: ServerContext): { record: TaskRecord; modern: boolean } => {
+  const modernOf = (ctx: ServerContext): boolean => {
     const view = viewOf(ctx);
     const modern = isStateless(view.protocolVersion);
     if (modern && !negotiated(view)) throw missingExtension();
-    const record = store.get(taskId, calls.ownerOf(ctx));
-    if (record === undefined)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${cutEchoed(taskId)}`);
-    return { record, modern };
+    return modern;
   };
-  sdk.setRequestHandler("tasks/get", { params: TASK_ID_PARAMS }, (params, ctx) => {
-    const { record, modern } = find(params.taskId, ctx);
-    return (modern ? detailedTask(record) : legacyTask(record)) as never;
+  const notFound = (taskId: string): ProtocolError =>
+    new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${cutEchoed(taskId)}`);
+  const find = async (taskId: string, ctx: ServerContext): Promise<{ task: TaskView; modern: boolean }> => {
+    const modern = modernOf(ctx);
+    const task = await access.find(taskId, calls.ownerOf(ctx));
+    if (task === undefined) throw notFound(taskId);
+    return { task, modern };
+  };
+  sdk.setRequestHandler("tasks/get", { params: TASK_ID_PARAMS }, async (params, ctx) => {
+    const { task, modern } = await find(params.taskId, ctx);
+    return (modern ? detailedTask(task) : legacyTask(task)) as never;
   });
-  sdk.setRequestHandler("tasks/cancel", { params: TASK_ID_PARAMS }, (params, ctx) => {
-    const { record, modern } = find(params.taskId, ctx);
-    if (!modern && isTerminal(record.status)) {
+  sdk.setRequestHandler("tasks/cancel", { params: TASK_ID_PARAMS }, async (params, ctx) => {
+    const modern = modernOf(ctx);
+    const cancelled = await access.cancel(params.taskId, calls.ownerOf(ctx));
+    if (cancelled === undefined) throw notFound(params.taskId);
+    const { task, changed } = cancelled;
+    if (!modern && !changed) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Cannot cancel task ${record.taskId}: it is already ${record.status}.`,
+        `Cannot cancel task ${task.taskId}: it is already ${task.status}.`,
       );
     }
-    if (store.update(record, "cancelled", { statusMessage: "Cancelled by the client." }))
-      record.controller.abort(new DOMException("The task was cancelled.", "AbortError"));
-    return (modern ? {} : legacyTask(record)) as never;
+    return (modern ? {} : legacyTask(task)) as never;
   });
   // SEP-2663: answers (`inputResponses`, validated by the SDK into ctx.mcpReq.inputResponses) to a task's input requests (tasks/input.ts).
-  sdk.setRequestHandler("tasks/update", { params: TASK_ID_PARAMS }, (params, ctx) => {
-    const { record, modern } = find(params.taskId, ctx);
+  sdk.setRequestHandler("tasks/update", { params: TASK_ID_PARAMS }, async (params, ctx) => {
+    const { modern } = await find(params.taskId, ctx);
     if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
-    record.inputs?.answer(ctx.mcpReq.inputResponses ?? {});
+    await access.answer(params.taskId, calls.ownerOf(ctx), ctx.mcpReq.inputResponses ?? {});
     return {} as never;
   });
   sdk.setRequestHandler("tasks/result", { params: TASK_ID_PARAMS }, async (params, ctx) => {
-    const { record } = find(params.taskId, ctx);
-    const aborted = new Promise<never>((_, reject) => {
-      const signal = ctx.mcpReq.signal;
-      const stop = (): void => reject(new ProtocolError(ProtocolErrorCode.InternalError, "The request was cancelled."));
-      if (signal.aborted) stop();
-      else signal.addEventListener("abort", stop, { once: true });
-    });
-    aborted.catch(() => {});
-    await Promise.race([record.settled, aborted]);
-    return legacyPayload(record) as never;
+    const { task } = await find(params.taskId, ctx);
+    return legacyPayload(await access.settled(task, calls.ownerOf(ctx), ctx.mcpReq.signal)) as never;
   });
-  sdk.setRequestHandler("tasks/list", { params: LIST_PARAMS }, (params, ctx) => {
-    const page = store.list(calls.ownerOf(ctx), params?.cursor);
+  sdk.setRequestHandler("tasks/list", { params: LIST_PARAMS }, async (params, ctx) => {
+    const page = await access.list(calls.ownerOf(ctx), params?.cursor);
     return {
       tasks: page.tasks.map(legacyTask),
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -213,6 +214,7 @@ function installTaskHandlers(
 export class TaskCalls {
   readonly #sdk: Server;
   readonly #store: TaskStore;
+  readonly #shared: ServerTasks["shared"];
   readonly #viewOf: (ctx: ServerContext) => ClientView;
   readonly #connection: string | undefined;
   readonly #callerKey: CallerKey | undefined;
@@ -220,13 +222,14 @@ export class TaskCalls {
   /** @internal */
   constructor(
     sdk: Server,
-    store: TaskStore,
+    tasks: ServerTasks,
     viewOf: (ctx: ServerContext) => ClientView,
     connection: string | undefined,
     callerKey: CallerKey | undefined,
   ) {
     this.#sdk = sdk;
-    this.#store = store;
+    this.#store = tasks.store;
+    this.#shared = tasks.shared;
     this.#viewOf = viewOf;
     this.#connection = connection;
     this.#callerKey = callerKey;
@@ -288,12 +291,23 @@ export class TaskCalls {
     const afterInput = modern && taskStart === "after-input";
     if (afterInput && ctx.mcpReq.inputResponses === undefined && ctx.mcpReq.requestState() === undefined)
       return undefined;
-    const record = this.#store.create(this.callerOf(ctx), modern ? undefined : checkRequestedTtl(task?.ttl));
+    const caller = this.callerOf(ctx);
+    const record = this.#store.create(caller, modern ? undefined : checkRequestedTtl(task?.ttl));
     if (!modern && this.#connection !== undefined) record.onChange = statusNotifier(this.#sdk);
-    this.#run(record, ctx, run, modern, afterInput ? roundAnswersOf(ctx) : undefined);
-    return Promise.reject(
-      new TaskCreated(modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) }, record),
-    );
+    const start = (): never => {
+      this.#run(record, ctx, run, modern, afterInput ? roundAnswersOf(ctx) : undefined);
+      throw new TaskCreated(
+        modern ? { resultType: "task", ...modernTask(record) } : { task: legacyTask(record) },
+        record,
+      );
+    };
+    // With a shared store the task is written there (and its running lease taken) before it runs.
+    if (this.#shared !== undefined) return this.#shared.created(record, caller).then(start);
+    try {
+      return start();
+    } catch (signal) {
+      return Promise.reject(signal);
+    }
   }
 
   /** Runs the call detached from its request: the tool's signal is the task's; notifications it sends are best effort; `answers`: the creating round's (2026-07-28). */

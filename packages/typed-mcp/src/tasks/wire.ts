@@ -6,7 +6,7 @@
  * @module
  */
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
-import type { TaskRecord } from "./store.js";
+import type { TaskView } from "./store.js";
 import type { CallToolResult } from "../types.js";
 
 /**
@@ -15,7 +15,7 @@ import type { CallToolResult } from "../types.js";
  * (both integer milliseconds).
  */
 function taskFields(
-  r: TaskRecord,
+  r: TaskView,
   ttlKey: "ttl" | "ttlMs",
   pollKey: "pollInterval" | "pollIntervalMs",
 ): Record<string, unknown> {
@@ -31,17 +31,17 @@ function taskFields(
 }
 
 /** The 2025-11-25 `Task`. */
-export function legacyTask(r: TaskRecord): Record<string, unknown> {
+export function legacyTask(r: TaskView): Record<string, unknown> {
   return taskFields(r, "ttl", "pollInterval");
 }
 
 /** The SEP-2663 `Task` fields. */
-export function modernTask(r: TaskRecord): Record<string, unknown> {
+export function modernTask(r: TaskView): Record<string, unknown> {
   return taskFields(r, "ttlMs", "pollIntervalMs");
 }
 
 /** The SEP-2663 `DetailedTask` of `tasks/get`: `result` when completed, `error` when failed, `inputRequests` (pending, by key) when input_required. */
-export function detailedTask(r: TaskRecord): Record<string, unknown> {
+export function detailedTask(r: TaskView): Record<string, unknown> {
   return {
     ...modernTask(r),
     ...(r.status === "completed" && r.result !== undefined && { result: r.result }),
@@ -55,7 +55,7 @@ export function detailedTask(r: TaskRecord): Record<string, unknown> {
  * `_meta["io.modelcontextprotocol/related-task"] = { taskId }`; a failed task's JSON-RPC error;
  * for a cancelled (or expired) one `-32602`.
  */
-export function legacyPayload(r: TaskRecord): CallToolResult {
+export function legacyPayload(r: TaskView): CallToolResult {
   if (r.status === "completed" && r.result !== undefined)
     return { ...r.result, _meta: { ...r.result._meta, [RELATED_TASK_META_KEY]: { taskId: r.taskId } } };
   if (r.status === "failed" && r.error !== undefined)

@@ -16,6 +16,8 @@ import { nestsTooDeep, tooDeepAnswer } from "../protocol/limits.js";
 import { readJsonBody, refuseBatch } from "./request-body.js";
 import type { ListenStreams } from "../streams/listen-streams.js";
 import type { CorsOptions } from "./cors.js";
+import { relayClientAnswer } from "../store/answers.js";
+import type { SharedInstance } from "../store/shared.js";
 
 /** Options of `McpServer.fetch`. */
 export interface FetchOptions {
@@ -49,9 +51,12 @@ export async function serveRequest(
   handler: McpHttpHandler,
   listen: ListenStreams,
   maxRequestBodySize: number,
+  shared?: SharedInstance,
 ): Promise<Response> {
+  // With a shared store, the client's answer to a server→client request goes to the instance that waits for it (store/answers.ts);
   // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams/listen-streams.ts).
-  const hand = (r: Request, body: unknown, o: FetchOptions | undefined) =>
+  const hand = async (r: Request, body: unknown, o: FetchOptions | undefined) =>
+    (await relayClientAnswer(shared, r, body, o?.authInfo, listen.callerKey)) ??
     listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
   if (options?.parsedBody !== undefined)
     return (
