@@ -144,6 +144,8 @@ export function readShared(
   const r = c.scope.fresh("r");
   c.out.line(`const ${r} = ${name}(${x});`);
   c.out.line(`if (typeof ${r} === "string") return ${unitFailure(path, r)};`);
+  // Zero copy: the unit returns `x` itself when it may (read.ts `readObject`), so the caller may too.
+  if (scope.same.has(expr)) c.scope.same.add(r);
   return r;
 }
 
