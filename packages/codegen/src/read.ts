@@ -28,7 +28,8 @@ import { readBoolean, readEnum, readFromString, readNumber, readString } from ".
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { readTuple, readUnion } from "./read-unions.js";
 import { checkShared, readShared } from "./shared.js";
-import { assignDynamic, assignStatic, literalKey, member } from "./property-access.js";
+import { assignDynamic, assignStatic, member } from "./property-access.js";
+import { buildObject, mayReuse, ownKey, reuseElements } from "./read-build.js";
 
 /** The path of the runtime key `k` under `path` (a record key, an unknown argument). */
 function keyPath(path: Path, k: string): Path {
@@ -134,25 +135,6 @@ function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "arra
   return t.set ? `new Set(${r})` : r;
 }
 
-/**
- * The element loop of an array whose items may be read as themselves (zero copy, see
- * {@link readObject}): the array is `x` itself while every element read is its own element; at
- * the first that is not, a copy of the elements before it is taken and filled from then on.
- * Returns the local holding the array (a {@link Scope.same} local).
- */
-function reuseElements(x: string, i: string, e: string, item: { body: Lines; expr: string }, c: Ctx): string {
-  const r = c.scope.fresh("r");
-  c.out.line(`let ${r} = ${x};`);
-  c.out.open(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`);
-  c.out.line(`const ${e} = ${x}[${i}];`);
-  c.out.append(item.body);
-  c.out.line(`if (${r} !== ${x}) ${r}[${i}] = ${item.expr};`);
-  c.out.line(`else if (${item.expr} !== ${e}) (${r} = ${x}.slice(0, ${i}))[${i}] = ${item.expr};`);
-  c.out.close();
-  c.scope.same.add(r);
-  return r;
-}
-
 function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: Path, c: Ctx): string {
   checkType(c, t, NOT_OBJECT(x), x, path);
   const k = c.scope.fresh("k");
@@ -170,17 +152,6 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
   else if (!identity) c.out.line(assignDynamic(r, k, value.expr));
   c.out.close();
   return r;
-}
-
-/**
- * The own-property test of the `for…in` key `k` of `x`: `Object.prototype.hasOwnProperty.call(x, k)`.
- * In a `for…in` over `x`, V8's optimizing compiler reduces exactly this form to a check of the
- * object's map against the loop's enum cache — no call per key (`Object.hasOwn` is not reduced:
- * measured ×1.5 slower on the flat payload, issue 12). Inherited enumerable keys (a polluted
- * `Object.prototype`) fail it, so they are never read as arguments, properties or record entries.
- */
-function ownKey(x: string, k: string): string {
-  return `Object.prototype.hasOwnProperty.call(${x}, ${k})`;
 }
 
 /**
@@ -292,37 +263,6 @@ function readProperties(
   );
   c.out.append(body);
   return flag === undefined ? { locals, raws } : { locals, raws, flag };
-}
-
-/**
- * Builds a plain object from property locals, in listed order: required properties in one
- * literal up to the first optional one, the rest assigned when present.
- */
-function buildObject(props: { key: string; required: boolean }[], locals: string[], c: Ctx): string {
-  const r = c.scope.fresh("r");
-  let n = 0;
-  const head: string[] = [];
-  while (n < props.length && props[n]!.required) {
-    head.push(`${literalKey(props[n]!.key)}: ${locals[n]}`);
-    n++;
-  }
-  c.out.line(`const ${r} = {${head.length > 0 ? ` ${head.join(", ")} ` : ""}};`);
-  for (; n < props.length; n++) {
-    const set = assignStatic(r, props[n]!.key, locals[n]!);
-    c.out.line(props[n]!.required ? set : `if (${locals[n]} !== undefined) ${set}`);
-  }
-  return r;
-}
-
-/**
- * Whether an object of type `t` may be read as itself (zero copy, {@link readObject}): a plain
- * object (no class to construct, no index signature) whose TypeScript keys are its wire names,
- * and no property the `openai-strict` profile turns from `null` to absent.
- */
-function mayReuse(t: ObjectModel, props: ObjectModel["properties"], c: Ctx): boolean {
-  if (t.construct !== undefined || t.additionalProperties !== undefined) return false;
-  if (props.some((p) => p.key !== p.name)) return false;
-  return !(c.nullAsAbsent === true && props.some((p) => !p.required && p.type.kind !== "nullable"));
 }
 
 /**
