@@ -106,6 +106,25 @@ for (const share of [false, true]) {
       expect(await read(renamed, w)).toEqual({ firstName: "Ada" });
     });
 
+    it("without a __proto__ accessor (as on Deno) the prototype test still holds", async () => {
+      const t = await load(tool("t", [param("v", item)]), { share });
+      const accessor = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__")!;
+      const v = JSON.parse('{"sku":"a","qty":1}');
+      const line = Object.assign(Object.create({ note: 7 }), { sku: "a", qty: 1 });
+      let reused: unknown;
+      let copied: unknown;
+      Reflect.deleteProperty(Object.prototype, "__proto__");
+      try {
+        reused = (t.read({ v }, ctx) as unknown[])[0];
+        copied = (t.read({ v: line }, ctx) as unknown[])[0];
+      } finally {
+        Object.defineProperty(Object.prototype, "__proto__", accessor);
+      }
+      expect(reused).toBe(v);
+      expect(copied).not.toBe(line);
+      expect((copied as Record<string, unknown>).note).toBeUndefined();
+    });
+
     it("a tool that mutates its argument mutates the request's object (docs/codegen.md)", async () => {
       const v = JSON.parse('{"sku":"a","qty":1}');
       const r = (await read(item, v)) as { qty: number };

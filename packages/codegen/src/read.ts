@@ -272,7 +272,9 @@ function readProperties(
  * listed order (the copy's key order, spec §4 Objects), its prototype is
  * `Object.prototype` (JSON data: never a class instance or an object of another realm; read as
  * `x.__proto__`, which V8 reduces to a map check where `Object.getPrototypeOf` cost ×1.4 on the
- * order payload — an own `__proto__` property, never `Object.prototype` in JSON, makes the copy) and every
+ * order payload, and `Object.getPrototypeOf(x)` only where that is `undefined` or `null`: Deno has
+ * no `__proto__` accessor, a prototype-less object inherits none, JSON may hold `"__proto__": null`;
+ * an own `__proto__` that is an object is never `Object.prototype` in JSON, so it makes the copy) and every
  * property was read as itself; else the clean copy. The local returned is then a
  * {@link Scope.same} one.
  */
@@ -285,7 +287,7 @@ function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
     const r = c.scope.fresh("r");
     c.out.line(`let ${r} = ${x};`);
     c.out.open(
-      `if (${[`${flag} > ${props.length}`, `${x}.__proto__ !== Object.prototype`, ...differs].join(" || ")}) {`,
+      `if (${[`${flag} > ${props.length}`, `(${x}.__proto__ ?? Object.getPrototypeOf(${x})) !== Object.prototype`, ...differs].join(" || ")}) {`,
     );
     c.out.line(`${r} = ${buildObject(props, locals, c)};`);
     c.out.close();
