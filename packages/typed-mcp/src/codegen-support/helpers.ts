@@ -51,6 +51,18 @@ export function readUrl(value: unknown): URL | undefined {
 }
 
 /**
+ * A described use of a shared object schema in a listing (docs/architecture.md "Shared types",
+ * issue 26): `{ type, description, …the other keywords of base }`, in that key order — the object
+ * the listing would hold written out (`{"type":"object","description":…,"properties":base.properties,…}`),
+ * built once when the module loads. `base` is a schema constant of generated code; never modified.
+ */
+export function described(base: Record<string, unknown>, description: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: base.type, description };
+  for (const k of Object.keys(base)) if (k !== "type") out[k] = base[k];
+  return out;
+}
+
+/**
  * Sets `obj[key] = value` as an own, enumerable, writable data property even when `key` is
  * `__proto__` (spec §5: such keys never reach a prototype). Returns `obj`.
  */
