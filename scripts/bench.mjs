@@ -1,9 +1,12 @@
-// typed-mcp benchmarks: `pnpm bench` (after `pnpm build`). Every row of issue 12's table, side by
+// typed-mcp benchmarks: `pnpm bench` (after `pnpm build`). Every row of issue 26's table, side by
 // side in one run, as ratios against baselines measured on the same machine in the same run —
 // never absolute targets — written to BENCHMARKS.md (table, raw figures, method, machine, versions):
-//   1. readers (packages/codegen/bench/readers.mjs): generated vs hand-written vs ajv vs zod 4;
+//   1. readers (packages/codegen/bench/readers.mjs): generated vs hand-written vs ajv vs zod 4 vs
+//      typia 12, and the share of each format check in the string-heavy read;
 //   2. a whole tools/call on 2026-07-28 vs the SDK's McpServer + zod (scripts/bench/call.mjs);
-//   3. generated 10/100/1,000-tool projects with and without the plugin: bundle sizes, warm-cache
+//   3. generated 10/100/1,000-tool projects of two shapes (the simple one, scripts/bench/project.mjs,
+//      and the real-shaped one, scripts/bench/project-real.mjs) with and without the plugin: bundle
+//      sizes (unminified and minified), cold and warm-cache
 //      build wall time and peak RSS, the watch edit loop, IPC round trips, the Worker bundle
 //      (scripts/bench/projects.mjs);
 //   4. typed-mcp/otel: tools/call with @opentelemetry/api and no SDK vs without, with an SDK and a
@@ -23,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createExtractor } from "../packages/extract/dist/index.js";
 import { generateTool } from "../packages/codegen/dist/index.js";
-import { generatedTools, runReaders } from "../packages/codegen/bench/readers.mjs";
+import { formatShares, generatedTools, runReaders } from "../packages/codegen/bench/readers.mjs";
 import { runCall } from "./bench/call.mjs";
 import { runOtel } from "./bench/otel.mjs";
 import { runProjects } from "./bench/projects.mjs";
@@ -45,6 +48,7 @@ try {
   const env = { root, tmp, quick, createExtractor, generateTool };
   log("readers…");
   const readers = await runReaders(env);
+  const formats = await formatShares(env, await generatedTools(env));
   log("tools/call…");
   const call = await runCall({ root, quick, generated: await generatedTools(env) });
   log("typed-mcp/otel…");
@@ -60,7 +64,19 @@ try {
     store = await runStore({ root, quick });
   }
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
-  const report = renderReport({ root, quick, readers, call, otel, projects, extraction, store, startedAt, seconds });
+  const report = renderReport({
+    root,
+    quick,
+    readers,
+    formats,
+    call,
+    otel,
+    projects,
+    extraction,
+    store,
+    startedAt,
+    seconds,
+  });
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, report);
   log(`\n${report}\nwritten to ${outFile}`);

@@ -8,6 +8,7 @@
 // docs/runtimes.md shows (test/runtimes/build.ts), repository aliases aside.
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { realEdit, writeRealProject } from "./project-real.mjs";
 
 /** Conditions of the worker-style build (the SDK's `workerd` shims), as test/runtimes/build.ts. */
 const WORKER_CONDITIONS = ["workerd", "worker", "browser", "module", "import", "default"];
@@ -75,13 +76,8 @@ function serverModule(flavor, modules) {
   return `import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";\n${ms.map((m) => `import { register${m} } from "./tools${m}.js";`).join("\n")}\n\nconst handler = createMcpHandler(() => {\n  const server = new McpServer({ name: "bench", version: "1.0.0" });\n${ms.map((m) => `  register${m}(server);`).join("\n")}\n  return server;\n});\nexport default { fetch: handler.fetch };\n`;
 }
 
-/**
- * Writes a project of `n` tools in `dir` (`src/types.ts`, `src/tools<m>.ts`, `src/server.ts`,
- * `tsconfig.json` whose `paths` point `typed-mcp` at the workspace build).
- * @returns the tool module paths (absolute).
- */
-export function writeProject(root, dir, flavor, n) {
-  const modules = Math.ceil(n / 10);
+/** Writes `dir`'s `tsconfig.json`, whose `paths` point `typed-mcp` at the workspace build. */
+function writeBase(root, dir) {
   mkdirSync(join(dir, "src"), { recursive: true });
   const runtime = join(root, "packages/typed-mcp/dist");
   const tsconfig = {
@@ -99,6 +95,17 @@ export function writeProject(root, dir, flavor, n) {
     include: ["src"],
   };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+}
+
+/**
+ * Writes a project of `n` tools in `dir`: `shape` "simple" (`src/types.ts`, `src/tools<m>.ts`,
+ * `src/server.ts`) or "real" (scripts/bench/project-real.mjs: domain files under src/domain), and
+ * `tsconfig.json`. @returns the tool module paths (absolute).
+ */
+export function writeProject(root, dir, flavor, n, shape = "simple") {
+  if (shape === "real") return writeRealProject(dir, flavor, n, { writeBase: (d) => writeBase(root, d), serverModule });
+  const modules = Math.ceil(n / 10);
+  writeBase(root, dir);
   writeFileSync(join(dir, "src/types.ts"), typesModule(flavor, n));
   const files = [];
   for (let m = 0; m < modules; m++) {
@@ -108,6 +115,11 @@ export function writeProject(root, dir, flavor, n) {
   }
   writeFileSync(join(dir, "src/server.ts"), serverModule(flavor, modules));
   return files;
+}
+
+/** The watch loop's edit: `[path under the project, text]` of the module holding the type 10 tools use, in `variant` 0 or 1. */
+export function editedModule(shape, flavor, n, variant) {
+  return shape === "real" ? realEdit(flavor, variant) : ["src/types.ts", typesModule(flavor, n, variant)];
 }
 
 /**

@@ -1,4 +1,5 @@
-// The whole-build rows of `pnpm bench` (issue 12), on generated projects (scripts/bench/project.mjs):
+// The whole-build rows of `pnpm bench` (issues 12 and 26), on generated projects of two shapes
+// (scripts/bench/project.mjs "simple", scripts/bench/project-real.mjs "real"):
 // bundle size and growth per tool, warm-cache `vite build` wall time and peak RSS (GNU time, one
 // process per build, flavours interleaved, medians of the rounds), the `vite build --watch` edit
 // loop (p50), IPC round trips per tool cold (per 7.x backend), and the Worker bundle (5 tools,
@@ -37,15 +38,16 @@ function child(args) {
  * the only one, and its wall time and RSS stand for the warm figures.
  * @returns per size and flavour: bundle bytes, median wall seconds, median peak RSS (KiB).
  */
-function builds(root, tmp, sizes, rounds) {
+function builds(root, tmp, sizes, rounds, shape) {
   const out = {};
   for (const n of sizes) {
     out[n] = {};
     const dirs = {};
     for (const flavor of ["typed", "zod"]) {
-      dirs[flavor] = join(tmp, `project-${flavor}-${n}`);
+      dirs[flavor] = join(tmp, `project-${shape}-${flavor}-${n}`);
       rmSync(dirs[flavor], { recursive: true, force: true });
-      writeProject(root, dirs[flavor], flavor, n);
+      writeProject(root, dirs[flavor], flavor, n, shape);
+      // The first build fills the plugin's cache: the cold build.
       out[n][flavor] = { first: child(["build", dirs[flavor], flavor, "node", "0"]), runs: [] };
     }
     for (let r = 0; r < rounds; r++)
@@ -55,6 +57,8 @@ function builds(root, tmp, sizes, rounds) {
       const f = out[n][flavor];
       if (f.runs.length === 0) f.runs.push(f.first);
       f.bytes = f.first.bytes;
+      // Minified bytes of the two largest sizes (growth per tool, minified).
+      if (sizes.indexOf(n) >= sizes.length - 2) f.minBytes = child(["build", dirs[flavor], flavor, "node", "1"]).bytes;
       f.wallS = median(f.runs.map((x) => x.wallS));
       f.rssKiB = median(f.runs.map((x) => x.rssKiB));
     }
@@ -63,13 +67,13 @@ function builds(root, tmp, sizes, rounds) {
 }
 
 /** The watch edit loop on a project of `n` tools: p50 milliseconds per flavour. */
-function watchLoop(root, tmp, n, edits) {
+function watchLoop(root, tmp, n, edits, shape) {
   const out = {};
   for (const flavor of ["typed", "zod"]) {
-    const dir = join(tmp, `watch-${flavor}-${n}`);
+    const dir = join(tmp, `watch-${shape}-${flavor}-${n}`);
     rmSync(dir, { recursive: true, force: true });
-    writeProject(root, dir, flavor, n);
-    const { latencies } = child(["watch", dir, flavor, String(n), String(edits)]);
+    writeProject(root, dir, flavor, n, shape);
+    const { latencies } = child(["watch", dir, flavor, String(n), String(edits), shape]);
     out[flavor] = { p50: median(latencies), latencies };
   }
   return out;
@@ -124,16 +128,20 @@ function worker(root, tmp, quick) {
  */
 export function runProjects({ root, tmp, quick, createExtractor, log }) {
   const sizes = quick ? [5, 20] : [10, 100, 1000];
-  log(`  builds of ${sizes.join("/")}-tool projects…`);
-  const built = builds(root, tmp, sizes, quick ? 0 : 3);
   const watchSizes = quick ? [20] : [100, 1000];
-  const watch = {};
-  for (const n of watchSizes) {
-    log(`  watch edit loop, ${n} tools…`);
-    watch[n] = watchLoop(root, tmp, n, quick ? 1 : 7);
+  const shapes = {};
+  for (const shape of ["simple", "real"]) {
+    log(`  builds of ${sizes.join("/")}-tool ${shape} projects…`);
+    const built = builds(root, tmp, sizes, quick ? 0 : 3, shape);
+    const watch = {};
+    for (const n of watchSizes) {
+      log(`  watch edit loop, ${n} tools (${shape})…`);
+      watch[n] = watchLoop(root, tmp, n, quick ? 1 : 7, shape);
+    }
+    shapes[shape] = { built, watch };
   }
   log("  IPC round trips…");
   const ipc = roundTrips(root, tmp, quick ? 20 : 100, createExtractor);
   log("  Worker bundles…");
-  return { sizes, built, watch, ipc, worker: worker(root, tmp, quick) };
+  return { sizes, shapes, ipc, worker: worker(root, tmp, quick) };
 }

@@ -1,19 +1,14 @@
-// Writes BENCHMARKS.md for `pnpm bench`: the issue-12 table (figure, now, goal), the raw figures
+// Writes BENCHMARKS.md for `pnpm bench`: the issue-26 table (figure, now, goal; report-rows.mjs), the raw figures
 // behind each row, the method, the machine and the versions.
 import { readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PAYLOADS, rows } from "./report-rows.mjs";
 
-const kb = (bytes) => `${(bytes / 1024).toFixed(2)} KB`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 const x = (ratio) => `×${ratio.toFixed(2)}`;
 const ops = (hz) => Math.round(hz).toLocaleString("en");
-const PAYLOADS = {
-  flat: "flat scalars",
-  place_order: "order with 50 items",
-  strings: "strings with patterns and formats",
-};
 
 /** The typia bench folder (its own devDependencies, outside the workspace). */
 const typiaDir = join(dirname(fileURLToPath(import.meta.url)), "../../packages/codegen/bench/typia");
@@ -25,71 +20,6 @@ function version(dir, name) {
   } catch {
     return "?";
   }
-}
-
-/** The table rows: `[figure, now, goal]`. */
-function rows({ readers, call, otel, projects }) {
-  const { sizes, built, watch, ipc, worker } = projects;
-  const [prev, max] = sizes.slice(-2);
-  const grow = (flavor) => (built[max][flavor].bytes - built[prev][flavor].bytes) / (max - prev);
-  const ratio = (a, b) => Object.keys(PAYLOADS).map((p) => readers[p][a] / readers[p][b]);
-  const range = (rs) =>
-    `${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}× (${rs.map((r) => r.toFixed(2)).join(" / ")})`;
-  const b = built[max];
-  return [
-    [
-      `generated code per tool (bundle growth per added tool, N = ${prev} → ${max})`,
-      `${kb(grow("typed"))}; zod + SDK: ${kb(grow("zod"))}`,
-      "≤ 2 KB",
-    ],
-    [`Vite bundle at N = ${max}`, `${mb(b.typed.bytes)} (zod version ${mb(b.zod.bytes)})`, "≤ 3 MB (N = 1,000)"],
-    [
-      "reader ops/s vs a hand-written reader (validate, clean copy, path error)",
-      range(ratio("generated", "hand-written")),
-      "≥ 0.9× on every payload",
-    ],
-    ["reader vs typia `validateEquals` on valid input", range(ratio("generated", "typia")), "≥ 1×"],
-    ["reader vs zod 4 `safeParse`", range(ratio("generated", "zod")), "≥ 4×"],
-    [
-      "tools/call calls/s on 2026-07-28 vs the SDK's McpServer + zod",
-      `${x(call["typed-mcp"] / call.sdk)} (${ops(call["typed-mcp"])} vs ${ops(call.sdk)} calls/s); ${x(call["typed-mcp"] / call["sdk-parsed-body"])} vs the SDK given \`parsedBody\``,
-      "≥ 1.6×",
-    ],
-    [
-      "tools/call with typed-mcp/otel, `@opentelemetry/api` loaded and no SDK, vs without",
-      `${x(otel.ratio.median)} (median of ${otel.ratio.rounds} interleaved rounds; per-round range ${otel.ratio.min.toFixed(2)}–${otel.ratio.max.toFixed(2)}); CPU profile: ${(otel.profile.share * 100).toFixed(2)}% of ${otel.profile.samples} samples in the hook's code`,
-      "≥ 0.95×",
-    ],
-    [
-      "tools/call overhead with the OTel SDK (BatchSpanProcessor, MeterProvider)",
-      `${(1e6 / otel.hz["sdk-batch"] - 1e6 / otel.hz.plain).toFixed(1)} µs per call (${ops(otel.hz["sdk-batch"])} vs ${ops(otel.hz.plain)} calls/s)`,
-      "reported",
-    ],
-    [
-      "`vite build --watch`, edit of an imported interface used by 10 tools → rebuilt bundle, p50",
-      Object.entries(watch)
-        .map(([n, w]) => `${w.typed.p50.toFixed(0)} ms at N = ${n} (zod version ${w.zod.p50.toFixed(0)} ms)`)
-        .join("; "),
-      "≤ 150 ms at N = 100, ≤ 300 ms at N = 1,000",
-    ],
-    [
-      `warm-cache \`vite build\`, N = ${max}, vs the zod version`,
-      `${x(b.typed.wallS / b.zod.wallS)} wall (${b.typed.wallS.toFixed(2)} s vs ${b.zod.wallS.toFixed(2)} s), peak RSS ${(b.typed.rssKiB / 1024).toFixed(0)} MB vs ${(b.zod.rssKiB / 1024).toFixed(0)} MB`,
-      "≤ ×1.5, RSS ≤ 450 MB",
-    ],
-    [
-      "IPC round trips per tool (cold)",
-      Object.entries(ipc)
-        .map(([k, v]) => `${v.perTool.toFixed(2)} on ${k} (${v.roundTrips} for ${v.tools} tools)`)
-        .join("; "),
-      "≤ 5",
-    ],
-    [
-      "Worker bundle (5 tools) vs the SDK + zod worker, minified",
-      `${x(worker.typed / worker.zod)} (${kb(worker.typed)} vs ${kb(worker.zod)})`,
-      "≤ ×1.0",
-    ],
-  ];
 }
 
 /** The Worker bundles' minified bytes per source group, largest difference first (groups under 100 bytes in both summed as "other"). */
@@ -120,7 +50,7 @@ function workerGroups(groups) {
 
 /**
  * The text of BENCHMARKS.md.
- * @param {{ root: string, quick: boolean, readers: object, call: object, otel: object, projects: object, extraction: string[] | undefined, startedAt: Date, seconds: number }} r
+ * @param {{ root: string, quick: boolean, readers: object, formats: string, call: object, otel: object, projects: object, extraction: string[] | undefined, store: object | undefined, startedAt: Date, seconds: number }} r
  */
 export function renderReport(r) {
   const cpu = cpus();
@@ -128,7 +58,7 @@ export function renderReport(r) {
   const out = [];
   out.push("# Benchmarks", "");
   out.push(
-    `Written by \`pnpm bench${r.quick ? " --quick" : ""}\` (scripts/bench.mjs) on ${r.startedAt.toISOString()} in ${r.seconds.toFixed(0)} s.${r.quick ? " **Quick run**: small projects, short timings — not figures to quote." : ""} Goals are issue 12's.`,
+    `Written by \`pnpm bench${r.quick ? " --quick" : ""}\` (scripts/bench.mjs) on ${r.startedAt.toISOString()} in ${r.seconds.toFixed(0)} s.${r.quick ? " **Quick run**: small projects, short timings — not figures to quote." : ""} Goals are issue 26's.`,
     "",
   );
   out.push("| figure | now | goal |", "|---|---|---|");
@@ -157,25 +87,28 @@ export function renderReport(r) {
   out.push(
     `| ${ops(r.call["typed-mcp"])} (${us(r.call["typed-mcp"])}) | ${ops(r.call.sdk)} (${us(r.call.sdk)}) | ${ops(r.call["sdk-parsed-body"])} (${us(r.call["sdk-parsed-body"])}) | ${ops(r.call["sdk-floor"])} (${us(r.call["sdk-floor"])}) |`,
   );
-  const { built, sizes } = r.projects;
-  out.push(
-    "",
-    "## Projects",
-    "",
-    "| tools | typed-mcp bundle | zod bundle | typed-mcp warm build | zod warm build | typed-mcp peak RSS | zod peak RSS |",
-    "|---|---|---|---|---|---|---|",
-  );
-  for (const n of sizes) {
-    const b = built[n];
-    out.push(
-      `| ${n} | ${mb(b.typed.bytes)} | ${mb(b.zod.bytes)} | ${b.typed.wallS.toFixed(2)} s | ${b.zod.wallS.toFixed(2)} s | ${(b.typed.rssKiB / 1024).toFixed(0)} MB | ${(b.zod.rssKiB / 1024).toFixed(0)} MB |`,
-    );
-  }
-  for (const [n, w] of Object.entries(r.projects.watch)) {
+  const { shapes, sizes } = r.projects;
+  for (const [shape, { built, watch }] of Object.entries(shapes)) {
     out.push(
       "",
-      `Watch edits at N = ${n} (ms): typed-mcp ${w.typed.latencies.map((l) => l.toFixed(0)).join(", ")}; zod ${w.zod.latencies.map((l) => l.toFixed(0)).join(", ")}.`,
+      `## Projects: ${shape === "real" ? "real-shaped (scripts/bench/project-real.mjs)" : "simple (scripts/bench/project.mjs)"}`,
+      "",
+      "| tools | typed-mcp bundle | zod bundle | minified | typed-mcp cold build | zod cold build | typed-mcp warm build | zod warm build | typed-mcp peak RSS (warm) | zod peak RSS (warm) |",
+      "|---|---|---|---|---|---|---|---|---|---|",
     );
+    for (const n of sizes) {
+      const b = built[n];
+      const min = b.typed.minBytes === undefined ? "–" : `${mb(b.typed.minBytes)} vs ${mb(b.zod.minBytes)}`;
+      out.push(
+        `| ${n} | ${mb(b.typed.bytes)} | ${mb(b.zod.bytes)} | ${min} | ${b.typed.first.wallS.toFixed(2)} s | ${b.zod.first.wallS.toFixed(2)} s | ${b.typed.wallS.toFixed(2)} s | ${b.zod.wallS.toFixed(2)} s | ${(b.typed.rssKiB / 1024).toFixed(0)} MB | ${(b.zod.rssKiB / 1024).toFixed(0)} MB |`,
+      );
+    }
+    for (const [n, w] of Object.entries(watch)) {
+      out.push(
+        "",
+        `Watch edits at N = ${n} (ms): typed-mcp ${w.typed.latencies.map((l) => l.toFixed(0)).join(", ")}; zod ${w.zod.latencies.map((l) => l.toFixed(0)).join(", ")}.`,
+      );
+    }
   }
   out.push(...workerGroups(r.projects.worker.groups));
   if (r.extraction) out.push("", "## Playground and backends", "", ...r.extraction);

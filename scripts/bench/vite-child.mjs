@@ -6,19 +6,20 @@
 //     → { bytes, groups }: as `build`, with a source map, and the bundle's bytes per source group
 //       (`source-map-explorer` on the written bundle: each workspace or npm package, typed-mcp's
 //       runtime per file, the project's own modules as "app").
-//   node vite-child.mjs watch <dir> <typed|zod> <n> <edits>
-//     → { latencies }: per edit of `Shape0` in src/types.ts (used by 10 tools), milliseconds from
-//       the write to the watcher's `END` event (the rebuilt bundle is written).
+//   node vite-child.mjs watch <dir> <typed|zod> <n> <edits> [simple|real]
+//     → { latencies }: per edit of the type 10 tools use (`Shape0` in src/types.ts, or the real-shaped
+//       project's `AuditInfo` in src/domain/audit.ts), milliseconds from the write to the watcher's
+//       `END` event (the rebuilt bundle is written).
 import { statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import { explore } from "source-map-explorer";
 import typedMcp from "@typed-mcp/unplugin/vite";
-import { typesModule, viteConfig } from "./project.mjs";
+import { editedModule, viteConfig } from "./project.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const [mode, dir, flavor, a, b] = process.argv.slice(2);
+const [mode, dir, flavor, a, b, shape = "simple"] = process.argv.slice(2);
 
 if (mode === "build") {
   const target = a;
@@ -57,7 +58,8 @@ if (mode === "build") {
     await new Promise((r) => setTimeout(r, 300));
     const done = nextEnd();
     const t0 = performance.now();
-    writeFileSync(join(dir, "src/types.ts"), typesModule(flavor, n, (i + 1) % 2));
+    const [path, text] = editedModule(shape, flavor, n, (i + 1) % 2);
+    writeFileSync(join(dir, path), text);
     await done;
     latencies.push(performance.now() - t0);
   }

@@ -135,14 +135,61 @@ export async function buildBatch(
 
 const ctx = fakeCtx();
 
-/** Counts over a run: how many argument values the reader accepted and refused. */
-export const stats = { accepted: 0, refused: 0 };
+/**
+ * Counts over a run: how many argument values the reader accepted and refused, and in how many
+ * accepted ones at least one object was read with zero copy (returned as the parsed JSON object).
+ */
+export const stats = { accepted: 0, refused: 0, zeroCopy: 0 };
+
+/** `JSON.parse` whose objects have no prototype: the reader must copy them (no zero copy), so this is the copy path. */
+const parseWithoutPrototypes = (text: string): unknown =>
+  JSON.parse(text, (_k, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v) ? Object.assign(Object.create(null), v) : v,
+  );
+
+/** The objects and arrays of a JSON value. */
+function containers(v: unknown, into = new Set<object>()): Set<object> {
+  if (typeof v !== "object" || v === null) return into;
+  into.add(v);
+  for (const x of Object.values(v)) containers(x, into);
+  return into;
+}
+
+/** Whether the value read holds a plain object of the JSON value `input` itself (zero copy). */
+function readWithZeroCopy(read: unknown, input: Set<object>, seen = new Set<unknown>()): boolean {
+  if (typeof read !== "object" || read === null || seen.has(read)) return false;
+  seen.add(read);
+  if (!Array.isArray(read) && input.has(read)) return true;
+  const values = read instanceof Map || read instanceof Set ? [...read.values()] : Object.values(read);
+  return values.some((x) => readWithZeroCopy(x, input, seen));
+}
+
+/**
+ * The zero-copy path against the copy path (docs/codegen.md "Zero copy"): the same arguments read
+ * once from `JSON.parse` (objects may be returned as they are) and once from objects without a
+ * prototype (always copied) give the same answer — the same error text, or values equal in
+ * content and key order. Returns what differs, or `undefined`.
+ */
+function judgeZeroCopy(b: Built, text: string, got: unknown[] | string, parsed: unknown): string | undefined {
+  let copied: unknown[] | string;
+  try {
+    copied = b.loaded.read(parseWithoutPrototypes(text), ctx);
+  } catch (e) {
+    return `the reader threw on the copy path: ${String(e)}`;
+  }
+  if (typeof got === "string" || typeof copied === "string")
+    return got === copied ? undefined : `zero-copy path answered ${show(got)}, copy path ${show(copied)}`;
+  if (show(got) !== show(copied)) return `zero-copy path read ${show(got)}, copy path ${show(copied)}`;
+  if (readWithZeroCopy(got, containers(parsed))) stats.zeroCopy++;
+  return undefined;
+}
 
 /** What went wrong for one argument text, or `undefined` when reader and oracle agree. */
 function judge(b: Built, text: string): string | undefined {
   let got: unknown[] | string;
+  const parsed: unknown = JSON.parse(text);
   try {
-    got = b.loaded.read(JSON.parse(text), ctx);
+    got = b.loaded.read(parsed, ctx);
   } catch (e) {
     return `the reader threw ${String(e)}`;
   }
@@ -154,6 +201,8 @@ function judge(b: Built, text: string): string | undefined {
       ? `the reader accepted, the oracle refused: ${JSON.stringify(errors)}`
       : `the reader refused (${got as string}), the oracle accepted`;
   }
+  const zeroCopy = judgeZeroCopy(b, text, got, parsed);
+  if (zeroCopy !== undefined) return zeroCopy;
   if (!accepted) return undefined;
   // Round trip: each present value → writer → JSON → reader gives the same value.
   const params = listed(b.model.params);

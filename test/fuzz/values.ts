@@ -31,7 +31,8 @@ const keyArb = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_VALUE_KEYS) },
 );
 
-const EMAILS = [
+/** E-mail strings of the corpus (valid and near-valid), also the oracle corpus of test/codegen/formats.test.ts. */
+export const EMAILS = [
   "a@b.io",
   "first.last@example.org",
   "x+y@sub.domain.co",
@@ -42,7 +43,8 @@ const EMAILS = [
   "é@x.io",
   "a b@x.io",
 ];
-const URIS = [
+/** URI strings of the corpus (valid and near-valid), also the oracle corpus of test/codegen/formats.test.ts. */
+export const URIS = [
   "https://example.org/p?q=1#f",
   "urn:isbn:0451450523",
   "mailto:a@b.io",

@@ -344,6 +344,31 @@ export async function runReaders(env) {
 }
 
 /**
+ * Where the time of the string-heavy read goes (issue 26 row "each format check ≤ 10 %"): the
+ * generated reader of the strings payload and, side by side in the same rounds, each format
+ * check alone on that payload's values (`readDateTime` on its two date-times, `isEmail`, `isUri`).
+ * Returns the row text: each check's time per read over the whole read's time.
+ * @param {{ root: string, quick: boolean }} env
+ * @param {Record<string, { read: Function }>} generated the generated tools ({@link generatedTools}).
+ */
+export async function formatShares(env, generated) {
+  const h = await import(pathToFileURL(join(env.root, "packages/typed-mcp/dist/codegen-support/helpers.js")).href);
+  const v = payloads.strings.valid;
+  const ctx = { signal: new AbortController().signal };
+  const hz = await interleaved(
+    [
+      ["read", () => generated.strings.read(v, ctx)],
+      ["date-time", () => [h.readDateTime(v.at), h.readDateTime(v.until)]],
+      ["email", () => h.isEmail(v.email)],
+      ["uri", () => h.isUri(v.homepage)],
+    ],
+    env.quick,
+  );
+  const share = (k) => `${((100 * hz.read) / hz[k]).toFixed(0)} %`;
+  return `\`readDateTime\` ${share("date-time")} (two values, each building its one \`Date\`), e-mail ${share("email")}, URI ${share("uri")}`;
+}
+
+/**
  * Runs the contestants in interleaved rounds (each round one tinybench run of all of them, the
  * order rotated by one per round, so that no contestant always runs first or last on a shared
  * machine) and returns each one's median mean throughput (ops/s) over the rounds.

@@ -176,6 +176,12 @@ export class Scope {
   constructs = false;
   readonly hoisted: string[] = [];
   readonly imports: ImportRequest[] = [];
+  /**
+   * Zero copy (issue 26, docs/codegen.md "Zero copy"): the locals a reader set either to the
+   * very JSON value it read (when that value needed no copy) or to a fresh copy; the reader of
+   * the enclosing object or array compares them with their source to reuse its own value too.
+   */
+  readonly same = new Set<string>();
   private readonly regexes = new Map<string, string>();
 
   /** A fresh local name `<prefix><n>`. */

@@ -28,7 +28,8 @@ import { readBoolean, readEnum, readFromString, readNumber, readString } from ".
 import { type Ctx, type Readers, NOT_OBJECT, check, checkType, propertyPath } from "./read-context.js";
 import { readTuple, readUnion } from "./read-unions.js";
 import { checkShared, readShared } from "./shared.js";
-import { assignDynamic, assignStatic, literalKey, member } from "./property-access.js";
+import { assignDynamic, assignStatic, member } from "./property-access.js";
+import { buildObject, mayReuse, ownKey, reuseElements } from "./read-build.js";
 
 /** The path of the runtime key `k` under `path` (a record key, an unknown argument). */
 function keyPath(path: Path, k: string): Path {
@@ -122,6 +123,7 @@ function readElements(items: TypeModel, x: string, path: Path, c: Ctx, as: "arra
   const e = c.scope.fresh("e");
   const item = readInner(t.items, e, elementPath(path, i), c);
   const identity = item.expr === e;
+  if (!identity && !t.set && c.scope.same.has(item.expr)) return reuseElements(x, i, e, item, c);
   const r = identity ? x : c.scope.fresh("r");
   // Pre-sized and written by index (issue 12: +10–15% over `push` on the order payload's 50 items).
   if (!identity) c.out.line(`const ${r} = new Array(${x}.length);`);
@@ -153,37 +155,43 @@ function readRecord(t: Extract<TypeModel, { kind: "record" }>, x: string, path: 
 }
 
 /**
- * The own-property test of the `for…in` key `k` of `x`: `Object.prototype.hasOwnProperty.call(x, k)`.
- * In a `for…in` over `x`, V8's optimizing compiler reduces exactly this form to a check of the
- * object's map against the loop's enum cache — no call per key (`Object.hasOwn` is not reduced:
- * measured ×1.5 slower on the flat payload, issue 12). Inherited enumerable keys (a polluted
- * `Object.prototype`) fail it, so they are never read as arguments, properties or record entries.
- */
-function ownKey(x: string, k: string): string {
-  return `Object.prototype.hasOwnProperty.call(${x}, ${k})`;
-}
-
-/**
  * Emits the single pass over the own keys of the JSON object `x` (issue 12): a `for…in` with a
  * `switch` on the key that assigns each listed property's raw value to its local, in one walk and
  * without a lookup per listed property. A JSON value is never `undefined`, so a local still
  * `undefined` after the pass marks an absent property. With `unknown`, the first own key that is
  * not listed is kept in that local (the caller reports it after every listed property passed,
- * spec §5); without it, unlisted keys are skipped. Returns the raw locals, one per name, in order.
+ * spec §5); with `flag`, that local is instead a number that ends above `names.length` exactly
+ * when the object has an unlisted own key or its listed keys are not in listed order (so that an
+ * object read with zero copy, {@link readObject}, is the one the copy would have been: the
+ * same keys in the same order); without `unknown`, unlisted keys are skipped. `raws`: the raw
+ * locals when the caller allocated them. Returns the raw locals, one per name, in order.
  */
-function scanKeys(names: string[], x: string, c: Ctx, unknown?: string): string[] {
-  const raws = names.map(() => c.scope.fresh("e"));
-  const decl = unknown === undefined ? raws : [...raws, unknown];
+function scanKeys(
+  names: string[],
+  x: string,
+  c: Ctx,
+  unknown?: string,
+  raws = names.map(() => c.scope.fresh("e")),
+  flag = false,
+): string[] {
+  const decl = unknown === undefined ? raws : [...raws, flag ? `${unknown} = 0` : unknown];
   if (decl.length > 0) c.out.line(`let ${decl.join(", ")};`);
   if (names.length === 0 && unknown === undefined) return raws;
   const k = c.scope.fresh("k");
   c.out.open(`for (const ${k} in ${x}) {`);
   c.out.line(`if (!${ownKey(x, k)}) continue;`);
   c.out.open(`switch (${k}) {`);
+  const order = (i: number) =>
+    flag && unknown !== undefined
+      ? ` if (${unknown} <= ${i}) ${unknown} = ${i + 1}; else ${unknown} = ${names.length + 1};`
+      : "";
   names.forEach((name, i) => {
-    c.out.line(`case ${str(name)}: ${raws[i]} = ${member(x, name)}; break;`);
+    c.out.line(`case ${str(name)}: ${raws[i]} = ${member(x, name)};${order(i)} break;`);
   });
-  if (unknown !== undefined) c.out.line(`default: if (${unknown} === undefined) ${unknown} = ${k};`);
+  if (unknown !== undefined)
+    c.out.line(
+      flag ? `default: ${unknown} = ${names.length + 1};` : `default: if (${unknown} === undefined) ${unknown} = ${k};`,
+    );
   c.out.close();
   c.out.close();
   return raws;
@@ -211,6 +219,7 @@ function readListed(
     if (inner.expr === raw) return raw;
     const v = c.scope.fresh(prefix);
     c.out.line(`const ${v} = ${inner.expr};`);
+    if (c.scope.same.has(inner.expr)) c.scope.same.add(v);
     return v;
   }
   if (inner.expr === raw) {
@@ -220,6 +229,7 @@ function readListed(
   const v = c.scope.fresh(prefix);
   c.out.line(`let ${v};`);
   c.out.open(`if (${raw} !== undefined) {`).append(inner.body).line(`${v} = ${inner.expr};`).close();
+  if (c.scope.same.has(inner.expr)) c.scope.same.add(v);
   return v;
 }
 
@@ -227,7 +237,8 @@ function readListed(
  * Reads listed properties into locals: one pass over the object's own keys ({@link scanKeys}),
  * then each property's checks in listed order, so the first failure is the first in property
  * order (spec §5). Returns one local per property (`undefined` at run time when an optional
- * property is absent).
+ * property is absent), the raw locals, and, when `reuse` holds and every property may be read
+ * as itself, `flag`: the local the pass sets when `x` has an own key that is not listed.
  */
 function readProperties(
   props: { name: string; type: TypeModel; required: boolean }[],
@@ -235,40 +246,54 @@ function readProperties(
   path: Path,
   c: Ctx,
   prefix: string,
-): string[] {
-  const raws = scanKeys(
+  reuse: boolean,
+): { locals: string[]; raws: string[]; flag?: string } {
+  const raws = props.map(() => c.scope.fresh("e"));
+  const body = new Lines();
+  const locals = props.map((p, i) => readListed(p, raws[i]!, path, { ...c, out: body }, prefix));
+  const same = reuse && locals.every((l, i) => l === raws[i] || c.scope.same.has(l));
+  const flag = same ? c.scope.fresh("f") : undefined;
+  scanKeys(
     props.map((p) => p.name),
     x,
     c,
+    flag,
+    raws,
+    true,
   );
-  return props.map((p, i) => readListed(p, raws[i]!, path, c, prefix));
+  c.out.append(body);
+  return flag === undefined ? { locals, raws } : { locals, raws, flag };
 }
 
 /**
- * Builds a plain object from property locals, in listed order: required properties in one
- * literal up to the first optional one, the rest assigned when present.
+ * Reads an object type's listed properties (spec §4 Objects) into a plain object or a class
+ * instance. Zero copy (issue 26, docs/codegen.md "Zero copy"): when {@link mayReuse} holds, the
+ * value read is `x` itself if `x` has no own key that is not listed, its listed keys are in
+ * listed order (the copy's key order, spec §4 Objects), its prototype is
+ * `Object.prototype` (JSON data: never a class instance or an object of another realm; read as
+ * `x.__proto__`, which V8 reduces to a map check where `Object.getPrototypeOf` cost ×1.4 on the
+ * order payload, and `Object.getPrototypeOf(x)` only where that is `undefined` or `null`: Deno has
+ * no `__proto__` accessor, a prototype-less object inherits none, JSON may hold `"__proto__": null`;
+ * an own `__proto__` that is an object is never `Object.prototype` in JSON, so it makes the copy) and every
+ * property was read as itself; else the clean copy. The local returned is then a
+ * {@link Scope.same} one.
  */
-function buildObject(props: { key: string; required: boolean }[], locals: string[], c: Ctx): string {
-  const r = c.scope.fresh("r");
-  let n = 0;
-  const head: string[] = [];
-  while (n < props.length && props[n]!.required) {
-    head.push(`${literalKey(props[n]!.key)}: ${locals[n]}`);
-    n++;
-  }
-  c.out.line(`const ${r} = {${head.length > 0 ? ` ${head.join(", ")} ` : ""}};`);
-  for (; n < props.length; n++) {
-    const set = assignStatic(r, props[n]!.key, locals[n]!);
-    c.out.line(props[n]!.required ? set : `if (${locals[n]} !== undefined) ${set}`);
-  }
-  return r;
-}
-
-/** Reads an object type's listed properties (spec §4 Objects) into a plain object or a class instance. */
 function readObject(t: ObjectModel, x: string, path: Path, c: Ctx): string {
   checkType(c, t, NOT_OBJECT(x), x, path);
   const props = listedProperties(t, "input");
-  const locals = readProperties(props, x, path, c, "p");
+  const { locals, raws, flag } = readProperties(props, x, path, c, "p", mayReuse(t, props, c));
+  if (flag !== undefined) {
+    const differs = locals.flatMap((l, i) => (l === raws[i] ? [] : [`${l} !== ${raws[i]}`]));
+    const r = c.scope.fresh("r");
+    c.out.line(`let ${r} = ${x};`);
+    c.out.open(
+      `if (${[`${flag} > ${props.length}`, `(${x}.__proto__ ?? Object.getPrototypeOf(${x})) !== Object.prototype`, ...differs].join(" || ")}) {`,
+    );
+    c.out.line(`${r} = ${buildObject(props, locals, c)};`);
+    c.out.close();
+    c.scope.same.add(r);
+    return r;
+  }
   let r: string;
   if (t.construct !== undefined) {
     const ctor = c.scope.importClass(t.construct.from, t.construct.exportName);
@@ -326,6 +351,7 @@ function readNullable(t: Extract<TypeModel, { kind: "nullable" }>, x: string, pa
   const r = c.scope.fresh("r");
   c.out.line(`let ${r} = null;`);
   c.out.open(`if (${x} !== null) {`).append(inner.body).line(`${r} = ${inner.expr};`).close();
+  if (c.scope.same.has(inner.expr)) c.scope.same.add(r);
   return r;
 }
 

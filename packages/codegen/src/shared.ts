@@ -12,8 +12,9 @@
  * hoisted to the module (`@typed-mcp/transform` splice.ts, units.ts).
  *
  * - Schema: the constant is the object schema {@link typeSchema} wrote (`shareablePart`); a
- *   listing refers to it, or to its `properties` / `required` / `additionalProperties` when the
- *   use adds a description. Evaluated, the listing holds equal values in the same key order, so
+ *   listing refers to it; a use that adds a description is `__tmcp.described(<constant>, "…")`
+ *   (the same keys in the same order, built at module load), or, when it differs otherwise, refers
+ *   to the constant's `properties` / `required` / `additionalProperties`. Evaluated, the listing holds equal values in the same key order, so
  *   its JSON is byte-identical; nothing at run time modifies listings (client-view.ts copies
  *   their top-level keys only; §11 profiles are applied at build time, to copies).
  * - Reader `function (x)`: returns the read value (always an object), or on failure the string
@@ -35,7 +36,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ObjectModel, TypeModel } from "@typed-mcp/model";
-import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, pathCode, type Path } from "./emit.js";
+import { Lines, Scope, UNIT_ROOT, helperCall, inUnit, literal, pathCode, str, type Path } from "./emit.js";
 import { member } from "./property-access.js";
 import type { Ctx } from "./read-context.js";
 import { shareablePart } from "./schema.js";
@@ -85,7 +86,7 @@ export class SharedUnits {
    */
   readonly schemaRef = (obj: object): string | undefined => {
     const part = shareablePart(obj);
-    if (part === undefined) return undefined;
+    if (part === undefined) return this.describedRef(obj);
     let name = this.schemas.get(part.base);
     if (name === undefined) {
       // The base's own keywords are written out in its literal; nested shared schemas are referred to.
@@ -97,6 +98,39 @@ export class SharedUnits {
     }
     return part.key === undefined ? name : member(name, part.key);
   };
+
+  /**
+   * For a described use of a shared object schema ({@link describedBase}): `__tmcp.described(<constant>,
+   * "<description>")`, which builds the same object (same keys, same order) at module load, instead of
+   * `{"type":"object","description":…,"properties":<constant>.properties,"required":<constant>.required}`
+   * at every use (issue 26: code per tool). `undefined` for any other object.
+   */
+  private describedRef(obj: object): string | undefined {
+    const base = describedBase(obj);
+    if (base === undefined) return undefined;
+    return helperCall("described", this.schemaRef(base)!, str((obj as { description: string }).description));
+  }
+}
+
+/**
+ * Whether `obj` is exactly `{ type, description, …the other keywords of one shared object schema }`:
+ * a described use of it, with every other keyword its base's own value, in its base's order.
+ */
+function describedBase(obj: object): object | undefined {
+  if (Array.isArray(obj)) return undefined;
+  const o = obj as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length < 3 || keys[0] !== "type" || keys[1] !== "description" || typeof o.description !== "string")
+    return undefined;
+  const first = o[keys[2]!];
+  const base = typeof first === "object" && first !== null ? shareablePart(first)?.base : undefined;
+  if (base === undefined) return undefined;
+  const b = base as Record<string, unknown>;
+  const baseKeys = Object.keys(b);
+  if (baseKeys.length !== keys.length - 1 || baseKeys[0] !== "type" || b.type !== o.type) return undefined;
+  for (let i = 2; i < keys.length; i++)
+    if (baseKeys[i - 1] !== keys[i] || o[keys[i]!] !== b[keys[i]!]) return undefined;
+  return base;
 }
 
 /**
@@ -144,6 +178,8 @@ export function readShared(
   const r = c.scope.fresh("r");
   c.out.line(`const ${r} = ${name}(${x});`);
   c.out.line(`if (typeof ${r} === "string") return ${unitFailure(path, r)};`);
+  // Zero copy: the unit returns `x` itself when it may (read.ts `readObject`), so the caller may too.
+  if (scope.same.has(expr)) c.scope.same.add(r);
   return r;
 }
 

@@ -29,6 +29,8 @@ export const RUNTIME_HELPERS = [
   "numberFromString",
   "integerFromString",
   "bigintFromString",
+  // Listings (spec §1–§4): a described use of a shared object schema.
+  "described",
   // Argument errors (spec §5): safe path steps, the whole message (also from a shared reader's failure), the JSON type a value has.
   "pathKey",
   "invalid",

@@ -14,8 +14,11 @@
  * @packageDocumentation
  */
 
+import { isUri } from "./formats.js";
+
 export { readBase64, toBase64 } from "./base64.js";
 export { readDateTime } from "./date-time.js";
+export { isEmail, isUri } from "./formats.js";
 
 /**
  * Number of Unicode code points in `s` (JSON Schema's string length, spec §4 "Lengths count
@@ -34,41 +37,29 @@ export function codePoints(s: string): number {
   return n;
 }
 
-const EMAIL =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-
-/**
- * `format: "email"` (spec §4): an ASCII `dot-atom@hostname` address — the local part is RFC 5322
- * `atext` runs separated by single dots; the domain is two or more DNS labels (letters, digits,
- * inner hyphens, 1–63 characters each). Quoted local parts, IP literals and internationalised
- * addresses are refused. Total length at most 254 characters.
- */
-export function isEmail(s: string): boolean {
-  return s.length <= 254 && EMAIL.test(s);
-}
-
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9A-Fa-f]{2})*$/;
-
-/**
- * `format: "uri"` (spec §4): an absolute RFC 3986 URI — a scheme (`ALPHA *( ALPHA / DIGIT / "+" /
- * "-" / "." )`), a colon, then only RFC 3986 characters (unreserved, reserved, `%HH`). No spaces,
- * no non-ASCII characters (that would be an IRI), no malformed percent escapes.
- */
-export function isUri(s: string): boolean {
-  return URI.test(s);
-}
-
 /**
  * Reads a `URL` (spec §4): the string must be an absolute URI by {@link isUri} and `new URL(s)`
  * (no base) must accept it. Returns `undefined` otherwise (including non-strings).
  */
 export function readUrl(value: unknown): URL | undefined {
-  if (typeof value !== "string" || !URI.test(value)) return undefined;
+  if (typeof value !== "string" || !isUri(value)) return undefined;
   try {
     return new URL(value);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A described use of a shared object schema in a listing (docs/architecture.md "Shared types",
+ * issue 26): `{ type, description, …the other keywords of base }`, in that key order — the object
+ * the listing would hold written out (`{"type":"object","description":…,"properties":base.properties,…}`),
+ * built once when the module loads. `base` is a schema constant of generated code; never modified.
+ */
+export function described(base: Record<string, unknown>, description: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: base.type, description };
+  for (const k of Object.keys(base)) if (k !== "type") out[k] = base[k];
+  return out;
 }
 
 /**
