@@ -126,6 +126,7 @@ function valueParam(a: DeclarationContext, p: ParamInfo, subject: string): Value
   if (c.description !== undefined) vp.description = c.description;
   const def = defaultValue(a.host, p.default, c.model);
   if (def !== undefined) vp.default = def;
+  if (p.default?.kind === "null") vp.nullDefault = true;
   return vp;
 }
 
@@ -206,6 +207,7 @@ function destructured(
     if (prop.description !== undefined) vp.description = prop.description;
     const def = defaultValue(host, binding?.default, prop.type);
     if (def !== undefined) vp.default = def;
+    if (binding?.default?.kind === "null") vp.nullDefault = true;
     properties.push(vp);
   }
   return { param: { role: "destructured", properties }, bindingProblems };

@@ -168,6 +168,11 @@ export interface ValueParam {
   description?: string;
   /** Written as the schema's `default` when present. */
   default?: DefaultValue;
+  /**
+   * `true` when the default is `null` (`p: string | null = null`): nothing is written (spec §3),
+   * and the `openai-strict` profile raises no OMCW0003 for the property (spec §11).
+   */
+  nullDefault?: true;
 }
 
 /** One parameter of the tool function, in declaration order. */
