@@ -3,19 +3,11 @@
  * {@link ToolModel}s, plus diagnostics placed at the site, the parameter or the return type in
  * the tool's file. The steps all kinds share are `assemble.ts`.
  */
-import { assertNever, isValidToolName } from "@typed-mcp/model";
-import type {
-  DefaultValue,
-  Diagnostic,
-  ParamModel,
-  ResultModel,
-  SourceLocation,
-  ToolModel,
-  TypeModel,
-  ValueParam,
-} from "@typed-mcp/model";
-import type { DefaultInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import { isValidToolName } from "@typed-mcp/model";
+import type { Diagnostic, ParamModel, ResultModel, SourceLocation, ToolModel, ValueParam } from "@typed-mcp/model";
+import type { ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { convertResult, convertTop, isObjectShaped, type ConvertContext } from "./convert.js";
+import { defaultOutside, defaultValue } from "./defaults.js";
 import {
   DeclarationContext,
   assembleParams,
@@ -125,6 +117,11 @@ function valueParam(a: DeclarationContext, p: ParamInfo, subject: string): Value
   const vp: ValueParam = { role: "value", name: p.name!, type: c.model, required: !c.optional };
   if (c.description !== undefined) vp.description = c.description;
   const def = defaultValue(a.host, p.default, c.model);
+  const outside = def === undefined ? undefined : defaultOutside(def, c.model);
+  if (outside !== undefined) {
+    a.report("OMCG0007", p.default?.loc ?? p.loc, outsideMessage(subject, outside));
+    return undefined;
+  }
   if (def !== undefined) vp.default = def;
   if (p.default?.kind === "null") vp.nullDefault = true;
   return vp;
@@ -149,24 +146,38 @@ function destructuredParam(
   const d = destructured(a.host, ctx, p);
   for (const prob of ctx.problems) a.report(prob.code, p.loc, prob.message);
   if (ctx.problems.length || !d) return undefined;
-  for (const prob of d.bindingProblems) a.report("OMCG0004", prob.loc, prob.message);
+  for (const prob of d.bindingProblems) a.report(prob.code, prob.loc, prob.message);
   return d.param;
+}
+
+/** A problem of one element of a destructured parameter: a rest or computed key (OMCG0004), a default outside its constraints (OMCG0007). */
+interface BindingProblem {
+  code: "OMCG0004" | "OMCG0007";
+  loc: SourceLocation;
+  message: string;
+}
+
+/** OMCG0007 for a written default outside the parameter's own listed constraints (spec §3). */
+function outsideMessage(subject: string, why: string): string {
+  return `${subject}: the default is outside the parameter's own constraints (${why}); change the default or the constraint, since the listing would advertise a value the reader refuses.`;
 }
 
 function destructured(
   host: TypeHost,
   ctx: ConvertContext,
   p: ParamInfo,
-): { param: ParamModel; bindingProblems: { loc: SourceLocation; message: string }[] } | undefined {
-  const bindingProblems: { loc: SourceLocation; message: string }[] = [];
+): { param: ParamModel; bindingProblems: BindingProblem[] } | undefined {
+  const bindingProblems: BindingProblem[] = [];
   for (const b of p.bindings ?? []) {
     if (b.rest)
       bindingProblems.push({
+        code: "OMCG0004",
         loc: b.loc,
         message: `${ctx.subject}: a rest element in a destructured parameter is not supported; list the properties.`,
       });
     else if (b.key === undefined)
       bindingProblems.push({
+        code: "OMCG0004",
         loc: b.loc,
         message: `${ctx.subject}: a computed key in a destructured parameter is not supported.`,
       });
@@ -206,60 +217,18 @@ function destructured(
     };
     if (prop.description !== undefined) vp.description = prop.description;
     const def = defaultValue(host, binding?.default, prop.type);
+    const outside = def === undefined ? undefined : defaultOutside(def, prop.type);
+    if (outside !== undefined)
+      bindingProblems.push({
+        code: "OMCG0007",
+        loc: binding?.default?.loc ?? p.loc,
+        message: outsideMessage(`${ctx.subject}: property '${prop.name}'`, outside),
+      });
     if (def !== undefined) vp.default = def;
     if (binding?.default?.kind === "null") vp.nullDefault = true;
     properties.push(vp);
   }
   return { param: { role: "destructured", properties }, bindingProblems };
-}
-
-/**
- * A default written as `default` (spec §3): string / number / negated number / boolean /
- * no-substitution template, an enum member (its wire value), or a `const` of such a literal type.
- */
-function defaultValue(host: TypeHost, d: DefaultInfo | undefined, model: TypeModel): DefaultValue | undefined {
-  if (!d) return undefined;
-  if (d.kind === "const") return d.value;
-  if (d.kind !== "type") return undefined;
-  const s = host.shape(d.type);
-  switch (s.kind) {
-    case "stringLiteral":
-    case "numberLiteral":
-      return s.value;
-    case "booleanLiteral":
-      return s.value;
-    case "enumLiteral": {
-      if (typeof s.value === "string") return s.value;
-      const inner = model.kind === "nullable" ? model.inner : model;
-      if (inner.kind === "enum" && inner.numeric) {
-        const i = inner.numeric.indexOf(s.value);
-        return i >= 0 ? (inner.values[i] as string) : undefined;
-      }
-      const info = host.enumOf(d.type);
-      return info?.members.find((m) => m.value === s.value)?.name;
-    }
-    case "string":
-    case "number":
-    case "bigint":
-    case "boolean":
-    case "null":
-    case "undefined":
-    case "void":
-    case "any":
-    case "unknown":
-    case "never":
-    case "symbol":
-    case "nonPrimitive":
-    case "bigintLiteral":
-    case "union":
-    case "intersection":
-    case "object":
-    case "typeParameter":
-    case "other":
-      return undefined;
-    default:
-      return assertNever(s);
-  }
 }
 
 /** The result of a tool (spec §6): void, passthrough, text, structured or JSON. Problems are reported at the return type. */

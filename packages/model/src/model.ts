@@ -153,8 +153,11 @@ export interface PropertyModel {
   readOnly?: boolean;
 }
 
-/** A default value that is a compile-time constant (spec §3), as its JSON wire value. */
-export type DefaultValue = string | number | boolean;
+/**
+ * A default value that is a compile-time constant (spec §3), as its JSON wire value: a string,
+ * number or boolean, or an array of these (nested arrays included; never `null` inside).
+ */
+export type DefaultValue = string | number | boolean | DefaultValue[];
 
 /** A listed parameter (or a property of the destructured parameter). */
 export interface ValueParam {

@@ -3,7 +3,7 @@
  * the module, default values readable from syntax (spec §3) and children of type annotations. The
  * order a union's members are written in is `written-order.ts`.
  */
-import type { SourceLocation } from "@typed-mcp/model";
+import type { DefaultValue, SourceLocation } from "@typed-mcp/model";
 import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, TypeNodeRef, TypeRef } from "./host.js";
 import { ApiPrimitives, type Any } from "./primitives.js";
 import { norm } from "./library.js";
@@ -177,13 +177,14 @@ export abstract class SyntaxFacts extends ApiPrimitives {
 
   /**
    * A default (spec §3) folded as §1 folds option values, when it is a string, number or boolean
-   * constant (`"a" + B`, `` `v${N}` ``, a `const` of those); `undefined` otherwise.
+   * constant (`"a" + B`, `` `v${N}` ``, a `const` of those) or an array of these (nested arrays
+   * included, `as const` or not); `undefined` otherwise — `null` as an array element included.
    */
   protected foldedDefault(init: Any): DefaultInfo | undefined {
     const f = this.foldNode(init);
     if ("error" in f) return undefined;
     if (f.value === null) return { kind: "null" };
-    return typeof f.value === "object" ? undefined : { kind: "const", value: f.value };
+    return withoutNull(f.value) ? { kind: "const", value: f.value as DefaultValue } : undefined;
   }
 
   /** One step of {@link foldConstant} (constant folding: evaluating an expression of constants at build time). */
@@ -324,4 +325,9 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     }
     return n as never;
   }
+}
+
+/** Whether a folded constant holds no `null` (spec §3: `null` as an array element writes no default). */
+function withoutNull(v: ConstantValue): boolean {
+  return v !== null && (!Array.isArray(v) || v.every(withoutNull));
 }
