@@ -6,48 +6,23 @@
  * is not; and each call without the argument hands the tool a fresh array (the tool pushes to it).
  * Expected listings are derived by hand from §3's examples.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "vite";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import typedMcp from "../../packages/unplugin/dist/vite.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { buildAndConnect } from "./build-and-connect.ts";
 
 const fixture = resolve(dirname(fileURLToPath(import.meta.url)), "fixtures/defaults");
-let out: string;
+let built: Awaited<ReturnType<typeof buildAndConnect>>;
 let client: Client;
 
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), "typed-mcp-defaults-"));
-  await build({
-    root: fixture,
-    configFile: false,
-    logLevel: "silent",
-    plugins: [typedMcp({ cache: false })],
-    ssr: { noExternal: true },
-    build: {
-      ssr: join(fixture, "tools.ts"),
-      outDir: out,
-      target: "node20",
-      rollupOptions: { output: { entryFileNames: "tools.js" } },
-    },
-  });
-  const server = (await import(pathToFileURL(join(out, "tools.js")).href)).default as {
-    fetch(r: Request): Promise<Response>;
-  };
-  client = new Client({ name: "vitest-client", version: "0.0.1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
-      fetch: async (input, init) => server.fetch(new Request(input, init)),
-    }),
-  );
+  built = await buildAndConnect(fixture);
+  client = built.client;
 }, 120_000);
 
 afterAll(async () => {
-  await client?.close();
-  if (out) await rm(out, { recursive: true, force: true });
+  await built?.close();
 });
 
 const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0] as { text: string }).text;

@@ -234,7 +234,10 @@ function destructured(
 /** The result of a tool (spec §6): void, passthrough, text, structured or JSON. Problems are reported at the return type. */
 function buildResult(a: DeclarationContext, name: string): ResultModel | undefined {
   const { host } = a;
-  const { t, node } = awaited(host, a.sig);
+  const declared = awaited(host, a.sig);
+  const custom = withContentOf(host, declared.t, declared.node);
+  if (custom) return customContentResult(a, name, custom);
+  const { t, node } = declared;
   const s = host.shape(t);
   if (s.kind === "void" || s.kind === "undefined") return { kind: "void" };
   if (isPassthrough(host, t, node)) return { kind: "passthrough" };
@@ -249,6 +252,44 @@ function buildResult(a: DeclarationContext, name: string): ResultModel | undefin
   if (model.kind === "nullable" && isObjectShaped(model.inner))
     return { kind: "structured", type: model.inner, nullable: true };
   return { kind: "json", type: model };
+}
+
+/** `T` of a return type `WithContent<T>` (typed-mcp's), with its annotation node; `undefined` for any other type. */
+function withContentOf(
+  host: TypeHost,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+): { t: TypeRef; node: TypeNodeRef | undefined } | undefined {
+  if (host.shape(t).kind !== "object") return undefined;
+  const o = host.object(t);
+  if (!o.named?.typedMcp || o.named.name !== "WithContent" || !o.typeArguments[0]) return undefined;
+  const written = isKnownNamed(host.referenceNamed(node), ["WithContent"]);
+  return { t: o.typeArguments[0], node: written ? host.childNode(node, 0) : undefined };
+}
+
+/**
+ * A `WithContent<T>` result (docs/runtime.md "Custom text beside a typed result"): structured from
+ * `T` as §6 writes it, with the tool's own content blocks; `T` must be object-shaped (OMCG0009).
+ */
+function customContentResult(
+  a: DeclarationContext,
+  name: string,
+  value: { t: TypeRef; node: TypeNodeRef | undefined },
+): ResultModel | undefined {
+  const ctx = a.context("output", `The return type of tool '${name}'`);
+  const model = convertResult(ctx, value.t, value.node, "return");
+  for (const p of ctx.problems) a.report(p.code, a.sig.returnLoc, p.message);
+  if (!model || ctx.problems.length) return undefined;
+  const inner = model.kind === "nullable" ? model.inner : model;
+  if (!isObjectShaped(inner)) {
+    a.report(
+      "OMCG0009",
+      a.sig.returnLoc,
+      `The return type of tool '${name}': WithContent<${a.host.text(value.t)}> needs an object-shaped value (an object, a record or map, or a discriminated union), whose outputSchema it keeps; for other values return the content blocks or a CallToolResult.`,
+    );
+    return undefined;
+  }
+  return { kind: "structured", type: inner, nullable: model.kind === "nullable", customContent: true };
 }
 
 const PASSTHROUGH = ["CallToolResult", "ContentBlock"];

@@ -194,7 +194,13 @@ export type ResultModel =
   /** `string` or `string | null`. */
   | { kind: "text" }
   /** Object-shaped (an object, record or map, or a discriminated union of §4a): `outputSchema` + `structuredContent` + a text block with the same JSON. */
-  | { kind: "structured"; type: ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel; nullable: boolean }
+  | {
+      kind: "structured";
+      type: ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel;
+      nullable: boolean;
+      /** `WithContent<T>` (docs/runtime.md "Custom text beside a typed result"): `content` is the tool's own blocks, not the JSON text. */
+      customContent?: true;
+    }
   /** Anything else listed in §6 (number, boolean, array, set, date, enum): one text block of JSON. */
   | { kind: "json"; type: TypeModel }
   /** `CallToolResult`, a content block or an array of content blocks: passed through. */
