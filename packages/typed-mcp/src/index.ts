@@ -14,6 +14,7 @@
 export * from "./types.js";
 export { McpServer } from "./server.js";
 export { withContent, type WithContent } from "./with-content.js";
+export type { ClientSession, LifecycleHooks } from "./server/lifecycle.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
 export type { TaskOptions, TaskQuota } from "./tasks/store.js";
 export type { CallerKey } from "./transports/caller.js";

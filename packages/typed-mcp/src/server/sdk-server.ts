@@ -40,6 +40,7 @@ import type { TaskStore } from "../tasks/store.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
 import { callTool } from "../calls/tool-call.js";
+import { installLifecycleHooks } from "./lifecycle.js";
 
 /** What every SDK `Server` of one `McpServer` is built from. */
 export interface ServerParts {
@@ -130,6 +131,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   // A stateless 2025-era HTTP request: answer `initialize` with an Mcp-Session-Id carrying what was negotiated (sdk-patches.ts, session.ts).
   // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
   if (servesConnection(ctx)) parts.lists.track(sdk);
+  installLifecycleHooks(sdk, options.lifecycle, ctx);
   if (isLegacyHttpRequest(ctx)) {
     installSessionHook(sdk, UI_EXTENSION);
     markWithoutBackChannel(sdk);
