@@ -40,6 +40,8 @@ it("lists folded defaults and arrays of constants as default; null in an array w
       '"referenced":{"type":"array","items":{"type":"string"},"default":["a","b"]},' + // const … as const
       '"grid":{"type":"array","items":{"type":"array","items":{"type":"number"}},"default":[[1,2],[3,4]]},' +
       '"levels":{"type":"array","items":{"type":"string","enum":["low","high"]},"default":["high"]},' +
+      // numeric enum members (auto-numbered too) are written by name (§4)
+      '"ranks":{"type":"array","items":{"type":"string","enum":["First","Second","Tenth","Eleventh"]},"default":["Second","Eleventh"]},' +
       '"withNull":{"type":"array","items":{"type":["string","null"]}}' +
       '},"additionalProperties":false}',
   );
@@ -54,6 +56,7 @@ it("hands the tool a fresh copy of an array default on every call", async () => 
     const r = JSON.parse(text(await client.callTool({ name: "folded", arguments: {} })));
     expect(r.tags).toEqual(["x"]);
     expect(r.named).toEqual(["a", "b"]);
+    expect(r.ranks).toEqual([1, 11]); // the tool gets the enum's numbers
     expect(r.grid).toEqual([
       [1, 2],
       [3, 4],
