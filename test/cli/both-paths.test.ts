@@ -66,7 +66,7 @@ describe("pair listings derived from the spec", () => {
           colour: { type: "string", enum: ["red", "green"], default: "red" }, // string enum member → its value
           priority: { type: "string", enum: ["Low", "High", "Urgent"], default: "High" }, // numeric enum member → its name
           nothing: { type: ["string", "null"] }, // null default writes nothing
-          list: { type: "array", items: { type: "string" } }, // other defaults: optional, nothing written
+          list: { type: "array", items: { type: "string" }, default: [] }, // an array of constants is a default (§3)
           computed: { type: "number" },
           variable: { type: "number" }, // a `let` is not a compile-time constant
           orUndefined: { type: "boolean" }, // a type that includes undefined: optional

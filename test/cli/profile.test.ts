@@ -49,6 +49,15 @@ describe("typed-mcp --profile / --lint / --strict", () => {
     expect(lintOnly.stderr).toBe(`${W1}\n${W2}\n`);
   });
 
+  it("check --profile openai-strict: no OMCW0003 for a nullable optional parameter defaulting to null (spec §11)", () => {
+    const r = cli(["check", "tools.ts", "--profile", "openai-strict"], join(ROOT, "test/cli/fixtures/profile-null"));
+    expect(r.code).toBe(0);
+    // `tag: string | null = null` and `({ tag = null })` warn nothing; `note?: string | null` keeps null as a value.
+    expect(r.stderr).toBe(
+      "tools.ts:6:1 - OMCW0003: Tool 'tagged': the openai-strict profile lists an optional nullable property as required: null stays a value, not absent (required at inputSchema /properties/note).\n",
+    );
+  });
+
   it("an unknown profile or lint family is bad usage (exit 2)", () => {
     const r = cli(["list", "src/server.ts", "--profile", "claude"], dir);
     expect(r.code).toBe(2);

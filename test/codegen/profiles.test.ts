@@ -73,6 +73,10 @@ describe("the fixture corpus through each profile", () => {
 describe("the §11 sentences", () => {
   it("follow the fixed forms", () => {
     expect(sentence("format", "email")).toBe("Format: email.");
+    expect(sentence("minimum", 0)).toBe("At least 0.");
+    expect(sentence("minimum", 0.5)).toBe("At least 0.5.");
+    expect(sentence("maximum", 10)).toBe("At most 10.");
+    expect(sentence("maximum", -1)).toBe("At most -1.");
     expect(sentence("minLength", 3)).toBe("At least 3 characters.");
     expect(sentence("maxLength", 20)).toBe("At most 20 characters.");
     expect(sentence("minItems", 1)).toBe("At least 1 item.");
@@ -93,20 +97,69 @@ const schemaTool = (properties: Record<string, unknown>, required: string[] = []
   }) as ToolListing;
 
 describe("gemini rules, to the byte", () => {
-  it("splits a nullable type array into anyOf with null last, keywords in their member", () => {
+  it("writes a nullable single type as the type plus nullable:true, right after type", () => {
     const t = schemaTool({ a: { type: ["string", "null"], format: "email", description: "Mail." } });
     expect(JSON.stringify(applyProfile(t, "gemini").listing.inputSchema)).toBe(
-      '{"type":"object","properties":{"a":{"description":"Mail.","anyOf":[{"type":"string","description":"Format: email."},{"type":"null"}]}}}',
+      '{"type":"object","properties":{"a":{"type":"string","nullable":true,"description":"Mail. Format: email."}}}',
     );
   });
-  it("moves a default beside anyOf, a numeric enum, uniqueItems and contentEncoding into the description", () => {
+  it("takes null out of an enum first, then says a numeric enum with the values left; keeps and says default", () => {
     const t = schemaTool({
       n: { type: ["integer", "null"], enum: [1, 5, null], default: 1 },
+      m: { type: ["string", "null"], enum: ["fast", "slow", null] },
       s: { type: "array", items: { type: "string", contentEncoding: "base64" }, uniqueItems: true },
     });
     expect(JSON.stringify(applyProfile(t, "gemini").listing.inputSchema.properties)).toBe(
-      '{"n":{"description":"Default: 1.","anyOf":[{"type":"integer","description":"One of 1, 5."},{"type":"null"}]},' +
+      '{"n":{"type":"integer","nullable":true,"description":"One of 1, 5. Default: 1.","default":1},' +
+        '"m":{"type":"string","nullable":true,"enum":["fast","slow"]},' +
         '"s":{"type":"array","description":"Items are unique.","items":{"type":"string","description":"Base64."}}}',
+    );
+  });
+  it("splits a §4a type array into anyOf without the null member: nullable after anyOf, May be null. last", () => {
+    const t = schemaTool({
+      id: {
+        type: ["string", "integer", "null"],
+        description: "Id.",
+        minLength: 2,
+        minimum: 0,
+        maximum: 10,
+        default: "x",
+      },
+    });
+    expect(JSON.stringify(applyProfile(t, "gemini").listing.inputSchema.properties)).toBe(
+      '{"id":{"description":"Id. Default: \\"x\\". May be null.","anyOf":[' +
+        '{"type":"string","description":"At least 2 characters.","minLength":2},' +
+        '{"type":"integer","description":"At least 0. At most 10.","minimum":0,"maximum":10}],"nullable":true}}',
+    );
+  });
+  it("removes the null member of an anyOf of objects and says it; members lose additionalProperties:false", () => {
+    const obj = (k: string, v: unknown) => ({
+      type: "object",
+      properties: { [k]: v },
+      required: [k],
+      additionalProperties: false,
+    });
+    const t = schemaTool({
+      shape: { anyOf: [obj("k", { type: "string" }), obj("j", { type: "number", minimum: 0.5 }), { type: "null" }] },
+    });
+    expect(JSON.stringify(applyProfile(t, "gemini").listing.inputSchema.properties)).toBe(
+      '{"shape":{"description":"May be null.","anyOf":[' +
+        '{"type":"object","properties":{"k":{"type":"string"}},"required":["k"]},' +
+        '{"type":"object","properties":{"j":{"type":"number","description":"At least 0.5.","minimum":0.5}},"required":["j"]}' +
+        '],"nullable":true}}',
+    );
+  });
+  it("keeps and says bounds, lengths, pattern, item counts and default, in §11's sentence order (not §2's)", () => {
+    const t = schemaTool({
+      s: { type: "string", format: "uri", minLength: 3, maxLength: 20, pattern: "^[a-z]+$", default: "abc" },
+      l: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 5, uniqueItems: true },
+      n: { type: "number", maximum: -1 },
+    });
+    expect(JSON.stringify(applyProfile(t, "gemini").listing.inputSchema.properties)).toBe(
+      '{"s":{"type":"string","description":"Format: uri. At least 3 characters. At most 20 characters. Pattern: ^[a-z]+$. Default: \\"abc\\".",' +
+        '"minLength":3,"maxLength":20,"pattern":"^[a-z]+$","default":"abc"},' +
+        '"l":{"type":"array","description":"At least 1 item. At most 5 items. Items are unique.","items":{"type":"string"},"minItems":1,"maxItems":5},' +
+        '"n":{"type":"number","description":"At most -1.","maximum":-1}}',
     );
   });
   it('keeps date-time, lists a record as {"type":"object"} with OMCW0003, warns on empty properties', () => {
@@ -169,6 +222,21 @@ describe("openai-strict rules, to the byte", () => {
     expect(out.warnings.map((w) => [w.path, w.keyword])).toEqual([
       ["/properties/o/properties/x", "required"],
       ["/properties/r", "additionalProperties"],
+    ]);
+  });
+});
+
+describe("openai-strict v2 (spec §11)", () => {
+  it("moves contentEncoding into the description (Base64.)", () => {
+    const t = schemaTool({ b: { type: "string", contentEncoding: "base64" } });
+    expect(JSON.stringify(applyProfile(t, "openai-strict").listing.inputSchema.properties)).toBe(
+      '{"b":{"type":["string","null"],"description":"Base64."}}',
+    );
+  });
+  it("raises no OMCW0003 for a nullable optional property whose default is null", () => {
+    const t = schemaTool({ tag: { type: ["string", "null"] }, note: { type: ["string", "null"] } });
+    expect(applyProfile(t, "openai-strict", new Set(["tag"])).warnings.map((w) => w.path)).toEqual([
+      "/properties/note",
     ]);
   });
 });

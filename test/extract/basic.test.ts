@@ -140,8 +140,9 @@ describe("generator path (@tool on methods)", () => {
     expect(view("other")).toEqual({ required: false, default: undefined, type: "number" }); // let: not a constant
     expect(view("big")).toEqual({ required: false, default: "l", type: "enum" }); // enum member → wire value
     expect(view("none")).toEqual({ required: false, default: undefined, type: "nullable" }); // null default writes nothing
+    expect(param(paint, "none").nullDefault).toBe(true); // …but is known, for openai-strict (§11)
     expect(view("when")).toEqual({ required: false, default: undefined, type: "number" }); // Date.now()
-    expect(view("shades")).toEqual({ required: false, default: undefined, type: "array" }); // [] is not a constant
+    expect(view("shades")).toEqual({ required: false, default: [], type: "array" }); // an array of constants is a default (§3)
     expect(view("note")).toEqual({ required: false, default: undefined, type: "string" }); // p?: T
     expect("default" in param(paint, "other")).toBe(false);
     expect(param(tool(orders, "place_order"), "rush")).toMatchObject({

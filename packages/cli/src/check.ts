@@ -6,12 +6,11 @@
  * @module
  */
 import {
-  applyProfile,
+  profiledListing,
   generatePrompt,
   generateResource,
   generateTool,
   lintListing,
-  toolListing,
   toolWarnings,
   type LintFamily,
   type Profile,
@@ -33,7 +32,7 @@ export interface CheckOptions {
 
 /** A tool's warnings and `--lint` findings, as printable lines. */
 function toolFindings(tool: ToolModel, options: CheckOptions, cwd: string, warnings: string[], lints: string[]): void {
-  const built = applyProfile(toolListing(tool), options.profile);
+  const built = profiledListing(tool, options.profile);
   generateTool(tool, { profile: options.profile });
   const where = displayPath(tool.location.file, cwd);
   for (const w of toolWarnings(tool, built.warnings)) warnings.push(formatDiagnostic(w, where));

@@ -5,10 +5,9 @@
  * @module
  */
 import {
-  applyProfile,
+  profiledListing,
   promptListing,
   resourceListing,
-  toolListing,
   type Profile,
   type PromptListing,
   type ResourceListing,
@@ -44,7 +43,7 @@ export function runList(models: readonly ModuleModel[], profile: Profile, io: Cl
   const problems = collectProblems(models, io.cwd, (model, generate) => {
     for (const tool of model.tools) {
       generate("tool", tool.name, tool.location, () => {
-        listing.tools.push(applyProfile(toolListing(tool), profile).listing);
+        listing.tools.push(profiledListing(tool, profile).listing);
       });
     }
     for (const resource of model.resources ?? []) {

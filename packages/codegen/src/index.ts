@@ -8,9 +8,8 @@
  */
 import type { ToolModel } from "@typed-mcp/model";
 import { Lines, Scope, assemble, type ImportRequest } from "./emit.js";
-import { applyProfile, type Profile, type ProfileWarning } from "./profiles.js";
+import { profiledListing, type Profile, type ProfileWarning } from "./profiles.js";
 import { readBody } from "./read.js";
-import { toolListing } from "./schema.js";
 import { writeBody } from "./write.js";
 import { SharedUnits, shareMethod, type SharedUnit } from "./shared.js";
 
@@ -18,7 +17,15 @@ export { RUNTIME_NAMESPACE, CodegenError, helperCall, type ImportRequest } from 
 export { UNIT_NAME_PREFIX, type SharedUnit } from "./shared.js";
 export { toolListing, typeSchema, inputSchema, outputSchema, type ToolListing } from "./schema.js";
 export { KEYWORD_ORDER } from "./keyword-order.js";
-export { applyProfile, sentence, PROFILES, PROFILE_RULES, type Profile, type ProfileWarning } from "./profiles.js";
+export {
+  applyProfile,
+  profiledListing,
+  sentence,
+  PROFILES,
+  PROFILE_RULES,
+  type Profile,
+  type ProfileWarning,
+} from "./profiles.js";
 export { toolWarnings, moduleWarnings, PROVIDER_NAME_LIMIT } from "./warnings.js";
 export { lintListing, type LintFamily, type LintFinding } from "./profile-lint.js";
 export {
@@ -59,7 +66,7 @@ export {
  * same parameter list or result; inline when they construct a class); without it
  * (default) everything is inline and `units` is empty.
  *
- * `options.profile` (spec §11, default `"default"`) rewrites the listing with {@link applyProfile};
+ * `options.profile` (spec §11, default `"default"`) rewrites the listing with {@link profiledListing};
  * under `openai-strict` the reader also takes `null` for an optional, non-nullable parameter or
  * property as absent. `warnings` are the profile's OMCW0003 warnings (spec §10).
  *
@@ -75,7 +82,7 @@ export function generateTool(
   const share = options.share === true ? new SharedUnits() : undefined;
   const scope = new Scope();
   scope.share = share;
-  const { listing, warnings } = applyProfile(toolListing(tool), profile);
+  const { listing, warnings } = profiledListing(tool, profile);
   // With `share`, the reader and the writer are units of their own (one per distinct text), each
   // generated in a fresh scope; one that constructs a class stays inline in the tool's scope.
   const method = (params: string, gen: (s: Scope) => Lines): Lines | string => {

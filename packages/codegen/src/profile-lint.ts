@@ -31,9 +31,11 @@ const CHECKS: Record<LintFamily, Check> = {
   gemini(s) {
     const out: [string, string][] = [];
     if (Array.isArray(s.type)) out.push(["type", "Gemini refuses a type array"]);
+    if (s.type === "null") out.push(["type", 'Gemini refuses {"type":"null"} (nullable: true says it)']);
     if (s.anyOf !== undefined) {
       for (const k of Object.keys(s))
-        if (k !== "anyOf" && k !== "description") out.push([k, "Gemini refuses keywords beside anyOf"]);
+        if (k !== "anyOf" && k !== "description" && k !== "nullable")
+          out.push([k, "Gemini refuses keywords beside anyOf"]);
     }
     if (s.additionalProperties !== undefined) out.push(["additionalProperties", "Gemini refuses additionalProperties"]);
     if (s.format !== undefined && !GEMINI_FORMATS.has(s.format as string))
@@ -60,7 +62,16 @@ const CHECKS: Record<LintFamily, Check> = {
         if (!required.has(p)) out.push(["required", `OpenAI strict mode needs every property required (${p})`]);
       if (s.properties === undefined) out.push(["properties", "OpenAI strict mode needs properties on every object"]);
     }
-    for (const k of ["default", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern"]) {
+    for (const k of [
+      "default",
+      "minLength",
+      "maxLength",
+      "minItems",
+      "maxItems",
+      "uniqueItems",
+      "pattern",
+      "contentEncoding",
+    ]) {
       if (s[k] !== undefined) out.push([k, `OpenAI strict mode refuses ${k}`]);
     }
     if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string))

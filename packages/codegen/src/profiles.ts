@@ -9,9 +9,10 @@
  *
  * @module
  */
-import type { ToolListing } from "@typed-mcp/model";
+import type { ToolListing, ToolModel, ValueParam } from "@typed-mcp/model";
 import { count } from "./sentences.js";
 import { ordered } from "./keyword-order.js";
+import { toolListing } from "./schema.js";
 import { pointer, walkSchema, type Schema, type SchemaVisitor } from "./schema-walk.js";
 
 /** The `profile` build option (spec §11). */
@@ -35,14 +36,18 @@ interface Run {
   profile: Profile;
   tool: string;
   warnings: ProfileWarning[];
+  /** Names of the tool's properties (parameters) whose default is `null` (spec §3: not listed). */
+  nullDefaults: ReadonlySet<string>;
 }
 
 /** A rule: rewrites `s` (a copy, owned by the rule run) at `path`; `top` is true for a tool parameter. */
 type Rule = (s: Schema, path: string, run: Run, sentences: DescriptionSentences, top: boolean) => void;
 
-/** The keywords a profile can say in a description, in the order of their §11 sentences. */
+/** The keywords a profile can say in a description, in the order of their §11 sentences (not §2's). */
 const SENTENCE_ORDER = [
   "format",
+  "minimum",
+  "maximum",
   "minLength",
   "maxLength",
   "minItems",
@@ -65,6 +70,10 @@ export function sentence(keyword: (typeof SENTENCE_ORDER)[number], value: unknow
   switch (keyword) {
     case "format":
       return `Format: ${String(value)}.`;
+    case "minimum":
+      return `At least ${JSON.stringify(value)}.`;
+    case "maximum":
+      return `At most ${JSON.stringify(value)}.`;
     case "minLength":
       return `At least ${count(value as number, "character")}.`;
     case "maxLength":
@@ -125,10 +134,15 @@ function jsonType(v: unknown): string {
           : "number";
 }
 
-/** A `type` array → `anyOf` of single-type members, each keeping its own keywords and enum values; `description`/`default` stay beside. */
-function splitTypeArray(s: Schema): void {
+/**
+ * A `type` array → `anyOf` of single-type members, each keeping its own keywords and enum
+ * values; `description`/`default` stay beside. `"null"` is a last `{"type":"null"}` member with
+ * `null: "member"` (cursor), and left out with `null: "drop"` (gemini, which says it with `nullable`).
+ */
+function splitTypeArray(s: Schema, nulls: "member" | "drop"): void {
   if (!Array.isArray(s.type)) return;
-  const members = (s.type as string[]).map((t) => {
+  const types = (s.type as string[]).filter((t) => nulls === "member" || t !== "null");
+  const members = types.map((t) => {
     const m: Schema = { type: t };
     for (const k of MEMBER_KEYWORDS[t] ?? []) if (s[k] !== undefined) m[k] = s[k];
     if (Array.isArray(s.enum) && t !== "null") {
@@ -160,12 +174,48 @@ function makeNullable(s: Schema): void {
 
 // ---- gemini ---------------------------------------------------------------------------------
 
+/** Keywords gemini keeps **and** says (spec §11: converters on this path drop them silently). */
+const GEMINI_KEPT_AND_SAID = [
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
+  "default",
+] as const;
+
 const gemini: Rule[] = [
-  function typeArrayToAnyOf(s) {
-    splitTypeArray(s);
+  function nullableSingleType(s) {
+    // `"type":[T,"null"]` → `"type":T` + `"nullable":true`; null leaves the enum first.
+    const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type];
+    const nullInEnum = Array.isArray(s.enum) && (s.enum as unknown[]).includes(null);
+    const nonNull = types.filter((t) => t !== "null");
+    if (nonNull.length !== 1 || typeof nonNull[0] !== "string" || (types.length === 1 && !nullInEnum)) return;
+    s.type = nonNull[0];
+    s.nullable = true;
+    if (nullInEnum) s.enum = (s.enum as unknown[]).filter((v) => v !== null);
   },
-  function defaultBesideAnyOf(s, _p, _r, sentences) {
-    if (s.anyOf !== undefined && s.default !== undefined) move(s, "default", sentences);
+  function typeArrayToAnyOf(s, _p, _r, sentences) {
+    if (!Array.isArray(s.type)) return;
+    const hadNull = (s.type as string[]).includes("null");
+    splitTypeArray(s, "drop");
+    if (hadNull) {
+      s.nullable = true;
+      sentences.set("null", sentence("null", null));
+    }
+  },
+  function nullMemberOfAnyOf(s, _p, _r, sentences) {
+    if (!Array.isArray(s.anyOf) || !(s.anyOf as Schema[]).some((m) => m.type === "null")) return;
+    s.anyOf = (s.anyOf as Schema[]).filter((m) => m.type !== "null");
+    s.nullable = true;
+    sentences.set("null", sentence("null", null));
+  },
+  function besideAnyOf(s, _p, _r, sentences) {
+    if (s.anyOf === undefined) return;
+    if (s.default !== undefined) move(s, "default", sentences);
+    for (const k of Object.keys(s)) if (k !== "anyOf" && k !== "description" && k !== "nullable") delete s[k];
   },
   function formatOtherThanDateTime(s, _p, _r, sentences) {
     if (s.format !== undefined && s.format !== "date-time") move(s, "format", sentences);
@@ -176,21 +226,17 @@ const gemini: Rule[] = [
   function contentEncoding(s, _p, _r, sentences) {
     if (s.contentEncoding !== undefined) move(s, "contentEncoding", sentences);
   },
-  function numericOrNullEnum(s, _p, _r, sentences) {
-    if (!Array.isArray(s.enum)) return;
-    const values = s.enum as unknown[];
-    if (values.includes(null)) sentences.set("null", sentence("null", null));
-    const kept = values.filter((v) => v !== null);
-    if (kept.some((v) => typeof v === "number")) {
-      sentences.set("enum", sentence("enum", kept));
-      delete s.enum;
-    } else if (kept.length !== values.length) s.enum = kept;
+  function numericEnum(s, _p, _r, sentences) {
+    if (Array.isArray(s.enum) && (s.enum as unknown[]).some((v) => typeof v === "number")) move(s, "enum", sentences);
+  },
+  function keptAndSaid(s, _p, _r, sentences) {
+    for (const k of GEMINI_KEPT_AND_SAID) if (s[k] !== undefined) sentences.set(k, sentence(k, s[k]));
   },
   function recordOrMap(s, path, run) {
     if (s.additionalProperties === undefined) return;
     const schemaValued = s.additionalProperties !== false;
     delete s.additionalProperties;
-    if (!schemaValued) return; // `false`: the reader refuses unknown keys; nothing is lost for the model.
+    if (!schemaValued) return; // `false`: the reader's "It is not a parameter of this tool." tells the model.
     if (s.properties === undefined) warn(run, path, "additionalProperties", 'lists a record as {"type":"object"}');
     else warn(run, path, "additionalProperties", "dropped an index signature");
   },
@@ -216,6 +262,18 @@ export const OPENAI_FORMATS: ReadonlySet<string> = new Set([
   "uuid",
 ]);
 
+/** Keywords openai-strict moves into the description (spec §11; `contentEncoding`: `openai`'s `toStrictJsonSchema` refuses it). */
+const OPENAI_MOVED = [
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "pattern",
+  "contentEncoding",
+  "default",
+] as const;
+
 const openaiStrict: Rule[] = [
   function everyPropertyRequired(s, path, run) {
     if (s.properties === undefined) return;
@@ -226,9 +284,11 @@ const openaiStrict: Rule[] = [
       if (required.has(name)) continue;
       const p = { ...(props[name] as Schema) };
       const at = `${path}/properties/${pointer(name)}`;
-      if (isNullable(p))
-        warn(run, at, "required", "lists an optional nullable property as required: null stays a value, not absent");
-      else makeNullable(p);
+      if (isNullable(p)) {
+        // A nullable optional property defaulting to `null`: null as a value is what absent means.
+        if (!(path === "" && run.nullDefaults.has(name)))
+          warn(run, at, "required", "lists an optional nullable property as required: null stays a value, not absent");
+      } else makeNullable(p);
       Object.defineProperty(props, name, {
         value: ordered(p, "keep"),
         writable: true,
@@ -250,7 +310,7 @@ const openaiStrict: Rule[] = [
   },
   function movedKeywords(s, _p, _r, sentences) {
     if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string)) move(s, "format", sentences);
-    for (const k of ["minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern", "default"] as const) {
+    for (const k of OPENAI_MOVED) {
       if (s[k] !== undefined) move(s, k, sentences);
     }
   },
@@ -260,7 +320,7 @@ const openaiStrict: Rule[] = [
 
 const cursor: Rule[] = [
   function topLevelTypeArray(s, _p, _r, _s, top) {
-    if (top) splitTypeArray(s);
+    if (top) splitTypeArray(s, "member");
   },
 ];
 
@@ -284,8 +344,21 @@ function rewriter(run: Run, rules: readonly Rule[]): SchemaVisitor {
     for (const rule of rules) rule(s, path, run, sentences, top);
     Object.assign(s, walk(s));
     describe(s, sentences);
-    return ordered(s, "keep");
+    return withNullable(ordered(s, "keep"));
   };
+}
+
+/** `s` with `nullable` (gemini, spec §11) moved right after `type`, or right after `anyOf` where `s` has no `type`. */
+function withNullable(s: Schema): Schema {
+  if (s.nullable === undefined) return s;
+  const after = s.type !== undefined ? "type" : "anyOf";
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === "nullable") continue;
+    out[k] = v;
+    if (k === after) out.nullable = s.nullable;
+  }
+  return out;
 }
 
 /** Appends the sentences of the keywords moved out of `s` to its description, in §11 order. */
@@ -300,7 +373,8 @@ function describe(s: Schema, sentences: DescriptionSentences): void {
 
 /**
  * Rewrites one tool's default listing for `profile` (spec §11): `inputSchema` only, every other
- * key unchanged. Pure: `listing` is not modified; equal inputs give byte-identical output.
+ * key unchanged. `nullDefaults` names the top-level properties whose default is `null` (not
+ * listed, spec §3; {@link profiledListing} takes them from the model). Pure: `listing` is not modified; equal inputs give byte-identical output.
  *
  * @returns the rewritten listing and the OMCW0003 warnings (spec §10) in node order.
  * @throws RangeError for a schema nested deeper than 256 levels (never a generated listing).
@@ -308,16 +382,33 @@ function describe(s: Schema, sentences: DescriptionSentences): void {
 export function applyProfile(
   listing: ToolListing,
   profile: Profile,
+  nullDefaults: ReadonlySet<string> = new Set(),
 ): { listing: ToolListing; warnings: ProfileWarning[] } {
   if (!PROFILES.includes(profile))
     throw new TypeError(
       `Unknown profile ${JSON.stringify(profile)}: expected one of ${PROFILES.join(", ")} (spec §11).`,
     );
-  const run: Run = { profile, tool: listing.name, warnings: [] };
+  const run: Run = { profile, tool: listing.name, warnings: [], nullDefaults };
   if (profile === "default") return { listing, warnings: [] };
   const inputSchema = walkSchema(
     listing.inputSchema,
     rewriter(run, PROFILE_RULES[profile]),
   ) as ToolListing["inputSchema"];
   return { listing: { ...listing, inputSchema }, warnings: run.warnings };
+}
+
+/**
+ * {@link applyProfile} of a tool's default listing (`toolListing(tool)`), with the properties whose
+ * default is `null` taken from the model: the one listing every host builds (spec §11).
+ *
+ * @throws as `toolListing` and {@link applyProfile} do.
+ */
+export function profiledListing(
+  tool: ToolModel,
+  profile: Profile,
+): { listing: ToolListing; warnings: ProfileWarning[] } {
+  const values: ValueParam[] = tool.params.flatMap((p) =>
+    p.role === "value" ? [p] : p.role === "destructured" ? p.properties : [],
+  );
+  return applyProfile(toolListing(tool), profile, new Set(values.filter((v) => v.nullDefault).map((v) => v.name)));
 }

@@ -267,10 +267,20 @@ export function writeBody(result: ResultModel, scope: Scope): Lines {
           "A structured result must be an object type, a record/map or a discriminated union (spec §6, §4a).",
         );
       }
-      if (result.nullable) out.line(`if (value === null) return { content: [${TEXT(`"null"`)}] };`);
-      const w = writeValue(result.type, "value", c);
+      // `WithContent<T>` (docs/runtime.md "Custom text beside a typed result"): the tool's blocks as `content`.
+      let v = "value";
+      let content = (s: string) => `[${TEXT(`JSON.stringify(${s})`)}]`;
+      if (result.customContent) {
+        const u = c.scope.fresh("w");
+        out.line(`const ${u} = ${helperCall("withContent", "value")};`);
+        v = `${u}.value`;
+        content = () => `${u}.content`;
+      }
+      const nullContent = result.customContent ? content("null") : `[${TEXT(`"null"`)}]`;
+      if (result.nullable) out.line(`if (${v} === null) return { content: ${nullContent} };`);
+      const w = writeValue(result.type, v, c);
       const s = bind(w, c);
-      out.line(`return { content: [${TEXT(`JSON.stringify(${s})`)}], structuredContent: ${s} };`);
+      out.line(`return { content: ${content(s)}, structuredContent: ${s} };`);
       break;
     }
     case "json": {

@@ -8,18 +8,24 @@ import type { Constraints, TypeModel } from "@typed-mcp/model";
 import type { ConvertContext } from "./convert.js";
 import type { DocComment } from "./jsdoc.js";
 import { tagProblem } from "./convert-problems.js";
-import { classifyTag } from "./jsdoc-tags.js";
+import { classifyTag, defaultTagMessage, isDefaultTag } from "./jsdoc-tags.js";
 
 /**
  * Reads validation tags from a doc comment (spec §4): exact names `@minimum @maximum @minLength
  * @maxLength @pattern @format`; a name within two edits of one (`@minimun`, `@minlength`), a JSON
  * Schema keyword typed-mcp does not write (`@min`, `@maxItems`, `@exclusiveMinimum`, …) or a
- * near-miss of `@jsonName` / `@naming` / `@ignore` is OMCG0007 ({@link classifyTag}).
+ * near-miss of `@jsonName` / `@naming` / `@ignore` is OMCG0007 ({@link classifyTag}). On an input,
+ * a `@default` / `@defaultValue` tag is OMCG0007 too (spec §3: never a second way to state a
+ * default); output-only properties ignore it.
  */
 export function docConstraints(ctx: ConvertContext, path: string, doc: DocComment | undefined): Constraints {
   const c: Constraints = {};
   if (!doc) return c;
   for (const tag of doc.tags) {
+    if (ctx.mode === "input" && isDefaultTag(tag.name)) {
+      tagProblem(ctx, path, defaultTagMessage(tag.name, tag.text, path));
+      continue;
+    }
     const kind = classifyTag(tag.name);
     if (kind.kind === "mistake") tagProblem(ctx, path, kind.message);
     if (kind.kind !== "validation") continue;

@@ -83,11 +83,18 @@ export function classifyTag(name: string): TagClass {
  * The problems of a function's own doc comment (spec §4): a validation tag there applies to no
  * parameter (its place is the parameter's inline comment, `(/** @minimum 1 *\/ qty: Int)`), and
  * a mistaken tag name (typo, unwritten keyword) is reported as {@link classifyTag} says. Tags are
- * found anywhere in the comment, inside a `@param` text included. Returns messages in tag order.
+ * found anywhere in the comment, inside a `@param` text included; a `@default` / `@defaultValue`
+ * there is a problem too (spec §3). Returns messages in tag order.
  */
 export function functionDocProblems(doc: DocComment | undefined): string[] {
   const out: string[] = [];
+  let param = "name"; // the parameter of the `@param` the tag follows, for the fix
   for (const tag of doc?.tags ?? []) {
+    if (tag.name === "param") param = /^\s*(?:\{[^}]*\}\s*)?\[?([\w$]+)/.exec(tag.text)?.[1] ?? "name";
+    if (isDefaultTag(tag.name)) {
+      out.push(`the doc comment: ${defaultTagMessage(tag.name, tag.text, undefined, param)}`);
+      continue;
+    }
     const c = classifyTag(tag.name);
     if (c.kind === "mistake") out.push(`the doc comment: ${c.message}`);
     else if (c.kind === "validation")
@@ -96,4 +103,29 @@ export function functionDocProblems(doc: DocComment | undefined): string[] {
       );
   }
   return out;
+}
+
+/** Whether a JSDoc tag name states a default (`@default`, `@defaultValue`; spec §3 refuses both on an input). */
+export function isDefaultTag(name: string): boolean {
+  return name === "default" || name === "defaultValue";
+}
+
+/**
+ * The OMCG0007 text for a `@default`/`@defaultValue` tag on an input (spec §3), by where it is:
+ * `path` is the parameter (`days`), a destructured property (`{…}.days`), a nested property
+ * (`args.days`), or `undefined` for the function's own doc comment (`param`: the parameter of the
+ * `@param` it follows there).
+ */
+export function defaultTagMessage(name: string, text: string, path: string | undefined, param = "name"): string {
+  const value = text.trim().split(/\s+/)[0] || "…";
+  const head = `@${name} is never a second way to state a default`;
+  if (path === undefined)
+    return `${head}; write the default in the signature, e.g. \`(${param}: T = ${value})\`, so what is listed is what the tool gets.`;
+  const segments = path.split(".");
+  const leaf = segments[segments.length - 1]!;
+  if (segments.length === 1)
+    return `${head}; write it in the signature, \`${leaf}: T = ${value}\`, so what is listed is what the tool gets.`;
+  if (segments.length === 2 && segments[0] === "{…}")
+    return `${head}; write it in the destructuring, \`({ ${leaf} = ${value} }: Args)\`, so what is listed is what the tool gets.`;
+  return `${head}; a nested property carries no default (spec §4): describe it in the text and apply it in the function.`;
 }

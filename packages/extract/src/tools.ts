@@ -3,19 +3,11 @@
  * {@link ToolModel}s, plus diagnostics placed at the site, the parameter or the return type in
  * the tool's file. The steps all kinds share are `assemble.ts`.
  */
-import { assertNever, isValidToolName } from "@typed-mcp/model";
-import type {
-  DefaultValue,
-  Diagnostic,
-  ParamModel,
-  ResultModel,
-  SourceLocation,
-  ToolModel,
-  TypeModel,
-  ValueParam,
-} from "@typed-mcp/model";
-import type { DefaultInfo, ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
+import { isValidToolName } from "@typed-mcp/model";
+import type { Diagnostic, ParamModel, ResultModel, SourceLocation, ToolModel, ValueParam } from "@typed-mcp/model";
+import type { ParamInfo, TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { convertResult, convertTop, isObjectShaped, type ConvertContext } from "./convert.js";
+import { defaultOutside, defaultValue } from "./defaults.js";
 import {
   DeclarationContext,
   assembleParams,
@@ -125,7 +117,13 @@ function valueParam(a: DeclarationContext, p: ParamInfo, subject: string): Value
   const vp: ValueParam = { role: "value", name: p.name!, type: c.model, required: !c.optional };
   if (c.description !== undefined) vp.description = c.description;
   const def = defaultValue(a.host, p.default, c.model);
+  const outside = def === undefined ? undefined : defaultOutside(def, c.model);
+  if (outside !== undefined) {
+    a.report("OMCG0007", p.default?.loc ?? p.loc, outsideMessage(subject, outside));
+    return undefined;
+  }
   if (def !== undefined) vp.default = def;
+  if (p.default?.kind === "null") vp.nullDefault = true;
   return vp;
 }
 
@@ -148,24 +146,38 @@ function destructuredParam(
   const d = destructured(a.host, ctx, p);
   for (const prob of ctx.problems) a.report(prob.code, p.loc, prob.message);
   if (ctx.problems.length || !d) return undefined;
-  for (const prob of d.bindingProblems) a.report("OMCG0004", prob.loc, prob.message);
+  for (const prob of d.bindingProblems) a.report(prob.code, prob.loc, prob.message);
   return d.param;
+}
+
+/** A problem of one element of a destructured parameter: a rest or computed key (OMCG0004), a default outside its constraints (OMCG0007). */
+interface BindingProblem {
+  code: "OMCG0004" | "OMCG0007";
+  loc: SourceLocation;
+  message: string;
+}
+
+/** OMCG0007 for a written default outside the parameter's own listed constraints (spec §3). */
+function outsideMessage(subject: string, why: string): string {
+  return `${subject}: the default is outside the parameter's own constraints (${why}); change the default or the constraint, since the listing would advertise a value the reader refuses.`;
 }
 
 function destructured(
   host: TypeHost,
   ctx: ConvertContext,
   p: ParamInfo,
-): { param: ParamModel; bindingProblems: { loc: SourceLocation; message: string }[] } | undefined {
-  const bindingProblems: { loc: SourceLocation; message: string }[] = [];
+): { param: ParamModel; bindingProblems: BindingProblem[] } | undefined {
+  const bindingProblems: BindingProblem[] = [];
   for (const b of p.bindings ?? []) {
     if (b.rest)
       bindingProblems.push({
+        code: "OMCG0004",
         loc: b.loc,
         message: `${ctx.subject}: a rest element in a destructured parameter is not supported; list the properties.`,
       });
     else if (b.key === undefined)
       bindingProblems.push({
+        code: "OMCG0004",
         loc: b.loc,
         message: `${ctx.subject}: a computed key in a destructured parameter is not supported.`,
       });
@@ -205,65 +217,27 @@ function destructured(
     };
     if (prop.description !== undefined) vp.description = prop.description;
     const def = defaultValue(host, binding?.default, prop.type);
+    const outside = def === undefined ? undefined : defaultOutside(def, prop.type);
+    if (outside !== undefined)
+      bindingProblems.push({
+        code: "OMCG0007",
+        loc: binding?.default?.loc ?? p.loc,
+        message: outsideMessage(`${ctx.subject}: property '${prop.name}'`, outside),
+      });
     if (def !== undefined) vp.default = def;
+    if (binding?.default?.kind === "null") vp.nullDefault = true;
     properties.push(vp);
   }
   return { param: { role: "destructured", properties }, bindingProblems };
 }
 
-/**
- * A default written as `default` (spec §3): string / number / negated number / boolean /
- * no-substitution template, an enum member (its wire value), or a `const` of such a literal type.
- */
-function defaultValue(host: TypeHost, d: DefaultInfo | undefined, model: TypeModel): DefaultValue | undefined {
-  if (!d) return undefined;
-  if (d.kind === "const") return d.value;
-  if (d.kind !== "type") return undefined;
-  const s = host.shape(d.type);
-  switch (s.kind) {
-    case "stringLiteral":
-    case "numberLiteral":
-      return s.value;
-    case "booleanLiteral":
-      return s.value;
-    case "enumLiteral": {
-      if (typeof s.value === "string") return s.value;
-      const inner = model.kind === "nullable" ? model.inner : model;
-      if (inner.kind === "enum" && inner.numeric) {
-        const i = inner.numeric.indexOf(s.value);
-        return i >= 0 ? (inner.values[i] as string) : undefined;
-      }
-      const info = host.enumOf(d.type);
-      return info?.members.find((m) => m.value === s.value)?.name;
-    }
-    case "string":
-    case "number":
-    case "bigint":
-    case "boolean":
-    case "null":
-    case "undefined":
-    case "void":
-    case "any":
-    case "unknown":
-    case "never":
-    case "symbol":
-    case "nonPrimitive":
-    case "bigintLiteral":
-    case "union":
-    case "intersection":
-    case "object":
-    case "typeParameter":
-    case "other":
-      return undefined;
-    default:
-      return assertNever(s);
-  }
-}
-
 /** The result of a tool (spec §6): void, passthrough, text, structured or JSON. Problems are reported at the return type. */
 function buildResult(a: DeclarationContext, name: string): ResultModel | undefined {
   const { host } = a;
-  const { t, node } = awaited(host, a.sig);
+  const declared = awaited(host, a.sig);
+  const custom = withContentOf(host, declared.t, declared.node);
+  if (custom) return customContentResult(a, name, custom);
+  const { t, node } = declared;
   const s = host.shape(t);
   if (s.kind === "void" || s.kind === "undefined") return { kind: "void" };
   if (isPassthrough(host, t, node)) return { kind: "passthrough" };
@@ -278,6 +252,44 @@ function buildResult(a: DeclarationContext, name: string): ResultModel | undefin
   if (model.kind === "nullable" && isObjectShaped(model.inner))
     return { kind: "structured", type: model.inner, nullable: true };
   return { kind: "json", type: model };
+}
+
+/** `T` of a return type `WithContent<T>` (typed-mcp's), with its annotation node; `undefined` for any other type. */
+function withContentOf(
+  host: TypeHost,
+  t: TypeRef,
+  node: TypeNodeRef | undefined,
+): { t: TypeRef; node: TypeNodeRef | undefined } | undefined {
+  if (host.shape(t).kind !== "object") return undefined;
+  const o = host.object(t);
+  if (!o.named?.typedMcp || o.named.name !== "WithContent" || !o.typeArguments[0]) return undefined;
+  const written = isKnownNamed(host.referenceNamed(node), ["WithContent"]);
+  return { t: o.typeArguments[0], node: written ? host.childNode(node, 0) : undefined };
+}
+
+/**
+ * A `WithContent<T>` result (docs/runtime.md "Custom text beside a typed result"): structured from
+ * `T` as §6 writes it, with the tool's own content blocks; `T` must be object-shaped (OMCG0009).
+ */
+function customContentResult(
+  a: DeclarationContext,
+  name: string,
+  value: { t: TypeRef; node: TypeNodeRef | undefined },
+): ResultModel | undefined {
+  const ctx = a.context("output", `The return type of tool '${name}'`);
+  const model = convertResult(ctx, value.t, value.node, "return");
+  for (const p of ctx.problems) a.report(p.code, a.sig.returnLoc, p.message);
+  if (!model || ctx.problems.length) return undefined;
+  const inner = model.kind === "nullable" ? model.inner : model;
+  if (!isObjectShaped(inner)) {
+    a.report(
+      "OMCG0009",
+      a.sig.returnLoc,
+      `The return type of tool '${name}': WithContent<${a.host.text(value.t)}> needs an object-shaped value (an object, a record or map, or a discriminated union), whose outputSchema it keeps; for other values return the content blocks or a CallToolResult.`,
+    );
+    return undefined;
+  }
+  return { kind: "structured", type: inner, nullable: model.kind === "nullable", customContent: true };
 }
 
 const PASSTHROUGH = ["CallToolResult", "ContentBlock"];

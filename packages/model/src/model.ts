@@ -153,8 +153,11 @@ export interface PropertyModel {
   readOnly?: boolean;
 }
 
-/** A default value that is a compile-time constant (spec §3), as its JSON wire value. */
-export type DefaultValue = string | number | boolean;
+/**
+ * A default value that is a compile-time constant (spec §3), as its JSON wire value: a string,
+ * number or boolean, or an array of these (nested arrays included; never `null` inside).
+ */
+export type DefaultValue = string | number | boolean | DefaultValue[];
 
 /** A listed parameter (or a property of the destructured parameter). */
 export interface ValueParam {
@@ -168,6 +171,11 @@ export interface ValueParam {
   description?: string;
   /** Written as the schema's `default` when present. */
   default?: DefaultValue;
+  /**
+   * `true` when the default is `null` (`p: string | null = null`): nothing is written (spec §3),
+   * and the `openai-strict` profile raises no OMCW0003 for the property (spec §11).
+   */
+  nullDefault?: true;
 }
 
 /** One parameter of the tool function, in declaration order. */
@@ -186,7 +194,13 @@ export type ResultModel =
   /** `string` or `string | null`. */
   | { kind: "text" }
   /** Object-shaped (an object, record or map, or a discriminated union of §4a): `outputSchema` + `structuredContent` + a text block with the same JSON. */
-  | { kind: "structured"; type: ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel; nullable: boolean }
+  | {
+      kind: "structured";
+      type: ObjectModel | Extract<TypeModel, { kind: "record" }> | UnionModel;
+      nullable: boolean;
+      /** `WithContent<T>` (docs/runtime.md "Custom text beside a typed result"): `content` is the tool's own blocks, not the JSON text. */
+      customContent?: true;
+    }
   /** Anything else listed in §6 (number, boolean, array, set, date, enum): one text block of JSON. */
   | { kind: "json"; type: TypeModel }
   /** `CallToolResult`, a content block or an array of content blocks: passed through. */

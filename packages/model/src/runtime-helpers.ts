@@ -42,6 +42,7 @@ export const RUNTIME_HELPERS = [
   // Writers (spec §6, §8).
   "toBase64",
   "passthrough",
+  "withContent",
   "resourceResult",
 ] as const;
 

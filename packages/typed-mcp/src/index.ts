@@ -13,6 +13,8 @@
  */
 export * from "./types.js";
 export { McpServer } from "./server.js";
+export { withContent, type WithContent } from "./with-content.js";
+export type { ClientSession, LifecycleHooks } from "./server/lifecycle.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
 export type { CorsOptions } from "./transports/cors.js";
 export { nextHandler, type NextRouteHandlers, type RouteHandler } from "./transports/next-handler.js";

@@ -72,6 +72,12 @@ export interface RequestContext {
   /** The request's `_meta` (without the reserved `io.modelcontextprotocol/*` envelope keys). */
   readonly meta: Record<string, unknown> | undefined;
   /**
+   * The client session this request belongs to (docs/runtime.md "Lifecycle hooks"): the stdio
+   * connection's id, or the typed-mcp `Mcp-Session-Id` of a stateless 2025-era HTTP request — the
+   * `session.id` the `lifecycle` hooks got. `undefined` on 2026-07-28 and without a session id.
+   */
+  readonly sessionId: string | undefined;
+  /**
    * Sends `notifications/progress` for this request — only when the client gave a progress token
    * (`_meta.progressToken`); otherwise resolves without sending anything.
    * @param progress Progress so far (should increase with every call).

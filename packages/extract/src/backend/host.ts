@@ -4,7 +4,7 @@
  * TypeScript version: handles are opaque, everything else is plain data. The facts follow the
  * mapping contract of docs/mapping.md (§3 defaults, §4 types).
  */
-import type { SourceLocation } from "@typed-mcp/model";
+import type { DefaultValue, SourceLocation } from "@typed-mcp/model";
 import type { ConsultSeed } from "../declarations.js";
 
 /** An opaque type handle owned by the backend. */
@@ -97,13 +97,19 @@ export interface EnumInfo {
   members: { name: string; value: string | number }[];
 }
 
-/** A default value expression of a parameter or binding element (spec §3). */
+/**
+ * A default value expression of a parameter or binding element (spec §3); `loc` is where the
+ * expression starts (OMCG0007 for a default outside its own constraints is reported there).
+ */
 export type DefaultInfo =
-  | { kind: "const"; value: string | number | boolean }
-  | { kind: "null" }
-  /** An identifier or property access: decided by its type (a `const` literal, an enum member). */
-  | { kind: "type"; type: TypeRef }
-  | { kind: "other" };
+  /** Folded under §1's rule: a string, number or boolean, or an array of these (no `null` inside). */
+  (
+    | { kind: "const"; value: DefaultValue }
+    | { kind: "null" }
+    /** An identifier or property access: decided by its type (a `const` literal, an enum member). */
+    | { kind: "type"; type: TypeRef }
+    | { kind: "other" }
+  ) & { loc?: SourceLocation };
 
 /** One element of an object destructuring parameter. */
 export interface BindingInfo {

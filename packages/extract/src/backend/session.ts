@@ -117,12 +117,13 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
     const needType: Any[] = [];
     const defaultOf = (init: Any): DefaultInfo | undefined => {
       if (!init) return undefined;
+      const loc = this.loc(init);
       const d = this.syntacticDefault(init);
-      if (d?.kind === "other") return this.foldedDefault(init) ?? d;
-      if (d) return d;
+      if (d?.kind === "other") return { ...(this.foldedDefault(init) ?? d), loc };
+      if (d) return { ...d, loc };
       const e = this.unparen(init);
       needType.push(e);
-      return { kind: "type", type: e as never };
+      return { kind: "type", type: e as never, loc };
     };
     const params: ParamInfo[] = paramNodes.map((p, i) => this.paramInfo(p, types[i] ?? this.anyType(), defaultOf));
     if (needType.length) this.typeDefaults(params, needType);
@@ -147,8 +148,9 @@ export abstract class SessionBase extends TypeFacts implements ModuleSession, Ty
       // `const` typed `string` (`const A = "a" + "b"`) is folded from its initializer (spec §1).
       const literal =
         t && ["stringLiteral", "numberLiteral", "booleanLiteral", "enumLiteral"].includes(this.shape(t as never).kind);
-      if (literal) return { kind: "type", type: t as never };
-      return this.foldedDefault(d.type) ?? (t ? { kind: "type", type: t as never } : { kind: "other" });
+      const loc = d.loc;
+      if (literal) return { kind: "type", type: t as never, loc };
+      return { ...(this.foldedDefault(d.type) ?? (t ? { kind: "type", type: t as never } : { kind: "other" })), loc };
     };
     for (const p of params) {
       p.default = fix(p.default);

@@ -3,7 +3,7 @@
  * the module, default values readable from syntax (spec §3) and children of type annotations. The
  * order a union's members are written in is `written-order.ts`.
  */
-import type { SourceLocation } from "@typed-mcp/model";
+import type { DefaultValue, SourceLocation } from "@typed-mcp/model";
 import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, TypeNodeRef, TypeRef } from "./host.js";
 import { ApiPrimitives, type Any } from "./primitives.js";
 import { norm } from "./library.js";
@@ -177,13 +177,14 @@ export abstract class SyntaxFacts extends ApiPrimitives {
 
   /**
    * A default (spec §3) folded as §1 folds option values, when it is a string, number or boolean
-   * constant (`"a" + B`, `` `v${N}` ``, a `const` of those); `undefined` otherwise.
+   * constant (`"a" + B`, `` `v${N}` ``, a `const` of those) or an array of these (nested arrays
+   * included, `as const` or not); `undefined` otherwise — `null` as an array element included.
    */
   protected foldedDefault(init: Any): DefaultInfo | undefined {
     const f = this.foldNode(init);
     if ("error" in f) return undefined;
     if (f.value === null) return { kind: "null" };
-    return typeof f.value === "object" ? undefined : { kind: "const", value: f.value };
+    return withoutNull(f.value) ? { kind: "const", value: f.value as DefaultValue } : undefined;
   }
 
   /** One step of {@link foldConstant} (constant folding: evaluating an expression of constants at build time). */
@@ -268,7 +269,10 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     if (seen.has(decl)) return { error: `${text} refers to itself` };
     const isConst = decl.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const;
     if (decl.kind === K.EnumMember || isConst) {
-      if (!decl.initializer) return { error: `${text} has no initialiser` };
+      if (!decl.initializer) {
+        if (decl.kind === K.EnumMember) return this.autoEnumValue(decl, text, depth, hops, seen);
+        return { error: `${text} has no initialiser` };
+      }
       seen.add(decl);
       const folded = this.fold(decl.initializer, depth, hops, seen);
       seen.delete(decl);
@@ -278,6 +282,28 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     if (e.kind === K.PropertyAccessExpression)
       return { error: `${text} is a property of an object, not a compile-time constant` };
     return { error: `${text} is not a \`const\` initialised with a constant` };
+  }
+
+  /**
+   * The value TypeScript gives an enum member without an initializer: 0 for the first member,
+   * else the previous member's value plus one when that is a number — found by walking back to
+   * the nearest member with an initializer (folded like any member), without recursion.
+   */
+  private autoEnumValue(decl: Any, text: string, depth: number, hops: number, seen: Set<Any>): FoldResult {
+    const members = decl.parent?.members as Any[] | undefined;
+    let i = members ? members.indexOf(decl) : -1;
+    if (i < 0) return { error: `${text} has no initialiser` };
+    let steps = 0;
+    while (i > 0 && !members![i - 1].initializer) {
+      i--;
+      steps++;
+    }
+    if (i === 0) return { value: steps };
+    seen.add(decl);
+    const base = this.fold(members![i - 1].initializer, depth + 1, hops + 1, seen);
+    seen.delete(decl);
+    if ("error" in base) return base;
+    return typeof base.value === "number" ? { value: base.value + steps + 1 } : { error: `${text} has no initialiser` };
   }
 
   // ---- type annotations (TypeHost) -------------------------------------------------------------
@@ -324,4 +350,9 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     }
     return n as never;
   }
+}
+
+/** Whether a folded constant holds no `null` (spec §3: `null` as an array element writes no default). */
+function withoutNull(v: ConstantValue): boolean {
+  return v !== null && (!Array.isArray(v) || v.every(withoutNull));
 }

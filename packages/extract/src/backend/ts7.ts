@@ -17,6 +17,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
+import type { ChildProcess } from "node:child_process";
 import type * as sync70 from "typescript/unstable/sync";
 import type { API, Project, Snapshot } from "typescript/unstable/sync";
 import type * as ast70 from "typescript/unstable/ast";
@@ -230,14 +231,42 @@ class IpcBackend extends BackendBase<SourceFile> {
     } catch {
       /* already gone */
     }
-    try {
-      this.api?.close();
-    } catch {
-      /* already gone */
-    }
+    const api = this.api;
     this.api = undefined;
     this.snapshot = undefined;
+    if (api) endSidecar(api);
   }
+}
+
+/** How long a sidecar may take to end after the end of its input before it is killed. */
+const SIDECAR_EXIT_MS = 5_000;
+
+/**
+ * Closes the API and ends its sidecar by the end of its input only. The API's own `close()` closes
+ * the sidecar's stdin and at once sends SIGTERM; when the signal is handled before the end of
+ * input, tsgo prints `context canceled` on the stderr it shares with this process (inherited:
+ * seen as 1 run in 16 of `typed-mcp list` under load), so that signal is left out: tsgo exits by
+ * itself at the end of its input, silently. A sidecar still running {@link SIDECAR_EXIT_MS}
+ * later is killed (the timer holds no process open). When the API's internals are not the ones
+ * expected (`client.channel.child`, TypeScript 7.0 and 7.1), its own `close()` is used as is.
+ */
+function endSidecar(api: API): void {
+  const child = (api as unknown as { client?: { channel?: { child?: unknown } } }).client?.channel?.child as
+    | ChildProcess
+    | undefined;
+  const kill = typeof child?.kill === "function" ? child.kill.bind(child) : undefined;
+  if (child && kill) child.kill = () => false;
+  try {
+    api.close();
+  } catch {
+    /* already gone */
+  }
+  if (!child || !kill || child.exitCode !== null || child.signalCode !== null) return;
+  const timer = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) kill();
+  }, SIDECAR_EXIT_MS);
+  timer.unref();
+  child.once("exit", () => clearTimeout(timer));
 }
 
 const ts70Classes = new Map<string, IpcBackendClass>();

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sessionIdOf } from "../server/lifecycle.js";
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { sendServerRequest, unavailableRequest } from "./back-channel.js";
@@ -48,6 +49,7 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
     clientCapabilities: view.clientCapabilities,
     authInfo: ctx.http?.authInfo,
     meta,
+    sessionId: sessionIdOf(sdk, ctx.http?.req?.headers),
     progress(progress: number, total?: number, message?: string): Promise<void> {
       if (progressToken === undefined) return Promise.resolve();
       return ctx.mcpReq.notify({

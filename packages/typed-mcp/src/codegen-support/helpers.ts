@@ -97,3 +97,11 @@ export function passthrough(value: unknown): Record<string, unknown> {
  * reader's fixed text out of every tool).
  */
 export { pathKey, invalid, invalidFrom, got, args, unknownArg } from "./argument-errors.js";
+
+/**
+ * Unwraps a `WithContent<T>` result (docs/runtime.md "Custom text beside a typed result"):
+ * `{ value, content }`, the content blocks copied.
+ *
+ * @throws TypeError for a value not made by `withContent` (the tool then answers `The tool failed.`, spec §7).
+ */
+export { unwrapWithContent as withContent } from "../with-content.js";

@@ -15,6 +15,8 @@ import type { TaskOptions } from "../tasks/store.js";
 import type { StoreOption } from "../store/shared.js";
 import { resolveStreamLimits } from "../streams/listen-streams.js";
 import type { StreamLimits, StreamOptions } from "../streams/listen-streams.js";
+import { checkLifecycleHooks } from "./lifecycle.js";
+import type { LifecycleHooks } from "./lifecycle.js";
 
 /** Options of `McpServer` (spec §0). */
 export interface McpServerOptions extends LimitOptions {
@@ -58,6 +60,14 @@ export interface McpServerOptions extends LimitOptions {
    * not change the answer.
    */
   onToolError?: (error: unknown, info: { tool: string }) => void;
+  /**
+   * Lifecycle hooks (docs/runtime.md "Lifecycle hooks"): `initialized(session)` after the client's
+   * `notifications/initialized`, `rootsListChanged(session)` on `notifications/roots/list_changed`.
+   * A session is a stdio connection or a stateless 2025-era HTTP session id (`session.id`, also
+   * `RequestContext.sessionId`); on 2026-07-28 nothing fires. A hook that is not a function is a
+   * `TypeError` at construction.
+   */
+  lifecycle?: LifecycleHooks;
   /**
    * How the 2026-07-28 `input_required` flow seals its `requestState` (HMAC key, lifetime): see
    * {@link RequestStateOptions} and docs/runtime.md, RequestContext. Default: a random key per
@@ -170,5 +180,6 @@ export function checkServerOptions(options: McpServerOptions): {
   }
   const limits = resolveLimits(options);
   checkRequestStateOptions(options.requestState);
+  checkLifecycleHooks(options.lifecycle);
   return { ...limits, streams: resolveStreamLimits(options.streams) };
 }

@@ -48,6 +48,7 @@ import { installMiddleware } from "../calls/middleware.js";
 import type { Middleware } from "../calls/middleware.js";
 import { bindInstrumentation } from "../calls/instrumentation.js";
 import type { ConnectionInfo, Instrumentation } from "../calls/instrumentation.js";
+import { installLifecycleHooks } from "./lifecycle.js";
 
 /** What every SDK `Server` of one `McpServer` is built from. */
 export interface ServerParts {
@@ -161,6 +162,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   // It also cannot carry a server→client request: RequestContext rejects them at once (back-channel.ts).
   if (servesConnection(ctx)) parts.lists.track(sdk);
   const relayed = shareRequest(sdk, shared, ctx, parts.callerKey);
+  installLifecycleHooks(sdk, options.lifecycle, ctx);
   if (isLegacyHttpRequest(ctx)) {
     installSessionHook(sdk, UI_EXTENSION);
     if (!relayed) markWithoutBackChannel(sdk);
