@@ -164,14 +164,57 @@ describe("order and context", () => {
     await client.close();
   });
 
-  it("next() twice is an error of that middleware (answered -32603 by the SDK)", async () => {
-    const server = createServer();
+  it("next() twice is an error of that middleware: -32603 Internal error, the Error to onError", async () => {
+    const failures: { kind: string; name: string; error: unknown }[] = [];
+    const server = createServer({ onError: (f: (typeof failures)[number]) => failures.push(f) });
     server.use(async (_ctx, next) => {
       await next();
       return next();
     });
     const client = await connect(server);
-    await expect(client.listTools()).rejects.toMatchObject({ code: -32603 });
+    await expect(client.listTools()).rejects.toMatchObject({ code: -32603, message: "Internal error" });
+    expect(failures.map((f) => [f.kind, f.name, (f.error as Error).message])).toEqual([
+      ["middleware", "tools/list", "typed-mcp: a middleware called next() twice."],
+    ]);
+    await client.close();
+  });
+
+  it("an exception a middleware throws is -32603 Internal error on every transport: its message is never sent (JSON-RPC 2.0 §5.1), onError gets it", async () => {
+    const failures: { kind: string; name: string; error: unknown }[] = [];
+    const server = createServer({ onError: (f: (typeof failures)[number]) => failures.push(f) });
+    server.use((ctx, next) => {
+      if (ctx.target === "add") throw new Error("db=postgres://admin:pw@10.0.0.5");
+      return next();
+    });
+    for (const client of [await connect(server), await connect(server, MODERN), await connectLasting(server)]) {
+      const error = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error).toMatchObject({ code: -32603, message: "Internal error" });
+      expect(JSON.stringify(error)).not.toContain("postgres");
+      await client.close();
+    }
+    expect(failures.map((f) => [f.kind, f.name, (f.error as Error).message])).toEqual(
+      Array(3).fill(["middleware", "tools/call", "db=postgres://admin:pw@10.0.0.5"]),
+    );
+  });
+
+  it("what next() rejects with passes an outer middleware unchanged (a ProtocolError from an inner one), and is not reported", async () => {
+    const failures: unknown[] = [];
+    const server = createServer({ onError: (f: unknown) => failures.push(f) });
+    server.use(async (_ctx, next) => {
+      try {
+        return await next();
+      } catch (error) {
+        throw error; // an audit middleware rethrowing what it saw
+      }
+    });
+    server.use((ctx, next) => {
+      if (ctx.method === "tools/list") throw new ServerProtocolError(-32001, "Listing is closed.");
+      return next();
+    });
+    const client = await connect(server);
+    await expect(client.listTools()).rejects.toMatchObject({ code: -32001, message: "Listing is closed." });
+    expect(failures).toEqual([]);
     await client.close();
   });
 });

@@ -120,7 +120,9 @@ export class McpServer {
     this.#pages = new Pager(options.pageSize);
     this.#callerKey = options.callerKey;
     this.#origins = checkAllowedOrigins(options.allowedOrigins);
-    this.#listen = new ListenStreams(limits.streams, options.callerKey, this.#chained);
+    this.#listen = new ListenStreams(limits.streams, options.callerKey, this.#chained, (failure) =>
+      reportFailure(failure, this.#options),
+    );
     this.streamLimits = limits.streams;
     this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
     this.#registry = new Registry(

@@ -22,10 +22,12 @@ import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
 } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { AuthInfo, ClientCapabilities, Implementation, Server, ServerContext } from "@modelcontextprotocol/server";
+import type { Failure } from "./pipeline.js";
 import { openOutcome } from "./outcome.js";
 import type { CallOutcome } from "./outcome.js";
-import { isStateless } from "../protocol/revisions.js";
+import { LISTEN_REVISION, isStateless } from "../protocol/revisions.js";
 import { wrapRequestHandlers } from "../protocol/sdk-patches.js";
 import { TaskCreated } from "../tasks/created.js";
 import type { TaskRecord } from "../tasks/store.js";
@@ -41,8 +43,12 @@ export type Next = () => Promise<MiddlewareResult>;
  * `await next()` (or a result built from it) to pass the request on; return a result of the
  * method's shape without calling `next()` to answer instead (for `tools/call` an `isError`
  * result, spec §7), or throw the SDK's `ProtocolError` (re-exported by `typed-mcp`) to answer
- * with that JSON-RPC error. Any other exception is answered `-32603` by the SDK. `next()` may be
- * called at most once (a second call rejects with an `Error`).
+ * with that JSON-RPC error. Any other exception a middleware throws is answered `-32603`
+ * `Internal error` (JSON-RPC 2.0 §5.1; its message is never sent) and handed to
+ * `McpServerOptions.onError` as `{ kind: "middleware", name: method, error }`; what `next()`
+ * rejects with passes through unchanged. `next()` may be called at most once (a second call
+ * rejects with an `Error`, itself answered as such an exception). Nothing bounds a middleware's
+ * own time: `requestTimeoutMs` bounds the tool, resource or prompt inside `next()`.
  */
 export type Middleware = (ctx: MiddlewareContext, next: Next) => MiddlewareResult | Promise<MiddlewareResult>;
 
@@ -130,6 +136,8 @@ export interface ChainSource {
   };
   /** The caller's bucket (caller.ts `callerOf`). */
   caller(ctx: ServerContext): string;
+  /** Hands an exception a middleware threw to `McpServerOptions.onError` (pipeline.ts `reportFailure`). */
+  report(failure: Failure): void;
 }
 
 /** The methods that do not pass the chain (answered by the SDK itself: installed before any wrap). */
@@ -145,7 +153,12 @@ export function installMiddleware(sdk: Server, source: ChainSource): void {
     const chain = source.chain();
     if (chain.length === 0) return handler(request, ctx);
     const params = paramsOnly ? request : (request as { params?: unknown }).params;
-    return runChain(chain, contextOf(method, params as Params, ctx, source), () => handler(request, ctx));
+    return runChain(
+      chain,
+      contextOf(method, params as Params, ctx, source),
+      () => handler(request, ctx),
+      source.report,
+    );
   });
 }
 
@@ -199,7 +212,12 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
  * signal, tasks/created.ts) reaches `next()`'s caller as its `CreateTaskResult`, and leaves the
  * chain as the signal again when the chain answered with that very result.
  */
-export async function runChain(chain: readonly Middleware[], ctx: Writable, inner: () => unknown): Promise<unknown> {
+export async function runChain(
+  chain: readonly Middleware[],
+  ctx: Writable,
+  inner: () => unknown,
+  report: (failure: Failure) => void,
+): Promise<unknown> {
   openOutcome(ctx.signal, ctx);
   let created: TaskCreated | undefined;
   let handled: unknown;
@@ -213,14 +231,23 @@ export async function runChain(chain: readonly Middleware[], ctx: Writable, inne
       return error.result;
     }
   };
+  // What next() rejected with, so that a middleware rethrowing it passes it on unchanged.
+  const passed = new WeakSet<object>();
   const dispatch = async (i: number): Promise<MiddlewareResult> => {
     if (i === chain.length) return innermost();
     let called = false;
-    return chain[i]!(ctx, () => {
-      if (called) return Promise.reject(new Error("typed-mcp: a middleware called next() twice."));
-      called = true;
-      return dispatch(i + 1);
-    });
+    try {
+      return await chain[i]!(ctx, () => {
+        if (called) return Promise.reject(new Error("typed-mcp: a middleware called next() twice."));
+        called = true;
+        return dispatch(i + 1).catch((error: unknown) => {
+          if (typeof error === "object" && error !== null) passed.add(error);
+          throw error;
+        });
+      });
+    } catch (error) {
+      throw maskedMiddlewareError(error, passed, ctx.method, report);
+    }
   };
   const result = await dispatch(0);
   if (created !== undefined && result === created.result) throw created;
@@ -233,6 +260,23 @@ export async function runChain(chain: readonly Middleware[], ctx: Writable, inne
   )
     return { ...result, cacheScope: "private" };
   return result;
+}
+
+/**
+ * What leaves a middleware that threw `error`: unchanged when it is a `ProtocolError` (the
+ * middleware's answer), a created task's signal, or what `next()` rejected with; else `-32603`
+ * `Internal error`, `error` going to `report` — its message is the server's, not the client's.
+ */
+function maskedMiddlewareError(
+  error: unknown,
+  passed: WeakSet<object>,
+  method: string,
+  report: (failure: Failure) => void,
+): unknown {
+  if (error instanceof ProtocolError || error instanceof TaskCreated) return error;
+  if (typeof error === "object" && error !== null && passed.has(error)) return error;
+  report({ kind: "middleware", name: method, error });
+  return new ProtocolError(ProtocolErrorCode.InternalError, "Internal error");
 }
 
 /** The {@link TaskHandle} of a created task. */
@@ -282,7 +326,7 @@ export function listenContext(
     session: undefined,
     caller,
     transport: "http",
-    protocolVersion: typeof version === "string" ? version : "2026-07-28",
+    protocolVersion: typeof version === "string" ? version : LISTEN_REVISION,
     clientInfo: meta?.[CLIENT_INFO_META_KEY] as Implementation | undefined,
     clientCapabilities: meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
     meta,

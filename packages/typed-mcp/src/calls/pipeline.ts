@@ -24,10 +24,12 @@ export type CallKind = "tool" | "resource" | "prompt";
 
 /**
  * One failure, as `McpServerOptions.onError` receives it: `name` is the tool name, the prompt
- * name, or the resource's URI or URI template exactly as registered (the key `removeResource` takes).
+ * name, or the resource's URI or URI template exactly as registered (the key `removeResource` takes);
+ * for `kind` `"middleware"` (an exception a `server.use` middleware threw, calls/middleware.ts),
+ * the request's method.
  */
 export interface Failure {
-  readonly kind: CallKind;
+  readonly kind: CallKind | "middleware";
   readonly name: string;
   readonly error: unknown;
 }
@@ -210,6 +212,7 @@ export function reportFailure(failure: Failure, hooks: ErrorHooks): void {
   } catch {
     // The answer stays the same whatever the callback does.
   }
+  if (failure.kind === "middleware") return; // not a tool's, resource's or prompt's: the deprecated alias never had it
   try {
     hooks.onToolError?.(error, { tool: name });
   } catch {

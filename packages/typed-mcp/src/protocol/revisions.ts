@@ -33,6 +33,12 @@ const STATELESS_FROM: Revision = "2026-07-28";
  */
 export const DEFAULT_HTTP_REVISION: Revision = "2025-03-26";
 
+/**
+ * The revision of a `subscriptions/listen` request whose `_meta` names none: listen exists only
+ * from the first stateless revision on (MCP 2026-07-28 "Subscriptions").
+ */
+export const LISTEN_REVISION: Revision = STATELESS_FROM;
+
 /** Whether `revision` is one of {@link REVISIONS} (a `MCP-Protocol-Version` header naming another is the SDK's 400). */
 export function isServedRevision(revision: string): boolean {
   return (REVISIONS as readonly string[]).includes(revision);

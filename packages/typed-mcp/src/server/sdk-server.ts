@@ -102,6 +102,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     connection,
     view: (c) => viewOf(sdk, c),
     caller: (c) => callerOf(c, connection, parts.callerKey).bucket,
+    report: (failure) => reportFailure(failure, options),
   });
   // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
   installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);

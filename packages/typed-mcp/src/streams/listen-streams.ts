@@ -17,6 +17,7 @@
  *
  * @module
  */
+import type { Failure } from "../calls/pipeline.js";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AuthInfo, ServerContext } from "@modelcontextprotocol/server";
 import { listenContext, runChain } from "../calls/middleware.js";
@@ -306,6 +307,7 @@ export class ListenStreams {
     readonly limits: StreamLimits,
     readonly callerKey: CallerKey | undefined,
     readonly chain: () => readonly Middleware[] = () => [],
+    readonly report: (failure: Failure) => void = () => {},
   ) {}
 
   /**
@@ -345,10 +347,15 @@ export class ListenStreams {
     if (chain.length > 0) {
       let answered: Response | undefined;
       try {
-        await runChain(chain, listenContext(listen, request, authInfo, caller.bucket), async () => {
-          answered = await this.#open_(caller.bucket, next);
-          return {};
-        });
+        await runChain(
+          chain,
+          listenContext(listen, request, authInfo, caller.bucket),
+          async () => {
+            answered = await this.#open_(caller.bucket, next);
+            return {};
+          },
+          this.report,
+        );
       } catch (error) {
         if (answered !== undefined) void answered.body?.cancel().catch(() => {});
         return errorResponse(listen.id, refusalOf(error));

@@ -43,7 +43,7 @@ class Notes {
   }
 }
 
-/** The MCP server, shared by every entry (src/main.ts). */
+/** The MCP server, shared by every entry (src/main.ts; in a Next.js app, src/app/api/mcp/route.ts). */
 export function createServer(): McpServer {
   const server = new McpServer({ name: "__NAME__", version: "0.1.0" });
   server.add(new Notes());
