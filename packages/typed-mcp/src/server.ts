@@ -10,33 +10,20 @@
  * @packageDocumentation
  */
 import { createMcpHandler } from "@modelcontextprotocol/server";
-import type { Implementation, McpHttpHandler, McpRequestContext, Server } from "@modelcontextprotocol/server";
+import type { McpHttpHandler, McpRequestContext, Server } from "@modelcontextprotocol/server";
 import type { UiResourceHtml, UiResourceOptions } from "./server/apps.js";
-import { authGate } from "./auth/option.js";
-import type { AuthHandler } from "./auth/option.js";
-import type { CallerKey } from "./transports/caller.js";
 import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { ListChanges } from "./server/dynamic-lists.js";
 import { serveRequest } from "./transports/fetch-entry.js";
 import type { FetchOptions } from "./transports/fetch-entry.js";
 import { requestStateCodec } from "./calls/input-required.js";
-import type { ArgumentLimits } from "./protocol/limits.js";
-import { checkAllowedOrigins, originRefusal } from "./transports/origin.js";
+import { originRefusal } from "./transports/origin.js";
 import { withCors } from "./transports/cors.js";
-import { reportFailure } from "./calls/pipeline.js";
-import { Registry } from "./server/registry.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
 import { buildSdkServer } from "./server/sdk-server.js";
+import { wireServer, type ServerState } from "./server/wiring.js";
 import { checkServerOptions, type McpServerOptions } from "./server/options.js";
-import { Pager } from "./protocol/pagination.js";
-import { ListenStreams } from "./streams/listen-streams.js";
 import type { StreamLimits } from "./streams/listen-streams.js";
-import { Subscriptions } from "./resources/subscriptions.js";
-import type { ServerTasks } from "./tasks/access.js";
-import type { SharedInstance } from "./store/shared.js";
-import { serverTasks } from "./store/shared-tasks.js";
-import { shareFanOut } from "./store/fan-out.js";
 import type { LogLevel } from "./types.js";
 import { chainOf, type Middleware } from "./calls/middleware.js";
 import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
@@ -67,40 +54,17 @@ export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as neve
  * by later connections and requests.
  */
 export class McpServer {
-  readonly #info: Implementation;
-  readonly #options: McpServerOptions;
-  readonly #registry: Registry;
+  /** What the server keeps between requests (server/wiring.ts). */
+  readonly #state: ServerState;
   #handler: McpHttpHandler | undefined;
   /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
-  /** Resource subscriptions of lasting connections (docs/resources.md "Subscriptions"). */
-  readonly #subscriptions: Subscriptions;
-  /** Bounds on `tools/call` arguments (McpServerOptions.maxArgumentDepth / maxArgumentValues). */
-  readonly #limits: ArgumentLimits;
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
   readonly maxRequestBodySize: number;
-  /** The OAuth resource-server gate (auth.ts), when the `auth` option is set. */
-  readonly #auth: AuthHandler | undefined;
-  /** Lasting connections told about list changes (`dynamic`, dynamic-lists.ts). */
-  readonly #lists: ListChanges;
-  /** The tasks of every connection and request (tasks/store.ts), and how they are reached (its own store, or the shared `store`'s). */
-  readonly #tasks: ServerTasks;
-  /** This instance's part in the `store` option's shared store (store/shared.ts), else `undefined`. */
-  readonly #shared: SharedInstance | undefined;
-  /** The pages of the registration listings (the `pageSize` option, protocol/pagination.ts). */
-  readonly #pages: Pager;
-  /** The `callerKey` option: splits the anonymous quota bucket (caller.ts). */
-  readonly #callerKey: CallerKey | undefined;
-  /** `allowedOrigins`, checked ({@link checkAllowedOrigins}); `undefined`: same host only. */
-  readonly #origins: ReadonlySet<string> | undefined;
-  /** Open `subscriptions/listen` streams per caller, and their bounds (the `streams` option, streams/listen-streams.ts). */
-  readonly #listen: ListenStreams;
   /** `use`'s middleware in registration order, `typed-mcp/otel`'s instrumentation, and the chain of both (calls/middleware.ts). */
   readonly #chain: Middleware[] = [];
   #instrumentation: Instrumentation | undefined;
   readonly #chained = chainOf(() => this.#instrumentation, this.#chain);
-  /** `list_changed` and `resources/updated` here and, with a shared store, on every instance (store/fan-out.ts). */
-  readonly #fanOut: ReturnType<typeof shareFanOut>;
   /** The `streams` option with its defaults (streams/listen-streams.ts; docs/security.md "Limits"), read by `serveHttp` (`writeTimeoutMs`) and `serveStdio`. */
   readonly streamLimits: StreamLimits;
 
@@ -112,41 +76,12 @@ export class McpServer {
    */
   constructor(options: McpServerOptions) {
     const limits = checkServerOptions(options);
-    this.#limits = limits.arguments;
     this.maxRequestBodySize = limits.maxRequestBodySize;
-    this.#options = { ...options };
-    this.#lists = new ListChanges(options.dynamic === true);
-    ({ tasks: this.#tasks, shared: this.#shared } = serverTasks(options.tasks, options.store));
-    this.#pages = new Pager(options.pageSize);
-    this.#callerKey = options.callerKey;
-    this.#origins = checkAllowedOrigins(options.allowedOrigins);
-    this.#listen = new ListenStreams(limits.streams, options.callerKey, this.#chained, (failure) =>
-      reportFailure(failure, this.#options),
-    );
     this.streamLimits = limits.streams;
-    this.#subscriptions = new Subscriptions(limits.streams.maxSubscribedUris);
-    this.#registry = new Registry(
-      (failure) => reportFailure(failure, this.#options),
-      options.dynamic === true,
-      (kinds) => this.#fanOut.listsChanged(kinds),
-    );
-    this.#fanOut = shareFanOut(this.#shared, {
-      dynamic: options.dynamic === true,
-      lists: (kinds) => this.#lists.announce(kinds),
-      resource: (uri) => this.#resourceUpdatedHere(uri),
+    this.#state = wireServer({ ...options }, limits, {
+      chain: this.#chained,
+      resourceUpdatedHere: (uri) => this.#resourceUpdatedHere(uri),
     });
-    const registry = this.#registry;
-    this.#auth = authGate(options.auth, {
-      toolScopes: (name) => registry.toolScopes(name),
-      resourceScopes: (uri) => registry.resources.resourceScopes(uri),
-      promptScopes: (name) => registry.resources.promptScopes(name),
-      allScopes: () => registry.allScopes(),
-    });
-    this.#info = {
-      name: options.name,
-      version: options.version,
-      ...(options.title !== undefined && { title: options.title }),
-    };
   }
 
   /**
@@ -167,10 +102,10 @@ export class McpServer {
     // CORS first (cors.ts): a preflight is answered there, an origin it allows is one the Origin check allows.
     withCors(request, options?.cors, (checkOrigin) => {
       // Origin next, on every runtime (Streamable HTTP "Security Warning"; origin.ts).
-      const refused = checkOrigin ? originRefusal(request, this.#origins) : undefined;
+      const refused = checkOrigin ? originRefusal(request, this.#state.origins) : undefined;
       if (refused !== undefined) return Promise.resolve(refused);
-      if (this.#auth === undefined) return this.#serve(request, options);
-      return this.#auth.handle(
+      if (this.#state.auth === undefined) return this.#serve(request, options);
+      return this.#state.auth.handle(
         request,
         (r, verified) => this.#serve(r, { ...options, ...verified }),
         this.maxRequestBodySize,
@@ -183,15 +118,15 @@ export class McpServer {
    * and so is a message nested deeper than limits.ts `MAX_MESSAGE_DEPTH` (`refuseDeep`).
    */
   #serve(request: Request, options: FetchOptions | undefined): Promise<Response> {
-    if (this.#shared?.started === false) this.#shared.ready().catch(() => {}); // the first request starts the store's part
+    if (this.#state.shared?.started === false) this.#state.shared.ready().catch(() => {}); // the first request starts the store's part
     const handler =
-      (this.#lists.handler =
+      (this.#state.lists.handler =
       this.#handler ??=
         createMcpHandler((ctx) => this[SDK_FACTORY](ctx), {
           maxRequestBodySize: this.maxRequestBodySize,
-          maxSubscriptions: this.#listen.limits.maxListenStreams,
+          maxSubscriptions: this.#state.listen.limits.maxListenStreams,
         }));
-    return serveRequest(request, options, handler, this.#listen, this.maxRequestBodySize, this.#shared);
+    return serveRequest(request, options, handler, this.#state.listen, this.maxRequestBodySize, this.#state.shared);
   }
 
   /**
@@ -204,7 +139,7 @@ export class McpServer {
    *   decorated), when a method is missing, or when a name is already registered (naming both).
    */
   addTools(target: object): this {
-    this.#registry.addTools(target);
+    this.#state.registry.addTools(target);
     return this;
   }
 
@@ -217,7 +152,7 @@ export class McpServer {
    * @throws Error when `target` has nothing to register, or on a duplicate name or URI.
    */
   add(target: object): this {
-    this.#registry.add(target);
+    this.#state.registry.add(target);
     return this;
   }
 
@@ -230,7 +165,7 @@ export class McpServer {
    * @throws Error when `target` has no compiled resources (the plugin hint), or on a duplicate URI (naming both).
    */
   addResources(target: object): this {
-    this.#registry.addResourcesOrPrompts(target, "resources");
+    this.#state.registry.addResourcesOrPrompts(target, "resources");
     return this;
   }
 
@@ -242,7 +177,7 @@ export class McpServer {
    * @throws Error when `target` has no compiled prompts (the plugin hint), or on a duplicate name (naming both).
    */
   addPrompts(target: object): this {
-    this.#registry.addResourcesOrPrompts(target, "prompts");
+    this.#state.registry.addResourcesOrPrompts(target, "prompts");
     return this;
   }
 
@@ -257,7 +192,7 @@ export class McpServer {
   resource(uriOrTemplate: string, fn: Function): this;
   resource(uriOrTemplate: string, options: QuickResourceOptions, fn: Function): this;
   resource(uriOrTemplate: string, ...rest: unknown[]): this {
-    this.#registry.addQuick("resource", uriOrTemplate, rest);
+    this.#state.registry.addQuick("resource", uriOrTemplate, rest);
     return this;
   }
 
@@ -271,7 +206,7 @@ export class McpServer {
   prompt(name: string, fn: Function): this;
   prompt(name: string, options: QuickPromptOptions, fn: Function): this;
   prompt(name: string, ...rest: unknown[]): this {
-    this.#registry.addQuick("prompt", name, rest);
+    this.#state.registry.addQuick("prompt", name, rest);
     return this;
   }
 
@@ -295,23 +230,23 @@ export class McpServer {
    * @returns A promise settled when the notifications were handed to the transports.
    */
   async resourceUpdated(uri: string): Promise<void> {
-    await this.#fanOut.resourceUpdated(uri);
+    await this.#state.fanOut.resourceUpdated(uri);
   }
 
   /** {@link resourceUpdated} on this instance only (what the fan-out delivers from other instances). */
   async #resourceUpdatedHere(uri: string): Promise<void> {
     this.#handler?.notify.resourceUpdated(uri);
-    await this.#subscriptions.resourceUpdated(uri);
+    await this.#state.subscriptions.resourceUpdated(uri);
   }
 
   /** With `store`: resolves once this instance heartbeats and listens (docs/scaling.md); serve after it. Rejects with the store's error. */
   storeReady(): Promise<void> {
-    return this.#shared?.ready() ?? Promise.resolve();
+    return this.#state.shared?.ready() ?? Promise.resolve();
   }
 
   /** The URIs lasting 2025-era (stdio) connections subscribed to, each once (docs/resources.md "Subscriptions"). */
   subscribedUris(): string[] {
-    return this.#subscriptions.subscribed();
+    return this.#state.subscriptions.subscribed();
   }
 
   /**
@@ -320,7 +255,7 @@ export class McpServer {
    * `level`: RFC 5424 severity; `data`: any JSON value; `logger`: sent when given. Never throws; resolves once handed to the transports.
    */
   async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    await this.#lists.log({ level, ...(logger !== undefined && { logger }), data });
+    await this.#state.lists.log({ level, ...(logger !== undefined && { logger }), data });
   }
 
   /**
@@ -341,7 +276,7 @@ export class McpServer {
    *   (naming both registrations); TypeError when `html` or an option has the wrong type.
    */
   addUiResource(uri: `ui://${string}`, html: UiResourceHtml, options?: UiResourceOptions): this {
-    this.#registry.addUiResource(uri, html, options);
+    this.#state.registry.addUiResource(uri, html, options);
     return this;
   }
 
@@ -353,7 +288,7 @@ export class McpServer {
    * @returns `true` when the tool was registered, `false` when there was none of that name.
    */
   removeTool(name: string): boolean {
-    return this.#registry.removeTool(name);
+    return this.#state.registry.removeTool(name);
   }
 
   /**
@@ -363,7 +298,7 @@ export class McpServer {
    * @returns `true` when it was registered, `false` otherwise.
    */
   removeResource(uriOrTemplate: string): boolean {
-    return this.#registry.removeResourceOrPrompt("resource", uriOrTemplate);
+    return this.#state.registry.removeResourceOrPrompt("resource", uriOrTemplate);
   }
 
   /**
@@ -373,7 +308,7 @@ export class McpServer {
    * @returns `true` when it was registered, `false` otherwise.
    */
   removePrompt(name: string): boolean {
-    return this.#registry.removeResourceOrPrompt("prompt", name);
+    return this.#state.registry.removeResourceOrPrompt("prompt", name);
   }
 
   /**
@@ -406,7 +341,7 @@ export class McpServer {
     argument: string,
     hook: CompletionHook<never>,
   ): this {
-    this.#registry.resources.addCompletionHook(ref, argument, hook as CompletionHook);
+    this.#state.registry.resources.addCompletionHook(ref, argument, hook as CompletionHook);
     return this;
   }
 
@@ -444,7 +379,7 @@ export class McpServer {
   tool(name: string, fn: Function): this;
   tool(name: string, options: QuickToolOptions, fn: Function): this;
   tool(name: string, ...rest: unknown[]): this {
-    this.#registry.addQuickTool(name, rest);
+    this.#state.registry.addQuickTool(name, rest);
     return this;
   }
 
@@ -459,26 +394,10 @@ export class McpServer {
     // With a store: the requestState key the instances share (store/shared.ts), kept once known.
     const codec =
       this.#requestStateCodec ??
-      requestStateCodec(this.#shared?.requestStateOptions(this.#options.requestState) ?? this.#options.requestState);
-    if (this.#shared?.started !== false) this.#requestStateCodec = codec;
-    return buildSdkServer(
-      {
-        info: this.#info,
-        options: this.#options,
-        registry: this.#registry,
-        auth: this.#auth,
-        limits: this.#limits,
-        tasks: this.#tasks,
-        shared: this.#shared,
-        pages: this.#pages,
-        callerKey: this.#callerKey,
-        subscriptions: this.#subscriptions,
-        lists: this.#lists,
-        codec,
-        chain: this.#chained,
-        instrumentation: this.#instrumentation,
-      },
-      ctx,
-    );
+      requestStateCodec(
+        this.#state.shared?.requestStateOptions(this.#state.options.requestState) ?? this.#state.options.requestState,
+      );
+    if (this.#state.shared?.started !== false) this.#requestStateCodec = codec;
+    return buildSdkServer({ ...this.#state, codec, chain: this.#chained, instrumentation: this.#instrumentation }, ctx);
   }
 }

@@ -106,17 +106,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
   });
   // 2026-07-28: RequestContext.elicit/sample/listRoots end the call with input_required (input-required.ts).
   installInputRequired(sdk, codec, (ctx) => viewOf(sdk, ctx).protocolVersion);
-  sdk.setRequestHandler("tools/list", (request, ctx) => {
-    const view = viewOf(sdk, ctx);
-    const tools = registry.listTools(view);
-    const answer = parts.auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools };
-    const page = parts.pages.page("tools", tools, (t) => t.name, request.params?.cursor, answer.tools);
-    return {
-      ...answer,
-      tools: page.items,
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    } as never;
-  });
+  installToolsList(sdk, parts);
   const policy: CallPolicy = {
     timeoutMs: options.requestTimeoutMs,
     report: (failure) => reportFailure(failure, options),
@@ -169,6 +159,24 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     if (!relayed) markWithoutBackChannel(sdk);
   }
   return sdk;
+}
+
+/**
+ * `tools/list` (spec §0): the registry's listing for the request's revision and client, filtered
+ * by the OAuth gate's scopes when `auth` is set, then paged (the `pageSize` option).
+ */
+function installToolsList(sdk: Server, parts: ServerParts): void {
+  sdk.setRequestHandler("tools/list", (request, ctx) => {
+    const view = viewOf(sdk, ctx);
+    const tools = parts.registry.listTools(view);
+    const answer = parts.auth?.listTools(tools, ctx.http?.authInfo, view.protocolVersion) ?? { tools };
+    const page = parts.pages.page("tools", tools, (t) => t.name, request.params?.cursor, answer.tools);
+    return {
+      ...answer,
+      tools: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    } as never;
+  });
 }
 
 /**
