@@ -17,6 +17,7 @@ import type { AuthHandler } from "./auth/option.js";
 import type { CallerKey } from "./transports/caller.js";
 import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
+import { ToolHandle } from "./server/tool-handle.js";
 import { ListChanges } from "./server/dynamic-lists.js";
 import { serveRequest } from "./transports/fetch-entry.js";
 import type { FetchOptions } from "./transports/fetch-entry.js";
@@ -38,11 +39,8 @@ import type { LogLevel } from "./types.js";
 import { chainOf, type Middleware } from "./calls/middleware.js";
 import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
 
-/** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
-export type { McpServerOptions };
-
-/** The options of {@link McpServer.fetch} (defined in fetch-entry.ts; exported here as before). */
-export type { FetchOptions };
+/** The options of {@link McpServer} (server/options.ts) and of {@link McpServer.fetch} (fetch-entry.ts), exported here as before. */
+export type { McpServerOptions, FetchOptions };
 
 /** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
 export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
@@ -386,9 +384,8 @@ export class McpServer {
   }
 
   /**
-   * Adds `middleware` to the chain around every request but `initialize` and `ping` (docs/observability.md
-   * "Middleware"): in registration order, each `(ctx, next)` sees the method, target, `authInfo`,
-   * session, caller and client, and passes on with `next()` or answers itself.
+   * Adds `middleware` to the chain around every request but `initialize` and `ping` (docs/observability.md "Middleware"):
+   * in registration order, each `(ctx, next)` sees the method, target, `authInfo`, session, caller and client, and passes on with `next()` or answers itself.
    * @returns this server, for chaining.
    * @throws TypeError when `middleware` is not a function.
    */
@@ -412,15 +409,14 @@ export class McpServer {
    * @param name The tool name (1 to 128 of `A–Z a–z 0–9 _ - .`).
    * @param fn An arrow function, function expression, or a name bound to a function; called with
    *   `this` = `undefined`.
-   * @returns this server, for chaining.
+   * @returns The tool's {@link ToolHandle} (its name; `client.call(handle, …)` of `typed-mcp/testing`).
    * @throws Error when the plugin did not transform the call (the message says to add it), or when
    *   the name is already registered (naming both registrations).
    */
-  tool(name: string, fn: Function): this;
-  tool(name: string, options: QuickToolOptions, fn: Function): this;
-  tool(name: string, ...rest: unknown[]): this {
-    this.#registry.addQuickTool(name, rest);
-    return this;
+  tool<F extends (...args: never[]) => unknown>(name: string, fn: F): ToolHandle<F>;
+  tool<F extends (...args: never[]) => unknown>(name: string, options: QuickToolOptions, fn: F): ToolHandle<F>;
+  tool(name: string, ...rest: unknown[]): ToolHandle {
+    return new ToolHandle(this.#registry.addQuickTool(name, rest));
   }
 
   /**

@@ -128,8 +128,8 @@ export class Registry {
     this.#commitResources(this.resources.prepareQuick(kind, label, descriptor, fn));
   }
 
-  /** `server.tool(name, [options,] fn, descriptor)`. @throws Error when the plugin did not append a descriptor, or on a duplicate name. */
-  addQuickTool(name: string, rest: readonly unknown[]): void {
+  /** `server.tool(name, [options,] fn, descriptor)`; returns the descriptor. @throws Error when the plugin did not append a descriptor, or on a duplicate name. */
+  addQuickTool(name: string, rest: readonly unknown[]): GeneratedTool {
     const { fn, descriptor } = quickArguments(rest);
     if (!isGenerated(descriptor) || typeof fn !== "function") {
       throw new Error(pluginMissingMessage(`server.tool(${JSON.stringify(name)}, …)`));
@@ -138,6 +138,7 @@ export class Registry {
     this.#registerTools([
       makeToolEntry(descriptor, { fn: fn as (...args: unknown[]) => unknown, thisArg: undefined, origin }),
     ]);
+    return descriptor;
   }
 
   /** `server.addUiResource(uri, html, options)` (spec §9). @throws as {@link uiResourceParts}, or on a duplicate URI. */
