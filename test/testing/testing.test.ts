@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { connect, ToolCallError, type TypedClient } from "typed-mcp/testing";
-import { createServer, Weather } from "./tools.ts";
+import { createServer, Library, Weather } from "./tools.ts";
 
 let open: TypedClient[] = [];
 afterEach(async () => {
@@ -31,6 +31,9 @@ describe("connect", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(
       ["add", "ask_name", "broken", "count", "get_forecast", "greet", "report", "stamp", "whoami"].sort(),
     );
+    expect((await c.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "books://{genre}/{id}",
+    ]);
   });
 
   it.each(["2025-06-18", "2025-11-25", "2026-07-28"])("pins the revision %s", async (version) => {
@@ -108,6 +111,41 @@ describe("typed calls", () => {
   it("a task tool (taskSupport required) runs as a task: tools/call with task, then tasks/result", async () => {
     const { weather } = await client({ protocolVersion: "2025-11-25" });
     expect(await weather.report(4)).toBe("4 pages");
+  });
+});
+
+describe("typed reads of resources and prompts (§8)", () => {
+  it("a template is expanded with the arguments in parameter order; a fixed URI read as is", async () => {
+    const { c } = await client();
+    const library = c.resources(new Library());
+    expect(await library.book(42, "poetry")).toEqual({
+      contents: [{ uri: "books://poetry/42", mimeType: "text/plain", text: "poetry #42" }],
+    });
+    expect((await library.catalogue()).contents).toEqual([
+      { uri: "books://catalogue", mimeType: "text/plain", text: "2 genres" },
+    ]);
+  });
+
+  it("a variable that does not parse is the -32602 error with the §5 text", async () => {
+    const { c } = await client();
+    const error = await c
+      .resources(new Library())
+      // @ts-expect-error "x" is not an Int: the type test; the wire answer below is the server's
+      .book("x", "poetry")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32602);
+    expect((error as ProtocolError).message).toContain("Argument 'id' is not valid. Expected an integer.");
+  });
+
+  it("a prompt's arguments go under their listed names, as strings", async () => {
+    const { c } = await client();
+    const result = await c.prompts(new Library()).review("Dune", 5);
+    expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "Review Dune (5 stars)" } }]);
+    expect((await c.prompts(new Library()).review("Dune")).messages[0]!.content).toEqual({
+      type: "text",
+      text: "Review Dune (3 stars)",
+    });
   });
 });
 

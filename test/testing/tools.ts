@@ -1,6 +1,6 @@
 // The tools test/testing/*.test.ts call through `typed-mcp/testing` (docs/testing.md): compiled by the
 // typed-mcp Vite plugin of the vitest project "testing" (vitest.config.ts), as a user's tests are.
-import { McpServer, tool, ToolError, type Int, type RequestContext } from "typed-mcp";
+import { McpServer, prompt, resource, tool, ToolError, type Int, type RequestContext } from "typed-mcp";
 
 /** A forecast. */
 export interface Forecast {
@@ -78,10 +78,31 @@ export class Weather {
   }
 }
 
+export class Library {
+  /** One book of a genre. */
+  @resource("books://{genre}/{id}")
+  book(id: Int, genre: "fiction" | "poetry"): string {
+    return `${genre} #${id}`;
+  }
+
+  /** The catalogue. */
+  @resource("books://catalogue")
+  catalogue(): string {
+    return "2 genres";
+  }
+
+  /** Asks for a review. */
+  @prompt()
+  review(title: string, stars: Int = 3): string {
+    return `Review ${title} (${stars} stars)`;
+  }
+}
+
 /** The server under test, with one quick-path tool, whose handle is returned too. */
 export function createServer() {
   const server = new McpServer({ name: "testing-fixture", version: "1.0.0" });
   server.addTools(new Weather());
+  server.add(new Library());
   const add = server.tool("add", (a: number, b: number = 1) => a + b);
   const stamp = server.tool("stamp", (when: Date, labels: Set<string>) => ({
     iso: when.toISOString(),

@@ -12,4 +12,4 @@
 export { connect, type ConnectOptions } from "./testing/connect.js";
 export type { TypedClient } from "./testing/typed-client.js";
 export { ToolCallError } from "./testing/calls.js";
-export type { CallValue, Json, ListedArguments, ToolArguments, TypedTools } from "./testing/types.js";
+export type { CallValue, Json, ListedArguments, ToolArguments, TypedReads, TypedTools } from "./testing/types.js";

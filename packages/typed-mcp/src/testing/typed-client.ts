@@ -5,11 +5,15 @@
  * @module
  */
 import { Client } from "@modelcontextprotocol/client";
+import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { TOOLS, type GeneratedTool } from "../internal.js";
-import { collect } from "../server/class-members.js";
+import { collect, type MemberDescriptor } from "../server/class-members.js";
+import { PROMPTS, RESOURCES } from "../codegen-support/resource-descriptors.js";
+import type { GeneratedPrompt, GeneratedResource } from "../codegen-support/resource-descriptors.js";
+import { typedPrompt, typedRead } from "./reads.js";
 import { HANDLE_DESCRIPTOR, type ToolHandle } from "../server/tool-handle.js";
 import { typedCall } from "./calls.js";
-import type { CallValue, ToolArguments, TypedTools } from "./types.js";
+import type { CallValue, ToolArguments, TypedReads, TypedTools } from "./types.js";
 
 /** The official MCP client with typed calls (see {@link TypedClient.call}, {@link TypedClient.tools}). */
 export class TypedClient extends Client {
@@ -37,22 +41,60 @@ export class TypedClient extends Client {
    * A method that is no tool of `target` rejects with a TypeError naming it.
    */
   tools<T extends object>(target: T): TypedTools<T> {
-    const byMember = new Map<string, GeneratedTool>();
-    for (const d of collect<GeneratedTool>(target, TOOLS)) byMember.set(d.member ?? "", d);
-    const origin =
-      typeof target === "function"
-        ? (target as { name: string }).name
-        : (target as { constructor?: { name?: string } }).constructor?.name;
-    return new Proxy({} as TypedTools<T>, {
+    return members<T, GeneratedTool>(target, TOOLS, (d, args) => typedCall(this, d, args)) as TypedTools<T>;
+  }
+
+  /**
+   * Typed reads of the `@resource()` methods of `target` (as given to `server.addResources` / `add`):
+   * `await client.resources(new Library()).book("fiction", 42)` reads `books://fiction/42` (the
+   * template expanded with the arguments in parameter order, each in its §8 string form).
+   * @returns The `ReadResourceResult` as it arrived. Rejects with the client's `ProtocolError` for an error answer.
+   */
+  resources<T extends object>(target: T): TypedReads<T, ReadResourceResult> {
+    return members<T, GeneratedResource>(target, RESOURCES, (d, args) => typedRead(this, d, args)) as TypedReads<
+      T,
+      ReadResourceResult
+    >;
+  }
+
+  /**
+   * Typed `prompts/get` of the `@prompt()` methods of `target` (as given to `server.addPrompts` / `add`),
+   * the arguments in parameter order under their listed names, each in its §8 string form.
+   * @returns The `GetPromptResult` as it arrived. Rejects with the client's `ProtocolError` for an error answer.
+   */
+  prompts<T extends object>(target: T): TypedReads<T, GetPromptResult> {
+    return members<T, GeneratedPrompt>(target, PROMPTS, (d, args) => typedPrompt(this, d, args)) as TypedReads<
+      T,
+      GetPromptResult
+    >;
+  }
+}
+
+/**
+ * A proxy whose property `m` calls `run` with the descriptor of `target`'s member `m` stored under
+ * `key` (class-members.ts `collect`); a member without one rejects with a TypeError naming it.
+ */
+function members<T extends object, D extends MemberDescriptor>(
+  target: T,
+  key: symbol,
+  run: (descriptor: D, args: unknown[]) => Promise<unknown>,
+): object {
+  const byMember = new Map<string, D>();
+  for (const d of collect<D>(target, key)) byMember.set(d.member ?? "", d);
+  const owner = typeof target === "function" ? (target as { name: string }).name : target.constructor?.name;
+  const kind = key === TOOLS ? "tool" : key === RESOURCES ? "resource" : "prompt";
+  return new Proxy(
+    {},
+    {
       get: (_, member) => {
-        // Not a thenable (`then`), and no symbol-named tools.
+        // Not a thenable (`then`), and no symbol-named members.
         if (typeof member !== "string" || member === "then") return undefined;
         const descriptor = byMember.get(member);
         return (...args: unknown[]) =>
           descriptor === undefined
-            ? Promise.reject(new TypeError(`typed-mcp/testing: ${origin}.${member} is not a typed-mcp tool.`))
-            : typedCall(this, descriptor, args);
+            ? Promise.reject(new TypeError(`typed-mcp/testing: ${owner}.${member} is not a typed-mcp ${kind}.`))
+            : run(descriptor, args);
       },
-    });
-  }
+    },
+  );
 }

@@ -64,6 +64,7 @@ export type Json<T> = T extends Date | URL | Uint8Array
  * text for `string`, the whole `CallToolResult` for a passed-through result (a `CallToolResult`,
  * a content block or an array of them), else {@link Json} of the value.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: matches a function's declared `void` return type (spec §6).
 export type CallValue<R> = [Awaited<R>] extends [void]
   ? undefined
   : [Awaited<R>] extends [CallToolResult | ContentBlock | readonly ContentBlock[]]
@@ -83,5 +84,16 @@ type MethodKeys<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknow
 export type TypedTools<T> = {
   readonly [K in MethodKeys<T>]: T[K] extends (...args: never[]) => unknown
     ? (...args: ToolArguments<T[K]>) => Promise<CallValue<ReturnType<T[K]>>>
+    : never;
+};
+
+/**
+ * `client.resources(target)` / `client.prompts(target)`: one typed read per method of `target`, its
+ * arguments as {@link ToolArguments} (each sent as its string form, spec §8), resolving with `A`
+ * (the client's `ReadResourceResult` or `GetPromptResult`, as it arrived).
+ */
+export type TypedReads<T, A> = {
+  readonly [K in MethodKeys<T>]: T[K] extends (...args: never[]) => unknown
+    ? (...args: ToolArguments<T[K]>) => Promise<A>
     : never;
 };
