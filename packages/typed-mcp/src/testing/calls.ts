@@ -66,7 +66,7 @@ function encode(value: unknown, depth = 0): unknown {
  *
  * @throws TypeError for more arguments than the tool lists.
  */
-export function argumentsOf(descriptor: GeneratedTool, args: readonly unknown[]): Record<string, unknown> {
+function argumentsOf(descriptor: GeneratedTool, args: readonly unknown[]): Record<string, unknown> {
   if (descriptor.destructured === true) return (encode(args[0] ?? {}) as Record<string, unknown>) ?? {};
   const names = Object.keys((descriptor.listing.inputSchema as { properties?: object }).properties ?? {});
   if (args.length > names.length)
