@@ -233,6 +233,15 @@ export async function exercise(client: Client, name = "my-server"): Promise<void
   ]);
 }
 
+/**
+ * Runs `npm test` (vitest) in the project and returns its summary's count, e.g. `3 passed (3)`
+ * (colour codes removed); rejects with the output when it fails.
+ */
+export async function passedTests(project: Project): Promise<string | undefined> {
+  const out = (await project.npm("test")).replace(/\x1b\[[0-9;]*m/g, "");
+  return /Tests\s+(\d+ passed \(\d+\))/.exec(out)?.[1];
+}
+
 /** Starts `npm start` in `dir` with `env` (PORT 0), connects the official client over Streamable HTTP and {@link exercise}s it; stops both. */
 export async function exerciseHttp(dir: string, env: Record<string, string> = {}): Promise<void> {
   const server = await startHttp(dir, "npm", ["start"], { PORT: "0", ...env });

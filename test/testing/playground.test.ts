@@ -1,6 +1,7 @@
 // The playground's own tests, written with `typed-mcp/testing` (docs/testing.md): its tools called
 // through the official client over the in-memory pair, typed from MemoryTools' methods. Built by
 // the typed-mcp Vite plugin (vitest project "testing"). The graph lives in a fresh temp directory.
+/// <reference path="../../playground/src/html.d.ts" />
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
