@@ -29,7 +29,7 @@ describe("connect", () => {
       '{"type":"object","properties":{"city":{"type":"string","description":"The city, e.g. `Oslo`."},"days":{"type":"integer","description":"How many days ahead.","default":3}},"required":["city"],"additionalProperties":false}',
     );
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["add", "ask_name", "broken", "count", "get_forecast", "greet", "report", "stamp", "whoami"].sort(),
+      ["add", "ask_name", "broken", "context", "count", "get_forecast", "greet", "report", "stamp", "whoami"].sort(),
     );
     expect((await c.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       "books://{genre}/{id}",
@@ -108,6 +108,14 @@ describe("typed calls", () => {
     await expect(c.call(add, 1, 2, 3)).rejects.toThrow("typed-mcp/testing: tool add takes 2 argument(s), got 3.");
   });
 
+  it("on 2025-03-26 (no structuredContent) an object result is read from its text block", async () => {
+    const { c, weather } = await client({ protocolVersion: "2025-03-26" });
+    expect(c.getNegotiatedProtocolVersion()).toBe("2025-03-26");
+    const raw = await c.callTool({ name: "get_forecast", arguments: { city: "Oslo" } });
+    expect(raw.structuredContent).toBeUndefined();
+    expect((await weather.getForecast("Oslo")).summary).toBe("sunny in Oslo");
+  });
+
   it("a task tool (taskSupport required) runs as a task: tools/call with task, then tasks/result", async () => {
     const { weather } = await client({ protocolVersion: "2025-11-25" });
     expect(await weather.report(4)).toBe("4 pages");
@@ -167,6 +175,22 @@ describe("client capabilities and authInfo", () => {
     const { weather } = await client({ protocolVersion: "2026-07-28", elicit: () => ({ action: "decline" }) });
     expect(await weather.askName()).toBe("no name (decline)");
   });
+
+  it.each(["2025-11-25", "2026-07-28"])(
+    "ctx.listRoots and ctx.sample are answered by roots and sample (%s)",
+    async (version) => {
+      const { weather } = await client({
+        protocolVersion: version,
+        roots: [{ uri: "file:///work" }],
+        sample: (params) => ({
+          role: "assistant",
+          model: "test-model",
+          content: { type: "text", text: `yes to ${(params.messages[0]!.content as { text: string }).text}` },
+        }),
+      });
+      expect(await weather.context()).toEqual(["file:///work", "yes to One word?"]);
+    },
+  );
 
   it("authInfo reaches the tool as RequestContext.authInfo; without it the tool refuses", async () => {
     const authInfo = { token: "t", clientId: "client-7", scopes: ["notes:read"] };

@@ -52,6 +52,18 @@ export class Weather {
     return answer.action === "accept" ? `Hello, ${String(answer.content?.name)}` : `no name (${answer.action})`;
   }
 
+  /** The client's roots and one sampled word. */
+  @tool()
+  async context(ctx: RequestContext): Promise<string[]> {
+    const { roots } = await ctx.listRoots();
+    const sampled = await ctx.sample({
+      messages: [{ role: "user", content: { type: "text", text: "One word?" } }],
+      maxTokens: 5,
+    });
+    const content = sampled.content as { type: string; text?: string };
+    return [...roots.map((r) => r.uri), content.text ?? ""];
+  }
+
   /** Who the caller is, from the verified token. */
   @tool()
   whoami(ctx: RequestContext): { clientId: string; scopes: string[] } {
