@@ -14,10 +14,10 @@ afterEach(async () => {
   open = [];
 });
 async function client(options?: Parameters<typeof connect>[1]) {
-  const { server, add, stamp } = createServer();
+  const { server, add, stamp, shelf, haiku } = createServer();
   const c = await connect(server, options);
   open.push(c);
-  return { c, add, stamp, weather: c.tools(new Weather()) };
+  return { c, add, stamp, shelf, haiku, weather: c.tools(new Weather()) };
 }
 
 describe("connect", () => {
@@ -31,8 +31,9 @@ describe("connect", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(
       ["add", "ask_name", "broken", "context", "count", "get_forecast", "greet", "report", "stamp", "whoami"].sort(),
     );
-    expect((await c.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+    expect((await c.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
       "books://{genre}/{id}",
+      "shelf://{row}/{slot}",
     ]);
   });
 
@@ -144,6 +145,22 @@ describe("typed reads of resources and prompts (§8)", () => {
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).code).toBe(-32602);
     expect((error as ProtocolError).message).toContain("Argument 'id' is not valid. Expected an integer.");
+  });
+
+  it("quick-path handles: client.read expands the template by parameter order, client.prompt names the arguments", async () => {
+    const { c, shelf, haiku } = await client();
+    expect(shelf.uri).toBe("shelf://{row}/{slot}");
+    expect((await c.read(shelf, 7, "B")).contents).toEqual([
+      { uri: "shelf://B/7", mimeType: "text/plain", text: "row B, slot 7" },
+    ]);
+    expect(haiku.name).toBe("haiku");
+    expect((await c.prompt(haiku, "rain")).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Write 3 lines about rain." } },
+    ]);
+    // @ts-expect-error slot is an Int, not a string
+    await c.read(shelf, "7", "B").catch(() => undefined);
+    // @ts-expect-error topic is required
+    await c.prompt(haiku).catch(() => undefined);
   });
 
   it("a prompt's arguments go under their listed names, as strings", async () => {

@@ -120,5 +120,7 @@ export function createServer() {
     iso: when.toISOString(),
     n: labels.size,
   }));
-  return { server, add, stamp };
+  const shelf = server.resource("shelf://{row}/{slot}", (slot: Int, row: string) => `row ${row}, slot ${slot}`);
+  const haiku = server.prompt("haiku", (topic: string, lines: Int = 3) => `Write ${lines} lines about ${topic}.`);
+  return { server, add, stamp, shelf, haiku };
 }

@@ -17,7 +17,8 @@ import type { AuthHandler } from "./auth/option.js";
 import type { CallerKey } from "./transports/caller.js";
 import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { ToolHandle } from "./server/tool-handle.js";
+import { PromptHandle, ResourceHandle, ToolHandle, type Fn } from "./server/tool-handle.js";
+import type { GeneratedPrompt, GeneratedResource } from "./codegen-support/resource-descriptors.js";
 import { ListChanges } from "./server/dynamic-lists.js";
 import { serveRequest } from "./transports/fetch-entry.js";
 import type { FetchOptions } from "./transports/fetch-entry.js";
@@ -234,28 +235,26 @@ export class McpServer {
    * RFC 6570 template whose variables are `fn`'s parameters). The build plugin appends the
    * generated descriptor; `options` are read at build time.
    *
-   * @returns this server, for chaining.
+   * @returns The resource's {@link ResourceHandle} (`client.read(handle, …)` of `typed-mcp/testing`).
    * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate URI.
    */
-  resource(uriOrTemplate: string, fn: Function): this;
-  resource(uriOrTemplate: string, options: QuickResourceOptions, fn: Function): this;
-  resource(uriOrTemplate: string, ...rest: unknown[]): this {
-    this.#registry.addQuick("resource", uriOrTemplate, rest);
-    return this;
+  resource<F extends Fn>(uriOrTemplate: string, fn: F): ResourceHandle<F>;
+  resource<F extends Fn>(uriOrTemplate: string, options: QuickResourceOptions, fn: F): ResourceHandle<F>;
+  resource(uriOrTemplate: string, ...rest: unknown[]): ResourceHandle {
+    return new ResourceHandle(this.#registry.addQuick("resource", uriOrTemplate, rest) as GeneratedResource);
   }
 
   /**
    * Quick path (spec §8): registers `fn` as the prompt `name`; its parameters become the
    * prompt's arguments. The build plugin appends the generated descriptor.
    *
-   * @returns this server, for chaining.
+   * @returns The prompt's {@link PromptHandle} (`client.prompt(handle, …)` of `typed-mcp/testing`).
    * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate name.
    */
-  prompt(name: string, fn: Function): this;
-  prompt(name: string, options: QuickPromptOptions, fn: Function): this;
-  prompt(name: string, ...rest: unknown[]): this {
-    this.#registry.addQuick("prompt", name, rest);
-    return this;
+  prompt<F extends Fn>(name: string, fn: F): PromptHandle<F>;
+  prompt<F extends Fn>(name: string, options: QuickPromptOptions, fn: F): PromptHandle<F>;
+  prompt(name: string, ...rest: unknown[]): PromptHandle {
+    return new PromptHandle(this.#registry.addQuick("prompt", name, rest) as GeneratedPrompt);
   }
 
   /**
@@ -413,8 +412,8 @@ export class McpServer {
    * @throws Error when the plugin did not transform the call (the message says to add it), or when
    *   the name is already registered (naming both registrations).
    */
-  tool<F extends (...args: never[]) => unknown>(name: string, fn: F): ToolHandle<F>;
-  tool<F extends (...args: never[]) => unknown>(name: string, options: QuickToolOptions, fn: F): ToolHandle<F>;
+  tool<F extends Fn>(name: string, fn: F): ToolHandle<F>;
+  tool<F extends Fn>(name: string, options: QuickToolOptions, fn: F): ToolHandle<F>;
   tool(name: string, ...rest: unknown[]): ToolHandle {
     return new ToolHandle(this.#registry.addQuickTool(name, rest));
   }

@@ -120,12 +120,14 @@ export class Registry {
   }
 
   /**
-   * `server.resource(uri, [options,] fn, descriptor)` / `server.prompt(name, [options,] fn, descriptor)`.
+   * `server.resource(uri, [options,] fn, descriptor)` / `server.prompt(name, [options,] fn, descriptor)`;
+   * returns the descriptor, checked and registered (for the quick path's handle).
    * @throws Error when the plugin did not append a descriptor, or on a duplicate.
    */
-  addQuick(kind: "resource" | "prompt", label: string, rest: readonly unknown[]): void {
+  addQuick(kind: "resource" | "prompt", label: string, rest: readonly unknown[]): unknown {
     const { fn, descriptor } = quickArguments(rest);
     this.#commitResources(this.resources.prepareQuick(kind, label, descriptor, fn));
+    return descriptor;
   }
 
   /** `server.tool(name, [options,] fn, descriptor)`; returns the descriptor. @throws Error when the plugin did not append a descriptor, or on a duplicate name. */

@@ -11,7 +11,7 @@ import { collect, type MemberDescriptor } from "../server/class-members.js";
 import { PROMPTS, RESOURCES } from "../codegen-support/resource-descriptors.js";
 import type { GeneratedPrompt, GeneratedResource } from "../codegen-support/resource-descriptors.js";
 import { typedPrompt, typedRead } from "./reads.js";
-import { HANDLE_DESCRIPTOR, type ToolHandle } from "../server/tool-handle.js";
+import { HANDLE_DESCRIPTOR, type PromptHandle, type ResourceHandle, type ToolHandle } from "../server/tool-handle.js";
 import { typedCall } from "./calls.js";
 import type { CallValue, ToolArguments, TypedReads, TypedTools } from "./types.js";
 
@@ -32,6 +32,30 @@ export class TypedClient extends Client {
     ...args: ToolArguments<F>
   ): Promise<CallValue<ReturnType<F>>> {
     return typedCall(this, handle[HANDLE_DESCRIPTOR], args) as Promise<CallValue<ReturnType<F>>>;
+  }
+
+  /**
+   * Reads the quick-path resource `handle` (what `server.resource(uri, fn)` returned): its fixed URI,
+   * or its template expanded with `fn`'s arguments in parameter order, each in its §8 string form.
+   * @returns The `ReadResourceResult` as it arrived. Rejects with the client's `ProtocolError` for an error answer.
+   */
+  read<F extends (...args: never[]) => unknown>(
+    handle: ResourceHandle<F>,
+    ...args: ToolArguments<F>
+  ): Promise<ReadResourceResult> {
+    return typedRead(this, handle[HANDLE_DESCRIPTOR], args);
+  }
+
+  /**
+   * `prompts/get` of the quick-path prompt `handle` (what `server.prompt(name, fn)` returned) with
+   * `fn`'s arguments in parameter order under their listed names, each in its §8 string form.
+   * @returns The `GetPromptResult` as it arrived. Rejects with the client's `ProtocolError` for an error answer.
+   */
+  prompt<F extends (...args: never[]) => unknown>(
+    handle: PromptHandle<F>,
+    ...args: ToolArguments<F>
+  ): Promise<GetPromptResult> {
+    return typedPrompt(this, handle[HANDLE_DESCRIPTOR], args);
   }
 
   /**
