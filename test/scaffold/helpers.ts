@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { expect } from "vitest";
@@ -238,7 +238,7 @@ export async function exercise(client: Client, name = "my-server"): Promise<void
  * (colour codes removed); rejects with the output when it fails.
  */
 export async function passedTests(project: Project): Promise<string | undefined> {
-  const out = (await project.npm("test")).replace(/\x1b\[[0-9;]*m/g, "");
+  const out = stripVTControlCharacters(await project.npm("test"));
   return /Tests\s+(\d+ passed \(\d+\))/.exec(out)?.[1];
 }
 
