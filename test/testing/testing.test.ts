@@ -161,6 +161,10 @@ describe("typed reads of resources and prompts (§8)", () => {
     await c.read(shelf, "7", "B").catch(() => undefined);
     // @ts-expect-error topic is required
     await c.prompt(haiku).catch(() => undefined);
+    // @ts-expect-error haiku takes (topic, lines?)
+    await expect(c.prompt(haiku, "rain", 3, 4)).rejects.toThrow(
+      "typed-mcp/testing: prompt haiku takes 2 argument(s), got 3.",
+    );
   });
 
   it("a prompt's arguments go under their listed names, as strings", async () => {

@@ -13,7 +13,7 @@
  */
 export * from "./types.js";
 export { McpServer } from "./server.js";
-export type { PromptHandle, ResourceHandle, ToolHandle } from "./server/tool-handle.js";
+export type { PromptHandle, ResourceHandle, ToolHandle } from "./server/handles.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
 export type { CorsOptions } from "./transports/cors.js";
 export { nextHandler, type NextRouteHandlers, type RouteHandler } from "./transports/next-handler.js";

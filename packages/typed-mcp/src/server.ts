@@ -17,7 +17,7 @@ import type { AuthHandler } from "./auth/option.js";
 import type { CallerKey } from "./transports/caller.js";
 import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
-import { PromptHandle, ResourceHandle, ToolHandle, type Fn } from "./server/tool-handle.js";
+import { PromptHandle, ResourceHandle, ToolHandle, type Fn } from "./server/handles.js";
 import type { GeneratedPrompt, GeneratedResource } from "./codegen-support/resource-descriptors.js";
 import { ListChanges } from "./server/dynamic-lists.js";
 import { serveRequest } from "./transports/fetch-entry.js";

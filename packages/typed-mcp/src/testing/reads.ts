@@ -31,7 +31,7 @@ function named(what: string, names: readonly string[], args: readonly unknown[])
  * `resources/read` of `descriptor`'s resource: its fixed URI, or its template expanded with `args`
  * in parameter order. @throws the client's `ProtocolError` (e.g. `-32602` with the §5 text of a variable).
  */
-export function typedRead(
+export async function typedRead(
   client: Client,
   descriptor: GeneratedResource,
   args: readonly unknown[],
@@ -45,7 +45,7 @@ export function typedRead(
 }
 
 /** `prompts/get` of `descriptor`'s prompt with `args` under its listed argument names. @throws as {@link typedRead}. */
-export function typedPrompt(
+export async function typedPrompt(
   client: Client,
   descriptor: GeneratedPrompt,
   args: readonly unknown[],

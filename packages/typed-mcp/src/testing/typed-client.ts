@@ -11,7 +11,7 @@ import { collect, type MemberDescriptor } from "../server/class-members.js";
 import { PROMPTS, RESOURCES } from "../codegen-support/resource-descriptors.js";
 import type { GeneratedPrompt, GeneratedResource } from "../codegen-support/resource-descriptors.js";
 import { typedPrompt, typedRead } from "./reads.js";
-import { HANDLE_DESCRIPTOR, type PromptHandle, type ResourceHandle, type ToolHandle } from "../server/tool-handle.js";
+import { HANDLE_DESCRIPTOR, type PromptHandle, type ResourceHandle, type ToolHandle } from "../server/handles.js";
 import { typedCall } from "./calls.js";
 import type { CallValue, ToolArguments, TypedReads, TypedTools } from "./types.js";
 
