@@ -19,6 +19,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { McpServer } from "../server.js";
 import { serveTransport } from "../transports/stdio.js";
+import { isLegacyRevision } from "../protocol/revisions.js";
 import { TypedClient } from "./typed-client.js";
 
 /** The options of {@link connect}. Every handler is optional; a capability is declared only for the handlers given. */
@@ -76,14 +77,15 @@ export async function connect(server: McpServer, options: ConnectOptions = {}): 
 }
 
 /**
- * Client options pinning `revision`: 2026-07-28 and later by `versionNegotiation` (`server/discover`),
- * a 2025-era one by `supportedProtocolVersions` (the client's `initialize` asks for it and accepts only it).
+ * Client options pinning `revision`: a 2025-era one (protocol/revisions.ts `isLegacyRevision`) by
+ * `supportedProtocolVersions` (the client's `initialize` asks for it and accepts only it), any other
+ * by `versionNegotiation` (`server/discover` at exactly that revision; the client or the server refuses one it does not know).
  */
 function pinned(revision: string | undefined): object {
   if (revision === undefined) return {};
-  return revision >= "2026"
-    ? { versionNegotiation: { mode: { pin: revision } } }
-    : { supportedProtocolVersions: [revision] };
+  return isLegacyRevision(revision)
+    ? { supportedProtocolVersions: [revision] }
+    : { versionNegotiation: { mode: { pin: revision } } };
 }
 
 /** The capabilities the given handlers stand for. */
