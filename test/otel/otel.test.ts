@@ -397,7 +397,7 @@ describe("server→client requests, tasks, input_required", () => {
       const a = await ctx.elicit({ message: "Name?", requestedSchema: schema as never }, { key: "name" });
       return String(a.content?.name);
     };
-    (server.tool as (...a: unknown[]) => McpServer)("ask", ask, descriptor);
+    (server.tool as (...a: unknown[]) => unknown)("ask", ask, descriptor);
     instrument(server, { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider });
     const { client } = await connect(server, { ...MODERN, capabilities: { elicitation: {} } });
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ann" } }));

@@ -40,13 +40,19 @@ describe("create-typed-mcp --no-install", () => {
         start: "node --enable-source-maps dist/server.js",
         dev: `typed-mcp dev src/server.ts --build "${build}" --start "node --enable-source-maps dist/server.js"`,
         typecheck: "tsc --noEmit",
+        test: "vitest run",
       });
       expect(pkg.dependencies).toEqual({ "typed-mcp": "0.1.0" });
       expect(pkg.devDependencies).toMatchObject({
         "@typed-mcp/unplugin": "0.1.0",
         "@typed-mcp/cli": "0.1.0",
         typescript: "7.0.2",
+        // npm test (issue 24): vitest with the Vite plugin, whatever the bundler.
+        vite: "8.3.8",
+        vitest: "4.1.12",
       });
+      expect(read(`p-${bundler}`, "vitest.config.ts")).toContain("plugins: [typedMcp()]");
+      expect(read(`p-${bundler}`, "src/server.test.ts")).toContain('from "typed-mcp/testing"');
       expect(read(`p-${bundler}`, config)).toMatch(sourceMap);
       const ts = JSON.parse(read(`p-${bundler}`, "tsconfig.json")).compilerOptions;
       expect({ strict: ts.strict, types: ts.types }).toEqual({ strict: true, types: ["node"] });
@@ -66,6 +72,7 @@ describe("create-typed-mcp --no-install", () => {
       start: "NEXT_TELEMETRY_DISABLED=1 next start",
       dev: "NEXT_TELEMETRY_DISABLED=1 next dev",
       typecheck: "tsc --noEmit",
+      test: "vitest run",
     });
     expect(pkg.dependencies).toEqual({ next: "16.4.6", react: "19.3.1", "react-dom": "19.3.1", "typed-mcp": "0.1.0" });
     expect(read("n", "next.config.ts")).toContain("export default withTypedMcp(nextConfig);");

@@ -84,7 +84,8 @@ describe("duplicates", () => {
   });
 
   it("server.add registers nothing when a part is a duplicate", async () => {
-    const server = new McpServer({ name: "s", version: "1" }).prompt(
+    const server = new McpServer({ name: "s", version: "1" });
+    server.prompt(
       "ask",
       // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
       () => "x",

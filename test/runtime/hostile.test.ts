@@ -185,7 +185,7 @@ describe("item 1: the input_required digest is lazy and iterative (no recursion 
     });
     const ask = async (_deep: unknown, ctx: RequestContext) =>
       (await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action;
-    (server.tool as (...a: unknown[]) => McpServer)("ask", ask, descriptor);
+    (server.tool as (...a: unknown[]) => unknown)("ask", ask, descriptor);
     const meta = JSON.stringify({ ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } });
     const { status, message } = await post(
       server,

@@ -54,7 +54,7 @@ function ctxTool(server: McpServer, name: string, body: (ctx: RequestContext) =>
     read: (args, ctx) => (args !== undefined && Object.keys(args).length > 0 ? Object.keys(args)[0]! : [ctx]),
     write: (value) => ({ content: [{ type: "text", text: value as string }] }),
   });
-  (server.tool as (...a: unknown[]) => McpServer)(name, fn, descriptor);
+  (server.tool as (...a: unknown[]) => unknown)(name, fn, descriptor);
 }
 
 const text = (r: { content: unknown }): string =>

@@ -421,7 +421,7 @@ describe("tasks and input_required rounds", () => {
       const b = await ctx.elicit({ message: "Again?", requestedSchema: schema }, { key: "again" });
       return `${a.content.name}/${b.content.name}`;
     };
-    (server.tool as (...a: unknown[]) => McpServer)("ask", ask, descriptor);
+    (server.tool as (...a: unknown[]) => unknown)("ask", ask, descriptor);
     const rounds: Array<[boolean, string | undefined]> = [];
     server.use(async (ctx, next) => {
       const result = await next();

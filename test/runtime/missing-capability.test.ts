@@ -45,7 +45,7 @@ function createServer(): McpServer {
     ["needs_roots", "listRoots"],
   ] as const) {
     const { fn, descriptor } = ctxTool(name, use);
-    (server.tool as (...a: unknown[]) => McpServer)(name, fn, descriptor);
+    (server.tool as (...a: unknown[]) => unknown)(name, fn, descriptor);
   }
   return server;
 }

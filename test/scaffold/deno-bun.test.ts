@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exerciseHttp, root, scaffold, type Project } from "./helpers.ts";
+import { exerciseHttp, root, scaffold, type Project, passedTests } from "./helpers.ts";
 
 const PATH = `${join(root, "node_modules/.bin")}:${process.env.PATH ?? ""}`;
 
@@ -25,5 +25,9 @@ describe.each([
     await project.npm("build");
     await project.npm("typecheck");
     await exerciseHttp(project.dir, { PATH });
+  });
+
+  it("npm test: the scaffolded typed-mcp/testing tests pass, 3 of 3", async () => {
+    expect(await passedTests(project)).toBe("3 passed (3)");
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { expect } from "vitest";
@@ -231,6 +231,15 @@ export async function exercise(client: Client, name = "my-server"): Promise<void
       content: { type: "text", text: `Write a long summary of these notes:\n- Hello from ${name}.\n- Buy milk` },
     },
   ]);
+}
+
+/**
+ * Runs `npm test` (vitest) in the project and returns its summary's count, e.g. `3 passed (3)`
+ * (colour codes removed); rejects with the output when it fails.
+ */
+export async function passedTests(project: Project): Promise<string | undefined> {
+  const out = stripVTControlCharacters(await project.npm("test"));
+  return /Tests\s+(\d+ passed \(\d+\))/.exec(out)?.[1];
 }
 
 /** Starts `npm start` in `dir` with `env` (PORT 0), connects the official client over Streamable HTTP and {@link exercise}s it; stops both. */

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exercise, freePort, scaffold, start, type Project, type Started } from "./helpers.ts";
+import { exercise, freePort, passedTests, scaffold, start, type Project, type Started } from "./helpers.ts";
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "../auth/authorization-server.ts";
 
 const ENV = { NEXT_TELEMETRY_DISABLED: "1" };
@@ -140,6 +140,10 @@ async function client(url: string, modern: boolean): Promise<Client> {
   await c.connect(new StreamableHTTPClientTransport(new URL(url)));
   return c;
 }
+
+it("npm test: the scaffolded typed-mcp/testing tests pass under vitest, 3 of 3", async () => {
+  expect(await timed("npm test", () => passedTests(project))).toBe("3 passed (3)");
+});
 
 describe.each([
   ["next build (Turbopack)", []],

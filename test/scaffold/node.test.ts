@@ -2,13 +2,13 @@
  * `npm create typed-mcp` for every bundler on Node (issue 11): the real create-typed-mcp bin
  * from its tarball writes the project into a temp folder outside the workspace and installs it
  * with plain npm from the packed tarballs (pinned bundler versions); then `npm run build`,
- * `npm run typecheck`, and the built server over stdio (`npm start -- --stdio`'s command) and
+ * `npm run typecheck`, `npm test` (the scaffolded vitest tests), and the built server over stdio (`npm start -- --stdio`'s command) and
  * Streamable HTTP (`npm start`'s), listed and called with the official client.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exercise, exerciseHttp, scaffold, sdkCopies, stdioClient, type Project } from "./helpers.ts";
+import { exercise, exerciseHttp, passedTests, scaffold, sdkCopies, stdioClient, type Project } from "./helpers.ts";
 
 const BUNDLERS = ["vite", "esbuild", "rollup", "webpack", "rspack"] as const;
 
@@ -21,7 +21,7 @@ describe.each(BUNDLERS)("create-typed-mcp --bundler %s --runtime node", (bundler
 
   it("writes an ES-module project with the scripts, a strict tsconfig with types [node], and a source-mapped config", () => {
     expect(project.manifest.type).toBe("module");
-    expect(Object.keys(project.manifest.scripts).sort()).toEqual(["build", "dev", "start", "typecheck"]);
+    expect(Object.keys(project.manifest.scripts).sort()).toEqual(["build", "dev", "start", "test", "typecheck"]);
     expect(project.manifest.scripts.start).toBe("node --enable-source-maps dist/server.js");
     expect(project.manifest.scripts.dev).toMatch(/^typed-mcp dev src\/server\.ts --build /);
     const tsconfig = JSON.parse(readFileSync(join(project.dir, "tsconfig.json"), "utf8")).compilerOptions;
@@ -35,6 +35,10 @@ describe.each(BUNDLERS)("create-typed-mcp --bundler %s --runtime node", (bundler
     await project.npm("build");
     expect(readFileSync(join(project.dir, "dist/server.js.map"), "utf8")).toContain("src/server.ts");
     await project.npm("typecheck");
+  });
+
+  it("npm test: vitest with the Vite plugin runs src/server.test.ts (typed-mcp/testing), 3 of 3 pass", async () => {
+    expect(await passedTests(project)).toBe("3 passed (3)");
   });
 
   it("bundles exactly one copy of the MCP SDK (the app imports only typed-mcp)", () => {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exercise, freePort, httpClient, scaffold, sdkCopies, start, type Project } from "./helpers.ts";
+import { exercise, freePort, httpClient, scaffold, sdkCopies, start, type Project, passedTests } from "./helpers.ts";
 
 describe.each(["vite", "esbuild"] as const)("create-typed-mcp --bundler %s --runtime workers", (bundler) => {
   let project: Project;
@@ -25,6 +25,10 @@ describe.each(["vite", "esbuild"] as const)("create-typed-mcp --bundler %s --run
     const bundle = readFileSync(join(project.dir, "dist/server.js"), "utf8");
     expect(bundle.match(/^\s*import\s.*from\s*["'][^"']+["']/gm) ?? []).toEqual([]);
     expect(sdkCopies(bundle)).toEqual({ core: 1, server: 1 });
+  });
+
+  it("npm test: the scaffolded typed-mcp/testing tests pass under vitest (in Node), 3 of 3", async () => {
+    expect(await passedTests(project)).toBe("3 passed (3)");
   });
 
   it("runs in workerd: lists and calls the tool, resource and prompt", async () => {

@@ -272,7 +272,7 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
 
 /**
  * Writes one generated descriptor (a tool's, resource's or prompt's) as a JS expression:
- * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, member?, static? }`, wrapped in an
+ * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, result?, destructured?, params?, member?, static? }`, wrapped in an
  * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
  *
  * @param read The reader's body, or the name of the shared unit (`shared.ts` `shareMethod`) that is the reader.
@@ -280,6 +280,9 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
  * @param write The writer's body, or the name of the shared unit that is the writer.
  * @param scopes The OAuth scopes a call needs (docs/auth.md "Scopes"); written only when non-empty.
  * @param taskStart A tool's `taskStart` option (docs/runtime.md "Tasks"); written only when `"after-input"`.
+ * @param call The call shape for `typed-mcp/testing` (docs/testing.md "Typed calls"): a tool's §6 result kind
+ *   (`result`) and `destructured: true` when its one listed parameter is a destructuring pattern (spec §3);
+ *   a resource template's variables in parameter order (`params`, written when non-empty).
  * @returns The expression and the constructor imports the scope requested.
  */
 export function assemble(
@@ -292,6 +295,7 @@ export function assemble(
   completions?: Record<string, string[]>,
   scopes?: readonly string[],
   taskStart?: string,
+  call?: { result?: string; destructured?: boolean; params?: readonly string[] },
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
@@ -303,6 +307,10 @@ export function assemble(
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
   if (scopes !== undefined && scopes.length > 0) obj.line(`scopes: ${literal(scopes)},`);
   if (taskStart === "after-input") obj.line(`taskStart: ${str(taskStart)},`);
+  // How `typed-mcp/testing` calls the tool and reads its answer (docs/testing.md "Typed calls").
+  if (call?.result !== undefined)
+    obj.line(`result: ${str(call.result)},${call.destructured ? " destructured: true," : ""}`);
+  if (call?.params !== undefined && call.params.length > 0) obj.line(`params: ${literal(call.params)},`);
   if (site.kind === "method") {
     obj.line(`member: ${str(site.member)},`);
     obj.line(`static: ${site.static},`);

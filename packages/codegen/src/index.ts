@@ -106,6 +106,7 @@ export function generateTool(
       undefined,
       tool.scopes,
       tool.execution?.start,
+      { result: tool.result.kind, destructured: tool.params.some((p) => p.role === "destructured") },
     ),
     warnings,
     units: share?.units ?? [],

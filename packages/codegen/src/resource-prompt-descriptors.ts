@@ -61,7 +61,7 @@ export function promptListing(p: PromptModel): PromptListing {
 
 /**
  * Generates a JavaScript expression evaluating to a `GeneratedResource` (`typed-mcp/internal`):
- * `{ listing, read(a, ctx), write(value, uri), completions?, scopes?, member?, static? }` (`completions`:
+ * `{ listing, read(a, ctx), write(value, uri), completions?, scopes?, params?, member?, static? }` (`completions`:
  * see {@link completionValues}).
  *
  * - `read(a, ctx)`: `a` holds the template variables (already percent-decoded strings); returns
@@ -93,7 +93,22 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
     default:
       return assertNever(r.result);
   }
-  return assemble(listing, read, "write(value, uri) {", write, r.site, scope, completionValues(r.params), r.scopes);
+  // The variables in parameter order, for `typed-mcp/testing`'s positional reads.
+  const params = r.params.flatMap((q) => (q.role === "value" ? [q.name] : []));
+  return assemble(
+    listing,
+    read,
+    "write(value, uri) {",
+    write,
+    r.site,
+    scope,
+    completionValues(r.params),
+    r.scopes,
+    undefined,
+    {
+      params,
+    },
+  );
 }
 
 /**

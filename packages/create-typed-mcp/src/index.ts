@@ -7,9 +7,10 @@
  * ```
  *
  * The project it writes: `package.json` (`"type": "module"`, scripts `build`, `start`, `dev`,
- * `typecheck`), a strict `tsconfig.json` with the `types`/`lib` TypeScript 7 needs for the
+ * `typecheck`, `test`), a strict `tsconfig.json` with the `types`/`lib` TypeScript 7 needs for the
  * runtime, the bundler's config with source maps, `src/server.ts` (one tool, one resource
- * template, one prompt), `src/main.ts` (the runtime's entry) and a README. With `--bundler next`
+ * template, one prompt), `src/server.test.ts` (one `typed-mcp/testing` test of each, run by
+ * `vitest.config.ts` with the Vite plugin), `src/main.ts` (the runtime's entry) and a README. With `--bundler next`
  * (runtime `node` only): a Next.js App Router app instead — `next.config.ts` (`withTypedMcp`),
  * `src/app/api/mcp/route.ts` serving the same `src/server.ts`, the `next dev` / `next build` /
  * `next start` scripts with `NEXT_TELEMETRY_DISABLED=1`, and the tsconfig Next.js expects. Every file comes from
@@ -226,6 +227,7 @@ export function scaffold(options: ScaffoldOptions): string {
       start: b.start ?? r.start,
       dev: b.dev ?? `typed-mcp dev src/server.ts --build "${b.build}" --start "${r.start}"`,
       typecheck: "tsc --noEmit",
+      test: "vitest run",
     },
     dependencies: sorted({ ...b.dependencies, ...ours.dependencies }),
     devDependencies: sorted({

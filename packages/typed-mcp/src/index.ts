@@ -15,6 +15,7 @@ export * from "./types.js";
 export { McpServer } from "./server.js";
 export { withContent, type WithContent } from "./with-content.js";
 export type { ClientSession, LifecycleHooks } from "./server/lifecycle.js";
+export type { PromptHandle, ResourceHandle, ToolHandle } from "./server/handles.js";
 export type { McpServerOptions, FetchOptions } from "./server.js";
 export type { CorsOptions } from "./transports/cors.js";
 export { nextHandler, type NextRouteHandlers, type RouteHandler } from "./transports/next-handler.js";

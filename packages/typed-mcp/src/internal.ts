@@ -35,6 +35,13 @@ export interface GeneratedTool {
   scopes?: readonly string[];
   /** The `taskStart` option (docs/runtime.md "Tasks", "Input before the task"): `"after-input"`, or absent (the task starts with the call). */
   taskStart?: "after-input";
+  /**
+   * The §6 result kind (`ResultModel` kind of `@typed-mcp/model`): how `typed-mcp/testing` reads the answer
+   * back (docs/testing.md "Typed calls"). Absent in descriptors of older builds.
+   */
+  result?: "void" | "text" | "structured" | "json" | "passthrough";
+  /** `true` when the one listed parameter is a destructuring pattern (spec §3): a typed call passes one object. */
+  destructured?: true;
   /** Generator path: the decorated method's name, and whether it is static. */
   member?: string;
   static?: boolean;

@@ -14,6 +14,8 @@ import type { McpHttpHandler, McpRequestContext, Server } from "@modelcontextpro
 import type { UiResourceHtml, UiResourceOptions } from "./server/apps.js";
 import type { CompletionHook, TemplateVariables } from "./resources/completion.js";
 import type { QuickToolOptions } from "./decorators.js";
+import { PromptHandle, ResourceHandle, ToolHandle, type Fn } from "./server/handles.js";
+import type { GeneratedPrompt, GeneratedResource } from "./codegen-support/resource-descriptors.js";
 import { serveRequest } from "./transports/fetch-entry.js";
 import type { FetchOptions } from "./transports/fetch-entry.js";
 import { requestStateCodec } from "./calls/input-required.js";
@@ -28,11 +30,8 @@ import type { LogLevel } from "./types.js";
 import { chainOf, type Middleware } from "./calls/middleware.js";
 import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
 
-/** The options of {@link McpServer} (defined and checked in server/options.ts; exported here as before). */
-export type { McpServerOptions };
-
-/** The options of {@link McpServer.fetch} (defined in fetch-entry.ts; exported here as before). */
-export type { FetchOptions };
+/** The options of {@link McpServer} (server/options.ts) and of {@link McpServer.fetch} (fetch-entry.ts), exported here as before. */
+export type { McpServerOptions, FetchOptions };
 
 /** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
 export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
@@ -186,28 +185,26 @@ export class McpServer {
    * RFC 6570 template whose variables are `fn`'s parameters). The build plugin appends the
    * generated descriptor; `options` are read at build time.
    *
-   * @returns this server, for chaining.
+   * @returns The resource's {@link ResourceHandle} (`client.read(handle, …)` of `typed-mcp/testing`).
    * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate URI.
    */
-  resource(uriOrTemplate: string, fn: Function): this;
-  resource(uriOrTemplate: string, options: QuickResourceOptions, fn: Function): this;
-  resource(uriOrTemplate: string, ...rest: unknown[]): this {
-    this.#state.registry.addQuick("resource", uriOrTemplate, rest);
-    return this;
+  resource<F extends Fn>(uriOrTemplate: string, fn: F): ResourceHandle<F>;
+  resource<F extends Fn>(uriOrTemplate: string, options: QuickResourceOptions, fn: F): ResourceHandle<F>;
+  resource(uriOrTemplate: string, ...rest: unknown[]): ResourceHandle {
+    return new ResourceHandle(this.#state.registry.addQuick("resource", uriOrTemplate, rest) as GeneratedResource);
   }
 
   /**
    * Quick path (spec §8): registers `fn` as the prompt `name`; its parameters become the
    * prompt's arguments. The build plugin appends the generated descriptor.
    *
-   * @returns this server, for chaining.
+   * @returns The prompt's {@link PromptHandle} (`client.prompt(handle, …)` of `typed-mcp/testing`).
    * @throws Error when the plugin did not transform the call (the message says to add it), or on a duplicate name.
    */
-  prompt(name: string, fn: Function): this;
-  prompt(name: string, options: QuickPromptOptions, fn: Function): this;
-  prompt(name: string, ...rest: unknown[]): this {
-    this.#state.registry.addQuick("prompt", name, rest);
-    return this;
+  prompt<F extends Fn>(name: string, fn: F): PromptHandle<F>;
+  prompt<F extends Fn>(name: string, options: QuickPromptOptions, fn: F): PromptHandle<F>;
+  prompt(name: string, ...rest: unknown[]): PromptHandle {
+    return new PromptHandle(this.#state.registry.addQuick("prompt", name, rest) as GeneratedPrompt);
   }
 
   /**
@@ -346,9 +343,8 @@ export class McpServer {
   }
 
   /**
-   * Adds `middleware` to the chain around every request but `initialize` and `ping` (docs/observability.md
-   * "Middleware"): in registration order, each `(ctx, next)` sees the method, target, `authInfo`,
-   * session, caller and client, and passes on with `next()` or answers itself.
+   * Adds `middleware` to the chain around every request but `initialize` and `ping` (docs/observability.md "Middleware"):
+   * in registration order, each `(ctx, next)` sees the method, target, `authInfo`, session, caller and client, and passes on with `next()` or answers itself.
    * @returns this server, for chaining.
    * @throws TypeError when `middleware` is not a function.
    */
@@ -372,15 +368,14 @@ export class McpServer {
    * @param name The tool name (1 to 128 of `A–Z a–z 0–9 _ - .`).
    * @param fn An arrow function, function expression, or a name bound to a function; called with
    *   `this` = `undefined`.
-   * @returns this server, for chaining.
+   * @returns The tool's {@link ToolHandle} (its name; `client.call(handle, …)` of `typed-mcp/testing`).
    * @throws Error when the plugin did not transform the call (the message says to add it), or when
    *   the name is already registered (naming both registrations).
    */
-  tool(name: string, fn: Function): this;
-  tool(name: string, options: QuickToolOptions, fn: Function): this;
-  tool(name: string, ...rest: unknown[]): this {
-    this.#state.registry.addQuickTool(name, rest);
-    return this;
+  tool<F extends Fn>(name: string, fn: F): ToolHandle<F>;
+  tool<F extends Fn>(name: string, options: QuickToolOptions, fn: F): ToolHandle<F>;
+  tool(name: string, ...rest: unknown[]): ToolHandle {
+    return new ToolHandle(this.#state.registry.addQuickTool(name, rest));
   }
 
   /**

@@ -37,6 +37,8 @@ export interface GeneratedResource {
   completions?: Readonly<Record<string, readonly string[]>>;
   /** The `scopes` option: OAuth scopes a `resources/read` needs when the server has `auth` (docs/auth.md "Scopes"). */
   scopes?: readonly string[];
+  /** A template's variables in parameter order (`typed-mcp/testing`'s positional reads); absent for a fixed URI. */
+  params?: readonly string[];
   /** Generator path: the decorated method's name, and whether it is static. */
   member?: string;
   static?: boolean;

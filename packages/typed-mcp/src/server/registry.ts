@@ -120,16 +120,18 @@ export class Registry {
   }
 
   /**
-   * `server.resource(uri, [options,] fn, descriptor)` / `server.prompt(name, [options,] fn, descriptor)`.
+   * `server.resource(uri, [options,] fn, descriptor)` / `server.prompt(name, [options,] fn, descriptor)`;
+   * returns the descriptor, checked and registered (for the quick path's handle).
    * @throws Error when the plugin did not append a descriptor, or on a duplicate.
    */
-  addQuick(kind: "resource" | "prompt", label: string, rest: readonly unknown[]): void {
+  addQuick(kind: "resource" | "prompt", label: string, rest: readonly unknown[]): unknown {
     const { fn, descriptor } = quickArguments(rest);
     this.#commitResources(this.resources.prepareQuick(kind, label, descriptor, fn));
+    return descriptor;
   }
 
-  /** `server.tool(name, [options,] fn, descriptor)`. @throws Error when the plugin did not append a descriptor, or on a duplicate name. */
-  addQuickTool(name: string, rest: readonly unknown[]): void {
+  /** `server.tool(name, [options,] fn, descriptor)`; returns the descriptor. @throws Error when the plugin did not append a descriptor, or on a duplicate name. */
+  addQuickTool(name: string, rest: readonly unknown[]): GeneratedTool {
     const { fn, descriptor } = quickArguments(rest);
     if (!isGenerated(descriptor) || typeof fn !== "function") {
       throw new Error(pluginMissingMessage(`server.tool(${JSON.stringify(name)}, …)`));
@@ -138,6 +140,7 @@ export class Registry {
     this.#registerTools([
       makeToolEntry(descriptor, { fn: fn as (...args: unknown[]) => unknown, thisArg: undefined, origin }),
     ]);
+    return descriptor;
   }
 
   /** `server.addUiResource(uri, html, options)` (spec §9). @throws as {@link uiResourceParts}, or on a duplicate URI. */

@@ -12,7 +12,7 @@
 import { Transform } from "node:stream";
 import type { TransformCallback } from "node:stream";
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
-import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import type { AuthInfo, JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { ServeStdioOptions, StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { linearStdioSend } from "../protocol/sdk-patches-stdio.js";
@@ -53,16 +53,11 @@ export type { ServeStdioOptions, StdioServerHandle };
  * @returns A handle whose `close()` ends the connection.
  */
 export function serveStdio(server: McpServer, options?: ServeStdioOptions): StdioServerHandle {
+  if (options?.transport !== undefined) return serveTransport(server, { ...options, transport: options.transport });
   const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => server[SDK_FACTORY](ctx);
   // Listen streams: one connection is one caller (streams/listen-streams.ts, stdio-listen.ts).
   const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
   const streams = options?.maxSubscriptions ?? maxSubscriptions;
-  if (options?.transport !== undefined)
-    return sdkServeStdio(factory, {
-      maxSubscriptions,
-      ...options,
-      transport: applyListenRules(options.transport, maxListenUris, streams),
-    });
   const limit = server.maxRequestBodySize;
   const lines = new JsonRpcLines(limit, (answer) => void transport.send(answer).catch(() => {}));
   const transport = new StdioServerTransport(process.stdin.pipe(lines), process.stdout, { maxBufferSize: limit + 2 });
@@ -79,6 +74,37 @@ export function serveStdio(server: McpServer, options?: ServeStdioOptions): Stdi
       return handle.close();
     },
   };
+}
+
+/**
+ * One lasting connection of `server` on `options.transport` (the SDK's `serveStdio` given a
+ * transport; the listen-stream rules of {@link serveStdio}). With `authInfo` (`typed-mcp/testing`'s
+ * `connect`), every message reaches the SDK server instance carrying it, as a verifying transport
+ * would pass it, so tools see it as `RequestContext.authInfo`.
+ */
+export function serveTransport(
+  server: McpServer,
+  options: ServeStdioOptions & { transport: Transport },
+  authInfo?: AuthInfo,
+): StdioServerHandle {
+  const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
+  const streams = options.maxSubscriptions ?? maxSubscriptions;
+  const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => {
+    const instance = server[SDK_FACTORY](ctx);
+    if (authInfo === undefined) return instance;
+    const connect = instance.connect.bind(instance);
+    instance.connect = async (transport) => {
+      await connect(transport);
+      const handler = transport.onmessage;
+      transport.onmessage = (message, extra) => handler?.(message, { ...extra, authInfo });
+    };
+    return instance;
+  };
+  return sdkServeStdio(factory, {
+    maxSubscriptions,
+    ...options,
+    transport: applyListenRules(options.transport, maxListenUris, streams),
+  });
 }
 
 /**

@@ -8,7 +8,8 @@ interface Note {
 
 const notes: Note[] = [{ id: 1, text: "Hello from __NAME__." }];
 
-class Notes {
+/** The notes: one tool, one resource template and one prompt (src/server.test.ts calls each). */
+export class Notes {
   /**
    * Adds a note and returns it.
    * @param text The note's text, e.g. `Buy milk`.
