@@ -560,8 +560,20 @@ export const toolArb = (depth: number): fc.Arbitrary<ToolNode> =>
     destructured: fc.nat(3).map((n) => n === 0),
   });
 
-/** Default expressions for the types that have an obvious one (others fall back to `?`). */
-function defaultFor(type: string): string | undefined {
+/**
+ * Default expressions for the types that have an obvious one (others fall back to `?`). None
+ * where the JSDoc tags constrain the value (`@maximum`, `@pattern`, …): a default outside its own
+ * constraints is OMCG0007 (spec §3, §10), and these fixed defaults do not know the bounds.
+ */
+function defaultFor(type: string, doc: readonly string[]): string | undefined {
+  if (
+    doc.some((line) =>
+      /@(?:minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|pattern|format)\b/.test(
+        line,
+      ),
+    )
+  )
+    return undefined;
   if (type === "string") return `"d"`;
   if (type === "number" || type === "Int") return "-1";
   if (type === "boolean") return "true";
@@ -578,7 +590,7 @@ function renderTool(r: Render, name: string, tool: ToolNode): string {
     const pattern: string[] = [];
     params.forEach((p, i) => {
       const t = p.type.render(r, "prop");
-      const def = p.optional === "default" ? defaultFor(t.type) : undefined;
+      const def = p.optional === "default" ? defaultFor(t.type, t.doc) : undefined;
       const opt = p.optional === "" ? "" : p.optional === "| undefined" ? "| undefined" : "?";
       fields.push(
         `${docComment(t.doc, "    ")}    p${i}${opt === "?" ? "?" : ""}: ${t.type}${opt === "| undefined" ? " | undefined" : ""};\n`,
@@ -593,7 +605,7 @@ function renderTool(r: Render, name: string, tool: ToolNode): string {
     let opt = p.optional;
     let def: string | undefined;
     if (opt === "default") {
-      def = defaultFor(t.type);
+      def = defaultFor(t.type, t.doc);
       if (def === undefined) opt = "?";
     }
     // A required parameter cannot follow an optional one: `p?: T` becomes `p: T | undefined` there.
