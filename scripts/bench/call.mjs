@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Bench } from "tinybench";
+import { interleavedRounds, median } from "./rounds.mjs";
 import { generatedTools, payloads, zodSchemas } from "../../packages/codegen/bench/readers.mjs";
 
 const ENVELOPE = {
@@ -103,22 +103,22 @@ export async function runCall({ root, quick, generated }) {
     if (result?.isError || result?.content?.[0]?.text !== expected)
       throw new Error(`${label}: unexpected tools/call result ${JSON.stringify(result)}`);
   }
-  const rounds = quick ? 2 : 15;
-  const samples = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({
-      name: "tools/call",
-      time: quick ? 50 : 200,
-      warmupTime: round === 0 ? (quick ? 20 : 300) : 20,
-    });
-    for (const [label, fetch] of Object.entries(contestants))
-      bench.add(label, async () => void (await (await fetch(callRequest("place_order", args))).text()));
-    await bench.run();
-    for (const t of bench.tasks) samples[t.name].push(t.result.throughput?.mean ?? t.result.hz);
-  }
-  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  const samples = await interleavedRounds(calls(contestants, args), {
+    rounds: quick ? 2 : 15,
+    quick,
+    name: "tools/call",
+  });
   return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
 }
+
+/** The contestants of a tools/call row: label → one `place_order` call through that handler, its body read. */
+export const calls = (contestants, args) =>
+  Object.fromEntries(
+    Object.entries(contestants).map(([label, fetch]) => [
+      label,
+      async () => void (await (await fetch(callRequest("place_order", args))).text()),
+    ]),
+  );
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), "../..");

@@ -15,11 +15,11 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Bench } from "tinybench";
+import { interleavedRounds, median } from "./rounds.mjs";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { generatedTools, payloads } from "../../packages/codegen/bench/readers.mjs";
-import { callRequest, resultOf } from "./call.mjs";
+import { callRequest, calls, resultOf } from "./call.mjs";
 
 /** A span exporter that accepts every batch and keeps nothing. */
 const DROP = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
@@ -61,27 +61,14 @@ export async function runOtel({ root, quick, generated }) {
     if (result?.content?.[0]?.text !== answer(args.order))
       throw new Error(`${label}: unexpected result ${JSON.stringify(result)}`);
   }
-  const rounds = quick ? 2 : 15;
-  const samples = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({
-      name: "otel",
-      time: quick ? 50 : 200,
-      warmupTime: round === 0 ? (quick ? 20 : 300) : 20,
-    });
-    for (const [label, fetch] of Object.entries(contestants))
-      bench.add(label, async () => void (await (await fetch(callRequest("place_order", args))).text()));
-    await bench.run();
-    for (const t of bench.tasks) samples[t.name].push(t.result.throughput?.mean ?? t.result.hz);
-  }
-  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  const samples = await interleavedRounds(calls(contestants, args), { rounds: quick ? 2 : 15, quick, name: "otel" });
   const ratios = samples["api-no-sdk"].map((hz, i) => hz / samples.plain[i]);
   const share = await profileShare(contestants["api-no-sdk"], args, quick ? 200 : 3000);
   await tracerProvider.shutdown();
   await meterProvider.shutdown();
   return {
     hz: Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)])),
-    ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), rounds },
+    ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), rounds: ratios.length },
     profile: share,
   };
 }

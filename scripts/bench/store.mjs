@@ -17,7 +17,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Bench } from "tinybench";
+import { interleavedRounds, median } from "./rounds.mjs";
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -112,14 +112,7 @@ function makeServer(typed, internal, store) {
 
 /** Median calls/s per contestant over interleaved tinybench rounds. */
 async function interleaved(contestants, quick) {
-  const samples = Object.fromEntries(Object.keys(contestants).map((k) => [k, []]));
-  for (let round = 0; round < (quick ? 2 : 11); round++) {
-    const bench = new Bench({ time: quick ? 50 : 200, warmupTime: round === 0 ? (quick ? 20 : 300) : 20 });
-    for (const [label, run] of Object.entries(contestants)) bench.add(label, run);
-    await bench.run();
-    for (const t of bench.tasks) samples[t.name].push(t.result.throughput?.mean ?? t.result.hz);
-  }
-  const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  const samples = await interleavedRounds(contestants, { rounds: quick ? 2 : 11, quick });
   return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
 }
 
