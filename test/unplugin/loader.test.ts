@@ -13,7 +13,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import webpack from "webpack";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Builds, copyFixture, countListing, edit, greetListing, listTools, removeCopy } from "../watch/helpers.ts";
+import {
+  Builds,
+  built,
+  copyFixture,
+  countListing,
+  edit,
+  greetListing,
+  listTools,
+  removeCopy,
+  type BuildResult,
+} from "../watch/helpers.ts";
 
 const loader = fileURLToPath(import.meta.resolve("@typed-mcp/unplugin/loader"));
 const swc = { loader: "swc-loader", options: { jsc: { parser: { syntax: "typescript" }, target: "es2022" } } };
@@ -59,7 +69,7 @@ beforeAll(async () => {
         ok: false,
         error: (stats!.toJson({ all: false, errors: true }).errors ?? []).map((e) => e.message).join("\n"),
       });
-    else builds.push({ ok: true });
+    else builds.push(built(bundle()));
   });
 });
 afterAll(async () => {
@@ -68,8 +78,8 @@ afterAll(async () => {
 });
 
 const bundle = () => join(root, "dist/server.mjs");
-const listed = (nameType: "string" | "number") => async (r: { ok: boolean }) =>
-  r.ok && JSON.stringify(await listTools(bundle())) === JSON.stringify([greetListing(nameType), countListing()]);
+const listed = (nameType: "string" | "number") => async (r: BuildResult) =>
+  r.ok && JSON.stringify(await listTools(bundle(), r)) === JSON.stringify([greetListing(nameType), countListing()]);
 
 it("lists the tools, and reports the type-only imports and the tsconfig as dependencies", async () => {
   await builds.until(listed("string"));

@@ -13,6 +13,7 @@ import { context, type BuildContext } from "esbuild";
 import typedMcp from "@typed-mcp/unplugin/esbuild";
 import {
   Builds,
+  built,
   copyFixture,
   countListing,
   edit,
@@ -49,7 +50,7 @@ beforeAll(async () => {
         setup(build) {
           build.onEnd((result) => {
             builds.push(
-              result.errors.length ? { ok: false, error: result.errors.map((e) => e.text).join("\n") } : { ok: true },
+              result.errors.length ? { ok: false, error: result.errors.map((e) => e.text).join("\n") } : built(file),
             );
           });
         },
@@ -64,7 +65,7 @@ afterAll(async () => {
 });
 
 const listing = async (check: (tools: Record<string, any>[]) => boolean) =>
-  builds.until(async (r) => r.ok && check(await listTools(file)));
+  builds.until(async (r) => r.ok && check(await listTools(file, r)));
 
 it("lists the tools after the first build, extracting both modules", async () => {
   await listing((t) => JSON.stringify(t) === JSON.stringify([greetListing("string"), countListing()]));

@@ -37,12 +37,35 @@ export async function edit(file: string, from: string, to: string): Promise<void
 }
 
 let version = 0;
-/** The `tools/list` result of the `server` exported by the bundle at `bundle`, imported fresh. */
-export async function listTools(bundle: string): Promise<Record<string, any>[]> {
-  const mod = (await import(`${pathToFileURL(bundle).href}?v=${++version}`)) as {
-    server: { fetch(r: Request): Promise<Response> };
-  };
-  return listServer(mod.server);
+/**
+ * The `tools/list` result of the `server` exported by one build's output: `built.code` (read
+ * when that build ended, see `built`) written to a fresh sibling of `bundle` (so its bare
+ * `typed-mcp` imports resolve as the bundle's do) and imported. Reading the bundle itself here,
+ * later, could catch the next rebuild halfway through writing it (a truncated module, no
+ * `server` export). Without `built` (a one-off build), the bundle is read now.
+ */
+export async function listTools(
+  bundle: string,
+  { code }: { code: string } = built(bundle),
+): Promise<Record<string, any>[]> {
+  const copy = bundle.replace(/(\.[cm]?js)?$/, `.v${++version}.mjs`);
+  await writeFile(copy, code);
+  try {
+    const mod = (await import(pathToFileURL(copy).href)) as { server?: { fetch(r: Request): Promise<Response> } };
+    if (!mod.server) throw new Error(`${bundle} (build ${version}) exports no \`server\``);
+    return await listServer(mod.server);
+  } finally {
+    await rm(copy, { force: true });
+  }
+}
+
+/**
+ * A finished build's outcome with its output: `bundle`'s text, read synchronously in the
+ * bundler's end event (Rollup/Rolldown `BUNDLE_END`, esbuild `onEnd` — esbuild ≥ 0.17 writes the
+ * files before it —, webpack's `watch` callback), before a later rebuild can rewrite it.
+ */
+export function built(bundle: string): { ok: true; code: string } {
+  return { ok: true, code: readFileSync(bundle, "utf8") };
 }
 
 /** The `tools/list` result of a typed-mcp `McpServer`, over its web-standard handler. */
@@ -123,7 +146,7 @@ export async function sidecarsGone(ms = 3000): Promise<number[]> {
 }
 
 /** The outcome of one (re)build: ok, or the error text. */
-export type BuildResult = { ok: true } | { ok: false; error: string };
+export type BuildResult = { ok: true; code: string } | { ok: false; error: string };
 
 /**
  * Build results in arrival order. A watcher adapter `push`es one per finished (re)build; a test
@@ -222,7 +245,7 @@ export function rollupLikeSession(
     }
     if (e.code === "BUNDLE_END") {
       void e.result?.close();
-      builds.push({ ok: true });
+      builds.push(built(bundle));
     } else if (e.code === "ERROR") {
       void e.result?.close();
       builds.push({ ok: false, error: String((e.error as Error)?.message ?? e.error) });
@@ -230,7 +253,7 @@ export function rollupLikeSession(
   });
   return {
     async until(check, ms = 15_000) {
-      await builds.until(async (r) => check(r.ok ? { ok: true, tools: await listTools(bundle) } : r), ms);
+      await builds.until(async (r) => check(r.ok ? { ok: true, tools: await listTools(bundle, r) } : r), ms);
     },
     async idle() {
       const end = Date.now() + 15_000;
@@ -273,11 +296,11 @@ export function webpackLikeSession(
     else if (stats?.hasErrors()) {
       const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
       builds.push({ ok: false, error: errors.map((e) => e.message).join("\n") });
-    } else builds.push({ ok: true });
+    } else builds.push(built(bundle));
   });
   return {
     async until(check, ms = 15_000) {
-      await builds.until(async (r) => check(r.ok ? { ok: true, tools: await listTools(bundle) } : r), ms);
+      await builds.until(async (r) => check(r.ok ? { ok: true, tools: await listTools(bundle, r) } : r), ms);
     },
     close: () => new Promise<void>((resolve) => watching.close(() => resolve())),
   };

@@ -7,12 +7,13 @@
 import { join } from "node:path";
 import { build } from "vite";
 import typedMcp from "@typed-mcp/unplugin/vite";
-import { Builds, listTools } from "./helpers.ts";
+import { Builds, built, listTools } from "./helpers.ts";
 import { watchScenario, type Outcome } from "./scenario.ts";
 
 watchScenario("vite-build", async (root, pluginOptions) => {
   const builds = new Builds();
   const outDir = join(root, "dist");
+  const file = join(outDir, "server.mjs");
   const watcher = (await build({
     root,
     configFile: false,
@@ -38,17 +39,16 @@ watchScenario("vite-build", async (root, pluginOptions) => {
   watcher.on("event", (e) => {
     if (e.code === "BUNDLE_END") {
       void e.result?.close();
-      builds.push({ ok: true });
+      builds.push(built(file));
     } else if (e.code === "ERROR") {
       void e.result?.close();
       builds.push({ ok: false, error: String(e.error?.message ?? e.error) });
     }
   });
-  const file = join(outDir, "server.mjs");
   return {
     async until(check, ms = 15_000) {
       await builds.until(async (r) => {
-        const o: Outcome = r.ok ? { ok: true, tools: await listTools(file) } : r;
+        const o: Outcome = r.ok ? { ok: true, tools: await listTools(file, r) } : r;
         return check(o);
       }, ms);
     },
