@@ -22,7 +22,8 @@ class PullReader extends MetricReader {
 }
 
 context.setGlobalContextManager(asyncLocalStorageContextManager(AsyncLocalStorage as never));
-const propagator = new W3CTraceContextPropagator();
+/** The W3C trace-context propagator registered globally (a test that replaces it puts it back). */
+export const propagator = new W3CTraceContextPropagator();
 propagation.setGlobalPropagator(propagator);
 
 /** One SDK: spans in memory, metrics on demand. */

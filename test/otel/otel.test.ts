@@ -7,7 +7,8 @@
 // histograms in seconds with the conventions' bucket boundaries; and docs/observability.md for
 // what the conventions leave open (timeout, cancelled, typed_mcp.outcome, tasks, input_required).
 import { describe, expect, it } from "vitest";
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, propagation, trace } from "@opentelemetry/api";
+import { W3CBaggagePropagator } from "@opentelemetry/core";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { RequestContext } from "../../packages/typed-mcp/dist/index.js";
@@ -17,7 +18,7 @@ import { instrument } from "../../packages/typed-mcp/dist/otel.js";
 import { createServer } from "../runtime/fixtures/tools.mjs";
 import { createTaskServer } from "../runtime/fixtures/tasks-tools.mjs";
 import { createTask, taskResult } from "../helpers/tasks.ts";
-import { clientContext, expectedSessionHash, sdk } from "./harness.ts";
+import { clientContext, expectedSessionHash, propagator as harnessPropagator, sdk } from "./harness.ts";
 
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -227,6 +228,38 @@ describe("a tools/call span (conventions, Server span)", () => {
     ]);
     caller.span.end();
     await client.close();
+  });
+
+  it("the propagator: none registered → W3C Trace Context still continues the client's trace; a registered global one wins", async () => {
+    const otel = sdk();
+    const server = instrument(createServer(), {
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+    });
+    const { client } = await connect(server);
+    const caller = clientContext(otel.tracerProvider);
+    try {
+      // No global propagator (the API's no-op, as on workerd with only a tracer provider given).
+      propagation.disable();
+      expect(propagation.fields()).toEqual([]);
+      await client.callTool({ name: "add", arguments: { a: 1, b: 1 }, _meta: caller.meta });
+      const continued = await otel.span("tools/call add");
+      expect(continued.spanContext().traceId).toBe(caller.spanContext.traceId);
+      expect(continued.parentSpanContext?.spanId).toBe(caller.spanContext.spanId);
+      expect(continued.spanContext().traceState?.serialize()).toBe("rojo=00f067aa0ba902b7");
+      // A registered global propagator is used instead: W3C Baggage alone reads no traceparent,
+      // so the same _meta starts a new trace.
+      propagation.setGlobalPropagator(new W3CBaggagePropagator());
+      await client.callTool({ name: "version", arguments: {}, _meta: caller.meta });
+      const fresh = await otel.span("tools/call version");
+      expect(fresh.spanContext().traceId).not.toBe(caller.spanContext.traceId);
+      expect(fresh.parentSpanContext).toBeUndefined();
+    } finally {
+      propagation.disable();
+      propagation.setGlobalPropagator(harnessPropagator);
+      caller.span.end();
+      await client.close();
+    }
   });
 
   it("arguments and results only when asked (recordArguments, recordResults)", async () => {

@@ -4,7 +4,8 @@
 //   (a resolveId recorder sees every specifier the build resolves);
 // - the otel worker (test/runtimes/fixtures/src/otel-worker.ts: tracer provider given explicitly,
 //   typed-mcp/otel's AsyncLocalStorage context manager) under nodejs_compat: a tools/call from the
-//   real client is a SERVER span with the conventions' name and attributes, and a span started
+//   real client is a SERVER span with the conventions' name and attributes, continuing the trace
+//   of the client's `_meta.traceparent` with no propagator registered, and a span started
 //   after an `await` inside the request is its child (the context survived the await).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -96,7 +97,10 @@ const w :Workerd.Worker = (
   it("a tools/call is a SERVER span; a span after an await in the request is its child", async () => {
     const client = new Client({ name: "workerd-client", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(server!.url)));
-    const result = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
+    // The W3C Trace Context example traceparent (§3.2.2.4 examples): no propagator is registered
+    // in the worker, so typed-mcp/otel's W3C default reads it (docs/observability.md "What is recorded").
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const result = await client.callTool({ name: "greet", arguments: { name: "Ada" }, _meta: { traceparent } });
     expect(result.content).toEqual([{ type: "text", text: "Hello, Ada." }]);
     await client.close();
     const response = await fetch(new URL("/spans", server!.url));
@@ -112,6 +116,7 @@ const w :Workerd.Worker = (
     const call = spans.find((s) => s.name === "tools/call greet");
     expect(call, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
     expect(call!.kind).toBe(1); // SpanKind.SERVER
+    expect([call!.traceId, call!.parentSpanId]).toEqual(["4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"]);
     expect(call!.attributes).toMatchObject({
       "mcp.method.name": "tools/call",
       "gen_ai.tool.name": "greet",

@@ -30,7 +30,12 @@ export interface OtelOptions {
   tracerProvider?: TracerProvider;
   /** Where the histograms go. Default: the global provider (`metrics.getMeterProvider()`). */
   meterProvider?: MeterProvider;
-  /** Reads and writes the trace context in `params._meta` (W3C `traceparent`, `tracestate`). Default: the global propagator. */
+  /**
+   * Reads and writes the trace context in `params._meta` (W3C `traceparent`, `tracestate`).
+   * Default: the global propagator when one is registered (`propagation.setGlobalPropagator`, as
+   * the OTel SDK does), else W3C Trace Context (`@opentelemetry/core`'s
+   * `W3CTraceContextPropagator`), so a client's trace continues with no propagator set up.
+   */
   propagator?: TextMapPropagator;
   /**
    * What the trace context a client sends in `params._meta` becomes: `"parent"` (default, the

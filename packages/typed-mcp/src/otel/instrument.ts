@@ -19,6 +19,7 @@ import type {
   TextMapPropagator,
   Tracer,
 } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { ConnectionInfo, Instrumentation } from "../calls/instrumentation.js";
 import type { Middleware, MiddlewareContext } from "../calls/middleware.js";
 import {
@@ -40,7 +41,7 @@ export interface InstrumentationParts {
   readonly enabled: () => boolean;
   readonly tracer: Tracer;
   readonly meter: Meter;
-  /** Extracts and injects `params._meta` trace context; `undefined`: the global propagator. */
+  /** Extracts and injects `params._meta` trace context; `undefined`: {@link propagatorOf}'s default. */
   readonly propagator: TextMapPropagator | undefined;
   /** `parent`: the client's context is the span's parent; `link`: a new trace, linked to it; `ignore`. */
   readonly clientContext: "parent" | "link" | "ignore";
@@ -57,6 +58,21 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
     return typeof value === "string" ? value : undefined;
   },
 };
+
+/** W3C Trace Context (`traceparent`, `tracestate`), for when no global propagator is registered. */
+const W3C_TRACE_CONTEXT = new W3CTraceContextPropagator();
+
+/**
+ * The propagator of `params._meta` now: the `propagator` option; else the global one when one is
+ * registered (the API's default no-op propagator has no `fields()`); else W3C Trace Context, the
+ * format the conventions and SEP-414 give `_meta` — so a server with only a tracer provider given
+ * (workerd) still continues its clients' traces. Read per message: a propagator registered after
+ * `instrument` wins from then on.
+ */
+function propagatorOf(parts: InstrumentationParts): TextMapPropagator {
+  if (parts.propagator !== undefined) return parts.propagator;
+  return propagation.fields().length > 0 ? propagation : W3C_TRACE_CONTEXT;
+}
 
 /** The SERVER span context of each request in flight, by its signal (for the CLIENT spans of its server→client requests). */
 const REQUEST_SPANS = new WeakMap<AbortSignal, Context>();
@@ -96,7 +112,7 @@ export function createInstrumentation(parts: InstrumentationParts): Instrumentat
 function parentOf(parts: InstrumentationParts, meta: Record<string, unknown> | undefined): [Context, Link[]] {
   const ambient = context.active();
   if (parts.clientContext === "ignore" || meta === undefined) return [ambient, []];
-  const extracted = (parts.propagator ?? propagation).extract(ROOT_CONTEXT, meta, META_GETTER);
+  const extracted = propagatorOf(parts).extract(ROOT_CONTEXT, meta, META_GETTER);
   const remote = trace.getSpanContext(extracted);
   if (remote === undefined || !trace.isSpanContextValid(remote)) return [ambient, []];
   if (parts.clientContext === "link") return [ambient, [{ context: remote }]];
@@ -210,8 +226,7 @@ async function clientSpan<T>(
   const active = trace.setSpan(parent, span);
   const meta: Record<string, string> = {};
   const setter = { set: (carrier: Record<string, string>, key: string, value: string) => void (carrier[key] = value) };
-  if (parts.propagator !== undefined) parts.propagator.inject(active, meta, setter);
-  else propagation.inject(active, meta, setter);
+  propagatorOf(parts).inject(active, meta, setter);
   try {
     return await send(meta);
   } catch (error) {
