@@ -16,6 +16,7 @@ import { generated } from "../../packages/typed-mcp/dist/internal.js";
 import { createServer } from "./fixtures/tools.mjs";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
 import { createTask, getTask } from "../helpers/tasks.ts";
+import { serveTransport } from "../../packages/typed-mcp/dist/transports/stdio.js";
 
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
 const text = (r: { content: unknown }): string =>
@@ -512,3 +513,81 @@ describe("2026-07-28 subscriptions/listen on server.fetch", () => {
     await allowed.body?.cancel();
   });
 });
+
+describe("2026-07-28 subscriptions/listen on a lasting connection (serveTransport, as serveStdio serves it)", () => {
+  const ENVELOPE = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  /** A raw 2026-07-28 peer on the SDK's in-memory pair: sends requests, resolves with the first message of each id (answer or listen ack). */
+  async function rawConnection(server: McpServer) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const messages: Array<Record<string, any>> = [];
+    clientSide.onmessage = (m) => void messages.push(m as Record<string, any>);
+    await clientSide.start();
+    const handle = serveTransport(server, { transport: serverSide });
+    const mine = (id: number) => (m: Record<string, any>) =>
+      m.id === id || m.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === id;
+    const request = async (id: number, method: string, params: Record<string, unknown>) => {
+      await clientSide.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } });
+      const deadline = Date.now() + 10_000;
+      while (!messages.some(mine(id))) {
+        if (Date.now() > deadline) throw new Error(`no answer to ${id}: ${JSON.stringify(messages)}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return messages.find(mine(id))!;
+    };
+    return { request, messages, mine, close: () => handle.close() };
+  }
+
+  it("passes the chain as on HTTP: the connection's session and caller, next() resolves with {} at the ack; a ProtocolError refuses it", async () => {
+    const server = new McpServer({ name: "listen", version: "1.0.0", dynamic: true });
+    const seen: MiddlewareContext[] = [];
+    const answers: unknown[] = [];
+    server.use(async (ctx, next) => {
+      if (
+        ctx.method === "subscriptions/listen" &&
+        (ctx.params?.["notifications"] as Record<string, unknown> | undefined)?.["promptsListChanged"] === true
+      )
+        throw new ServerProtocolError(-32001, "Not this one.");
+      const answer = await next();
+      answers.push(answer);
+      seen.push(ctx);
+      return answer;
+    });
+    const c = await rawConnection(server);
+    await c.request(1, "tools/list", {});
+    const ack = await c.request(2, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+    expect(ack.method).toBe("notifications/subscriptions/acknowledged");
+    await until(() => seen.length === 2);
+    const [list, listen] = seen as [MiddlewareContext, MiddlewareContext];
+    expect(list.method).toBe("tools/list");
+    expect(listen).toMatchObject({
+      method: "subscriptions/listen",
+      requestId: 2,
+      protocolVersion: "2026-07-28",
+      clientInfo: { name: "listener", version: "1.0.0" },
+      transport: "stdio",
+      inputRetry: false,
+    });
+    expect(answers[1]).toEqual({});
+    // The same connection as its other requests: one session, one caller (docs/security.md "Callers").
+    expect(listen.session).toMatch(/^connection:[0-9a-f-]{36}$/);
+    expect([listen.session, listen.caller]).toEqual([list.session, list.caller]);
+    // A middleware's ProtocolError is that JSON-RPC error; the SDK never saw the listen (no ack).
+    const refused = await c.request(3, "subscriptions/listen", { notifications: { promptsListChanged: true } });
+    expect(refused).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32001, message: "Not this one." } });
+    expect(c.messages.filter(c.mine(3))).toHaveLength(1);
+    await c.close();
+  });
+});
+
+/** Waits (bounded, 10 s) until `check` holds. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met within 10 s");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

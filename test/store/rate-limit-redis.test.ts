@@ -17,7 +17,7 @@ const POINTS = 3;
 const DURATION_S = 60;
 
 let redis: RedisServer;
-const connections: Array<ReturnType<typeof createClient>> = [];
+const connections: Array<{ close(): Promise<unknown> }> = [];
 beforeAll(async () => {
   redis = await startRedis();
 });

@@ -25,7 +25,7 @@ import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decora
 import { buildSdkServer } from "./server/sdk-server.js";
 import { wireServer, type ServerState } from "./server/wiring.js";
 import { checkServerOptions, type McpServerOptions } from "./server/options.js";
-import type { StreamLimits } from "./streams/listen-streams.js";
+import type { ListenStreams, StreamLimits } from "./streams/listen-streams.js";
 import type { LogLevel } from "./types.js";
 import { chainOf, type Middleware } from "./calls/middleware.js";
 import { INSTRUMENT, type Instrumentation } from "./calls/instrumentation.js";
@@ -35,6 +35,8 @@ export type { McpServerOptions, FetchOptions };
 
 /** Symbol under which {@link McpServer} exposes its SDK server factory to `typed-mcp/stdio` and `typed-mcp/node`. */
 export const SDK_FACTORY: unique symbol = Symbol("typed-mcp.sdkFactory") as never;
+/** The key of {@link McpServer}'s listen streams (streams/listen-streams.ts), for `serveStdio`. */
+export const LISTEN_STREAMS: unique symbol = Symbol("typed-mcp.listenStreams") as never;
 
 /**
  * An MCP server whose tools are typed TypeScript functions compiled by the typed-mcp build plugin
@@ -383,9 +385,11 @@ export class McpServer {
    * {@link McpServer.fetch} and per connection by `serveStdio`. Not public API.
    *
    * @param ctx The SDK's factory context (`era`, `requestInfo` for an HTTP request; none on stdio).
+   * @param connection On a lasting connection, its id (`connection:…`) when the transport made it
+   *   (`serveStdio`: the one its listen streams use too); default a new random one.
    * @internal
    */
-  [SDK_FACTORY](ctx?: McpRequestContext): Server {
+  [SDK_FACTORY](ctx?: McpRequestContext, connection?: string): Server {
     // With a store: the requestState key the instances share (store/shared.ts), kept once known.
     const codec =
       this.#requestStateCodec ??
@@ -393,6 +397,15 @@ export class McpServer {
         this.#state.shared?.requestStateOptions(this.#state.options.requestState) ?? this.#state.options.requestState,
       );
     if (this.#state.shared?.started !== false) this.#requestStateCodec = codec;
-    return buildSdkServer({ ...this.#state, codec, chain: this.#chained, instrumentation: this.#instrumentation }, ctx);
+    return buildSdkServer(
+      { ...this.#state, codec, chain: this.#chained, instrumentation: this.#instrumentation },
+      ctx,
+      connection,
+    );
+  }
+
+  /** The listen-stream bounds and middleware chain of `server.fetch`, shared by `serveStdio`'s listens. Not public API. @internal */
+  get [LISTEN_STREAMS](): ListenStreams {
+    return this.#state.listen;
   }
 }

@@ -3,9 +3,10 @@
  * every request typed-mcp answers — `tools/call`, `resources/read`, `prompts/get`,
  * `completion/complete`, the lists, `resources/subscribe` / `unsubscribe`, `tasks/*` — in
  * registration order, each deciding whether to call `next()` or to answer itself; and 2026-07-28
- * `subscriptions/listen` on `server.fetch` (streams/listen-streams.ts, {@link listenContext}).
- * `initialize`, `ping` and `logging/setLevel` (answered by the SDK itself) and a listen over stdio
- * (served by the SDK's `serveStdio` before any handler) do not pass it.
+ * `subscriptions/listen` (served by the SDK's listen routers before any handler: run by
+ * streams/listen-streams.ts on `server.fetch` and streams/stdio-listen.ts on `serveStdio`,
+ * {@link listenContext}). `initialize`, `ping` and `logging/setLevel` (answered by the SDK
+ * itself) do not pass it.
  *
  * On 2026-07-28, a list answer that a middleware built or replaced (not the handler's own) gets
  * `cacheScope: "private"` unless it has one (spec §11: it may differ per caller).
@@ -304,16 +305,28 @@ export function chainOf(
   };
 }
 
+/** Where a `subscriptions/listen` came from, for {@link listenContext}. */
+export interface ListenSource {
+  readonly authInfo: AuthInfo | undefined;
+  /** The caller's bucket (caller.ts `callerOf`). */
+  readonly caller: string;
+  /** `http`: `server.fetch`; `stdio`: a lasting connection (`serveStdio`). */
+  readonly transport: "http" | "stdio";
+  /** A lasting connection's id; `undefined` over HTTP (2026-07-28 has no session). */
+  readonly session: string | undefined;
+  readonly signal: AbortSignal;
+  readonly httpRequest: Request | undefined;
+}
+
 /**
- * The {@link MiddlewareContext} of a 2026-07-28 `subscriptions/listen` on `server.fetch`, built
- * from the request before the SDK's listen router serves it (streams/listen-streams.ts): the
- * revision, client and capabilities from the request's `_meta` envelope.
+ * The {@link MiddlewareContext} of a 2026-07-28 `subscriptions/listen`, built from the request
+ * before the SDK's listen router serves it (streams/listen-streams.ts on `server.fetch`,
+ * streams/stdio-listen.ts on a lasting connection): the revision, client and capabilities from
+ * the request's `_meta` envelope.
  */
 export function listenContext(
   listen: { id: string | number; params: Record<string, unknown> | undefined },
-  request: Request,
-  authInfo: AuthInfo | undefined,
-  caller: string,
+  source: ListenSource,
 ): Writable {
   const meta = listen.params?.["_meta"] as Record<string, unknown> | undefined;
   const version = meta?.[PROTOCOL_VERSION_META_KEY];
@@ -322,17 +335,17 @@ export function listenContext(
     target: undefined,
     params: listen.params,
     requestId: listen.id,
-    authInfo,
-    session: undefined,
-    caller,
-    transport: "http",
+    authInfo: source.authInfo,
+    session: source.session,
+    caller: source.caller,
+    transport: source.transport,
     protocolVersion: typeof version === "string" ? version : LISTEN_REVISION,
     clientInfo: meta?.[CLIENT_INFO_META_KEY] as Implementation | undefined,
     clientCapabilities: meta?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
     meta,
     inputRetry: false,
-    signal: request.signal,
-    httpRequest: request,
+    signal: source.signal,
+    httpRequest: source.httpRequest,
     outcome: undefined,
     task: undefined,
   };

@@ -86,8 +86,9 @@ export interface ServerParts {
  * Builds one SDK `Server` answering from `parts.registry`.
  *
  * @param ctx The SDK's factory context (`era`, `requestInfo` for an HTTP request; none on stdio).
+ * @param connectionId A lasting connection's id when its transport made it (server.ts `SDK_FACTORY`).
  */
-export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Server {
+export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext, connectionId?: string): Server {
   const { registry, codec, options } = parts;
   registry.checkUiResources();
   const sdk = new Server(parts.info, {
@@ -95,7 +96,7 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext): Ser
     ...(options.instructions !== undefined && { instructions: options.instructions }),
     requestState: { verify: codec.verify },
   });
-  const connection = servesConnection(ctx) ? `connection:${crypto.randomUUID()}` : undefined;
+  const connection = servesConnection(ctx) ? (connectionId ?? `connection:${crypto.randomUUID()}`) : undefined;
   // The instrumentation's middleware, then `server.use`'s, outside input_required: each round passes them once (middleware.ts).
   installMiddleware(sdk, {
     chain: parts.chain,

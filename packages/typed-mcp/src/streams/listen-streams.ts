@@ -214,7 +214,7 @@ function boundedStream(
 }
 
 /** The `params` of a JSON-RPC request body, when `body` is a `subscriptions/listen` request with a string or number id. */
-function listenRequest(
+export function listenRequest(
   body: unknown,
 ): { id: string | number; params: Record<string, unknown> | undefined } | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
@@ -250,7 +250,7 @@ export function listenUriCapError(
 }
 
 /** The JSON-RPC error of a middleware's refusal: a `ProtocolError`'s code and message, else `-32603`. */
-function refusalOf(error: unknown): { code: number; message: string; data?: Record<string, unknown> } {
+export function refusalOf(error: unknown): { code: number; message: string; data?: Record<string, unknown> } {
   if (!(error instanceof ProtocolError)) return { code: -32603, message: "Internal error" };
   const data = error.data as Record<string, unknown> | undefined;
   return {
@@ -349,7 +349,14 @@ export class ListenStreams {
       try {
         await runChain(
           chain,
-          listenContext(listen, request, authInfo, caller.bucket),
+          listenContext(listen, {
+            authInfo,
+            caller: caller.bucket,
+            transport: "http",
+            session: undefined,
+            signal: request.signal,
+            httpRequest: request,
+          }),
           async () => {
             answered = await this.#open_(caller.bucket, next);
             return {};

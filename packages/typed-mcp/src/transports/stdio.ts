@@ -16,7 +16,7 @@ import type { AuthInfo, JSONRPCMessage, Transport } from "@modelcontextprotocol/
 import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { ServeStdioOptions, StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { linearStdioSend } from "../protocol/sdk-patches-stdio.js";
-import { SDK_FACTORY } from "../server.js";
+import { LISTEN_STREAMS, SDK_FACTORY } from "../server.js";
 import { applyListenRules } from "../streams/stdio-listen.js";
 import { consoleToStderr } from "./stdio-console.js";
 import type { McpServer } from "../server.js";
@@ -54,7 +54,8 @@ export type { ServeStdioOptions, StdioServerHandle };
  */
 export function serveStdio(server: McpServer, options?: ServeStdioOptions): StdioServerHandle {
   if (options?.transport !== undefined) return serveTransport(server, { ...options, transport: options.transport });
-  const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => server[SDK_FACTORY](ctx);
+  const connection = `connection:${crypto.randomUUID()}`;
+  const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => server[SDK_FACTORY](ctx, connection);
   // Listen streams: one connection is one caller (streams/listen-streams.ts, stdio-listen.ts).
   const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
   const streams = options?.maxSubscriptions ?? maxSubscriptions;
@@ -66,7 +67,10 @@ export function serveStdio(server: McpServer, options?: ServeStdioOptions): Stdi
   const handle = sdkServeStdio(factory, {
     maxSubscriptions,
     ...options,
-    transport: applyListenRules(transport, maxListenUris, streams),
+    transport: applyListenRules(transport, maxListenUris, streams, {
+      streams: server[LISTEN_STREAMS],
+      connection,
+    }),
   });
   return {
     close: () => {
@@ -89,8 +93,9 @@ export function serveTransport(
 ): StdioServerHandle {
   const { maxListenStreamsPerCaller: maxSubscriptions, maxListenUris } = server.streamLimits;
   const streams = options.maxSubscriptions ?? maxSubscriptions;
+  const connection = `connection:${crypto.randomUUID()}`;
   const factory = (ctx: Parameters<McpServer[typeof SDK_FACTORY]>[0]) => {
-    const instance = server[SDK_FACTORY](ctx);
+    const instance = server[SDK_FACTORY](ctx, connection);
     if (authInfo === undefined) return instance;
     const connect = instance.connect.bind(instance);
     instance.connect = async (transport) => {
@@ -103,7 +108,11 @@ export function serveTransport(
   return sdkServeStdio(factory, {
     maxSubscriptions,
     ...options,
-    transport: applyListenRules(options.transport, maxListenUris, streams),
+    transport: applyListenRules(options.transport, maxListenUris, streams, {
+      streams: server[LISTEN_STREAMS],
+      connection,
+      authInfo,
+    }),
   });
 }
 
