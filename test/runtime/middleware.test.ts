@@ -538,7 +538,7 @@ describe("2026-07-28 subscriptions/listen on a lasting connection (serveTranspor
       }
       return messages.find(mine(id))!;
     };
-    return { request, messages, mine, close: () => handle.close() };
+    return { request, messages, mine, send: (m: object) => clientSide.send(m as never), close: () => handle.close() };
   }
 
   it("passes the chain as on HTTP: the connection's session and caller, next() resolves with {} at the ack; a ProtocolError refuses it", async () => {
@@ -579,6 +579,54 @@ describe("2026-07-28 subscriptions/listen on a lasting connection (serveTranspor
     const refused = await c.request(3, "subscriptions/listen", { notifications: { promptsListChanged: true } });
     expect(refused).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32001, message: "Not this one." } });
     expect(c.messages.filter(c.mine(3))).toHaveLength(1);
+    await c.close();
+  });
+
+  it("a listen cancelled while in the chain aborts ctx.signal and is neither opened nor answered; one refused after next() is closed", async () => {
+    const server = new McpServer({ name: "listen", version: "1.0.0", dynamic: true });
+    const aborted: unknown[] = [];
+    let entered = false;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(async (ctx, next) => {
+      if (ctx.method !== "subscriptions/listen" || ctx.requestId === 5) return next();
+      if (ctx.requestId === 1) {
+        ctx.signal.addEventListener("abort", () => aborted.push(ctx.requestId));
+        entered = true;
+        await held;
+        return next();
+      }
+      await next();
+      throw new ServerProtocolError(-32002, "Changed my mind.");
+    });
+    const c = await rawConnection(server);
+    const sent = c.request(1, "subscriptions/listen", { notifications: { resourcesListChanged: true } });
+    sent.catch(() => {});
+    await until(() => entered);
+    await c.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+    await until(() => aborted.length === 1);
+    release();
+    // Refused after next(): the SDK's ack went out, then the listen is answered with the error.
+    const refused = await c.request(2, "subscriptions/listen", { notifications: { resourcesListChanged: true } });
+    expect(refused.method).toBe("notifications/subscriptions/acknowledged");
+    await until(() => c.messages.some((m) => m.id === 2));
+    expect(c.messages.find((m) => m.id === 2)).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32002, message: "Changed my mind." },
+    });
+    // A list change reaches only the open stream 5: 1 was never opened, 2 was closed.
+    const open = { notifications: { resourcesListChanged: true } };
+    expect((await c.request(5, "subscriptions/listen", open)).method).toBe("notifications/subscriptions/acknowledged");
+    server.addUiResource("ui://late/view", "<html></html>");
+    const changed = (m: Record<string, any>) => m.method === "notifications/resources/list_changed";
+    await until(() => c.messages.some(changed));
+    expect(c.messages.filter(changed).map((m) => m.params?._meta?.["io.modelcontextprotocol/subscriptionId"])).toEqual([
+      5,
+    ]);
+    expect(c.messages.filter(c.mine(1))).toEqual([]);
     await c.close();
   });
 });
