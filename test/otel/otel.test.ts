@@ -15,6 +15,7 @@ import type { RequestContext } from "../../packages/typed-mcp/dist/index.js";
 import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
 import { definePrompts, defineResources, generated } from "../../packages/typed-mcp/dist/internal.js";
 import { instrument } from "../../packages/typed-mcp/dist/otel.js";
+import { serveTransport } from "../../packages/typed-mcp/dist/transports/stdio.js";
 import { createServer } from "../runtime/fixtures/tools.mjs";
 import { createTaskServer } from "../runtime/fixtures/tasks-tools.mjs";
 import { createTask, taskResult } from "../helpers/tasks.ts";
@@ -443,6 +444,45 @@ describe("server→client requests, tasks, input_required", () => {
       [undefined, true, SpanStatusCode.UNSET],
     ]);
     await client.close();
+  });
+});
+
+describe("2026-07-28 subscriptions/listen on a lasting connection (serveTransport, as serveStdio serves it)", () => {
+  it("a SERVER span continuing the client's _meta trace, network.transport pipe, the connection's session as its other requests", async () => {
+    const otel = sdk();
+    const server = new McpServer({ name: "listen", version: "1.0.0", dynamic: true });
+    instrument(server, { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const messages: Array<Record<string, any>> = [];
+    clientSide.onmessage = (m) => void messages.push(m as Record<string, any>);
+    await clientSide.start();
+    const handle = serveTransport(server, { transport: serverSide });
+    const caller = clientContext(otel.tracerProvider);
+    const envelope = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    await clientSide.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } });
+    await until(() => messages.some((m) => m.id === 1));
+    const listen = { notifications: { toolsListChanged: true }, _meta: { ...envelope, ...caller.meta } };
+    await clientSide.send({ jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: listen });
+    await until(async () => (await otel.spans()).some((s) => s.name === "subscriptions/listen"));
+    expect(messages.some((m) => m.method === "notifications/subscriptions/acknowledged")).toBe(true);
+    const span = await otel.span("subscriptions/listen");
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.spanContext().traceId).toBe(caller.spanContext.traceId);
+    expect(span.parentSpanContext?.spanId).toBe(caller.spanContext.spanId);
+    expect(span.attributes).toMatchObject({
+      "mcp.method.name": "subscriptions/listen",
+      "jsonrpc.request.id": "2",
+      "mcp.protocol.version": "2026-07-28",
+      "network.transport": "pipe",
+    });
+    expect(span.attributes["error.type"]).toBeUndefined();
+    expect(span.attributes["mcp.session.id"]).toBe((await otel.span("tools/list")).attributes["mcp.session.id"]);
+    caller.span.end();
+    await handle.close();
   });
 });
 
