@@ -61,6 +61,9 @@ function admitsNull(n: Node): boolean {
 /** The losses from `listed` (what typed-mcp listed) to `sent` (what the library would send). */
 export function losses(listed: Node, sent: unknown): Loss[] {
   const out: Loss[] = [];
+  // A function declaration without parameters (the AI SDK 3.x, LangChain) means what an object with no properties does.
+  const empty = isNode(listed.properties) && Object.keys(listed.properties).length === 0;
+  if (sent === undefined && empty) return out;
   walk(listed, sent, "", out);
   return out;
 }
