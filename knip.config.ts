@@ -18,7 +18,13 @@ const config: KnipConfig = {
     // `node scripts/x.mjs`) and the files the tests start in a process of their own are entries;
     // knip's vitest plugin adds vitest.config.ts, vitest.scaffold.config.ts and their setup files.
     ".": {
-      entry: ["test/**/*.test.ts", "test/babel/runner.mjs", "test/packaging/attw.mjs", "scripts/**/*.mjs"],
+      entry: [
+        "test/**/*.test.ts",
+        "test/babel/runner.mjs",
+        "test/oracles/clients/run.mjs",
+        "test/packaging/attw.mjs",
+        "scripts/**/*.mjs",
+      ],
       project: ["test/**/*.{ts,mjs}", "scripts/**/*.mjs", "*.ts"],
       ignore: FIXTURES,
       ignoreDependencies: [
@@ -34,6 +40,15 @@ const config: KnipConfig = {
         "@swc/core",
         "zod",
         "ajv-formats",
+        // test/oracles' client libraries: installed by npm into .tmp/oracles from their own
+        // package.json (test/oracles/clients), resolved there by test/oracles/clients/run.mjs.
+        "@google/genai",
+        "@langchain/mcp-adapters",
+        "@langchain/google-genai",
+        "@langchain/openai",
+        "@mastra/schema-compat",
+        "@openai/agents-core",
+        "openai",
         // Binaries and packages the tests start or resolve by path.
         "@typescript/typescript6",
         "bun",

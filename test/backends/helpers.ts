@@ -15,8 +15,11 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The fixture directories whose every `.ts` module is compared across backends. */
 const CORPUS_DIRS = ["test/extract/fixtures", "test/cli/fixtures", "test/resources/fixtures"];
 
-/** Every `.ts` module of the corpus (absolute paths, sorted), without `node_modules` and `.d.ts`. */
-export function corpus(): string[] {
+/**
+ * Every `.ts` module under `dirs` (relative to the repository root; default the corpus's three
+ * fixture trees), as absolute paths, sorted, without `node_modules`, `dist` and `.d.ts`.
+ */
+export function corpus(dirs: string[] = CORPUS_DIRS): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -26,7 +29,7 @@ export function corpus(): string[] {
       else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(p);
     }
   };
-  for (const d of CORPUS_DIRS) walk(join(ROOT, d));
+  for (const d of dirs) walk(join(ROOT, d));
   return out;
 }
 

