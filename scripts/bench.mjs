@@ -11,9 +11,11 @@
 //      (scripts/bench/projects.mjs);
 //   4. typed-mcp/otel: tools/call with @opentelemetry/api and no SDK vs without, with an SDK and a
 //      batch exporter, and the hook's share of a CPU profile (scripts/bench/otel.mjs);
-//   5. full runs only: the playground's writer and extraction, the backend comparison
+//   5. Node and workerd cold starts, spawn → first `tools/list`, vs the SDK + zod
+//      (scripts/bench/cold-start.mjs);
+//   6. full runs only: the playground's writer and extraction, the backend comparison
 //      (scripts/bench/extraction.mjs);
-//   6. full runs only, when redis-server is installed: the scale-out store rows of issue 20 —
+//   7. full runs only, when redis-server is installed: the scale-out store rows of issue 20 —
 //      tools/call and task round trips with the Redis store vs none, resources/updated fan-out
 //      latency across instances (scripts/bench/store.mjs).
 //
@@ -30,6 +32,7 @@ import { formatShares, generatedTools, runReaders } from "../packages/codegen/be
 import { runCall } from "./bench/call.mjs";
 import { runOtel } from "./bench/otel.mjs";
 import { runProjects } from "./bench/projects.mjs";
+import { runColdStart } from "./bench/cold-start.mjs";
 import { runExtraction } from "./bench/extraction.mjs";
 import { runStore } from "./bench/store.mjs";
 import { renderReport } from "./bench/report.mjs";
@@ -55,6 +58,8 @@ try {
   const otel = await runOtel({ root, quick, generated: await generatedTools(env) });
   log("projects…");
   const projects = runProjects({ ...env, log });
+  log("cold starts (Node stdio, workerd)…");
+  const coldStart = await runColdStart({ root, tmp, quick });
   let extraction;
   let store;
   if (!quick) {
@@ -72,6 +77,7 @@ try {
     call,
     otel,
     projects,
+    coldStart,
     extraction,
     store,
     startedAt,

@@ -50,7 +50,7 @@ function workerGroups(groups) {
 
 /**
  * The text of BENCHMARKS.md.
- * @param {{ root: string, quick: boolean, readers: object, formats: string, call: object, otel: object, projects: object, extraction: string[] | undefined, store: object | undefined, startedAt: Date, seconds: number }} r
+ * @param {{ root: string, quick: boolean, readers: object, formats: string, call: object, otel: object, projects: object, coldStart: object, extraction: string[] | undefined, store: object | undefined, startedAt: Date, seconds: number }} r
  */
 export function renderReport(r) {
   const cpu = cpus();
@@ -123,6 +123,7 @@ export function renderReport(r) {
     "- Projects: scripts/bench/project.mjs writes N tools over ⌈N/10⌉ modules of 10, each tool taking one of ⌈N/10⌉ shared 6-field types (each type used by 10 tools) and an `Int`; the typed-mcp version as `@tool()` methods (built with the plugin), the zod version with the SDK's `registerTool` + zod. `vite build` (SSR, everything bundled, not minified) runs in its own process under GNU time (`%e` wall, `%M` peak RSS of the largest process of the tree, the TypeScript sidecar included); one build fills the plugin's cache, then the rounds alternate typed / zod and the medians are reported. Growth per tool is the bundle difference between the two largest projects over their tool difference.",
     "- Watch: `build({ build: { watch: {} } })` in its own process; each edit rewrites src/types.ts changing `Shape0.count` (`Int` ↔ `number`; `z.int()` ↔ `z.number()`), used by 10 tools; latency from the write to the watcher's `END` event; p50 of the edits.",
     "- IPC round trips: a new extractor extracts every tool module of the typed project (cold sidecar); the 7.x API's own request count (`BackendStats.roundTrips`) over the number of tools.",
+    "- Cold starts (scripts/bench/cold-start.mjs; `node scripts/bench/cold-start.mjs` runs them alone): the 5-tool project of the Worker row in both flavours. Node: a stdio entry (typed-mcp's `serveStdio(server)`; the SDK's `McpServer` on its `StdioServerTransport`) bundled by Vite for Node (not minified); a run spawns `node server.js`, sends `initialize`, `notifications/initialized` and `tools/list`, and takes the time from the spawn to the `tools/list` answer. workerd: the minified Worker bundle as the only module of a workerd config (`nodejs_compat`, port chosen by workerd and read from `--control-fd`); a run spawns `workerd serve` and takes the time from the spawn to the answer of one 2026-07-28 `tools/list` POST. Whole processes, typed-mcp and the SDK in turn in every round after one warm-up run each; both answers list the 5 tools; the ratio is the median of the per-round ratios.",
     '- Worker: 5 tools, the worker-style Vite build of docs/runtimes.md (`ssr.target: "webworker"`, workerd conditions), minified; the per-source table is the same build with a source map, each source\'s bytes by source-map-explorer (typed-mcp\'s runtime per file, the SDK per file of its dist, other packages whole, the project\'s own and generated modules as "app").',
     "",
     "## Machine and versions",

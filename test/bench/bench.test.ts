@@ -42,6 +42,8 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
       ["`vite build --watch`", 2],
       ["IPC round trips per tool", 1],
       ["Worker bundle (5 tools)", 1],
+      ["Node cold start", 1],
+      ["workerd cold start", 1],
     ];
     for (const [figure, count] of figures) {
       const found = table.filter((l) => l.startsWith(`| ${figure}`));

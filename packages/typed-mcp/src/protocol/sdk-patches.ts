@@ -120,9 +120,14 @@ export function patchResourceNotFoundCode(sdk: Server): (requestId: string | num
   return (requestId) => marked.add(requestId);
 }
 
-/** Whether the factory builds an instance for one stateless 2025-era HTTP request (the SDK's legacy fallback). */
+/**
+ * Whether the factory builds an instance for one stateless 2025-era HTTP request (the SDK's legacy fallback).
+ * A stdio connection has no `requestInfo`: it is answered before the global `Request` is read,
+ * whose first read makes Node load its fetch implementation (undici) — a cost of every stdio
+ * cold start otherwise (`pnpm bench` "Node cold start").
+ */
 export function isLegacyHttpRequest(ctx: McpRequestContext | undefined): boolean {
-  return ctx?.era === "legacy" && ctx.requestInfo instanceof Request;
+  return ctx?.era === "legacy" && ctx.requestInfo !== undefined && ctx.requestInfo instanceof Request;
 }
 
 /** Whether the factory builds an instance for a lasting connection (stdio: no HTTP request). */
