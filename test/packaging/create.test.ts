@@ -100,6 +100,8 @@ describe("create-typed-mcp --no-install", () => {
   it("asks nothing without a terminal: missing choices default to vite and node", () => {
     const r = create("d", "--no-install");
     expect(r.status).toBe(0);
+    // The next steps name every script a new user runs first, npm test among them (a fresh-user check found it missing).
+    expect(r.stdout).toBe(`Created ${join(tmp, "d")}. Next:\ncd d\nnpm install\nnpm test\nnpm run build\nnpm start\n`);
     expect(JSON.parse(read("d", "package.json")).scripts.build).toBe("vite build");
     expect(read("d", "src/main.ts")).toContain('from "typed-mcp/node"');
   });

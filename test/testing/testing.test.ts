@@ -21,6 +21,18 @@ async function client(options?: Parameters<typeof connect>[1]) {
 }
 
 describe("connect", () => {
+  it("refuses what is not an McpServer, naming what it got (not the SDK's internal TypeError)", async () => {
+    const expected = (got: string) =>
+      `typed-mcp/testing: connect(server) takes the McpServer under test (new McpServer({ name, version }) with its tools added), got ${got}.`;
+    for (const [value, got] of [
+      [undefined, "undefined"],
+      [null, "null"],
+      [{}, "an object"],
+      [new Weather(), "an instance of Weather"],
+      ["weather", "a string"],
+    ] as const)
+      await expect(connect(value as never)).rejects.toThrow(new TypeError(expected(got)));
+  });
   it("is the official client: the listing is the plugin's (§1, §3)", async () => {
     const { c } = await client();
     const { tools } = await c.listTools();

@@ -83,7 +83,8 @@ async function main(argv: string[]): Promise<number> {
     install: values.install,
     packages: values.packages,
   });
-  const steps = `cd ${dir ?? "my-mcp-server"}\n${values.install ? "" : "npm install\n"}npm run build\nnpm start`;
+  // Every script a new user runs first, in order: the scaffolded test, then the build and the server.
+  const steps = `cd ${dir ?? "my-mcp-server"}\n${values.install ? "" : "npm install\n"}npm test\nnpm run build\nnpm start`;
   if (interactive) p.outro(`Done. Next:\n${steps}`);
   else process.stdout.write(`Created ${target}. Next:\n${steps}\n`);
   return 0;

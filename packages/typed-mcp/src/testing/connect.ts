@@ -17,7 +17,7 @@ import type {
   Implementation,
   Root,
 } from "@modelcontextprotocol/client";
-import type { McpServer } from "../server.js";
+import { McpServer } from "../server.js";
 import { serveTransport } from "../transports/stdio.js";
 import { isLegacyRevision } from "../protocol/revisions.js";
 import { TypedClient } from "./typed-client.js";
@@ -57,9 +57,14 @@ export interface ConnectOptions {
  * @param options Revision, client info and capabilities, handlers for `ctx.elicit` / `sample` /
  *   `listRoots`, and `authInfo`.
  * @returns The connected client, after `initialize` (2025-era) or `server/discover` (2026-07-28).
+ * @throws {TypeError} when `server` is not a typed-mcp `McpServer` (an instance of the tools, `{}`, `undefined`).
  * @throws The client's error when the connection is refused (e.g. an unsupported `protocolVersion`).
  */
 export async function connect(server: McpServer, options: ConnectOptions = {}): Promise<TypedClient> {
+  if (!(server instanceof McpServer))
+    throw new TypeError(
+      `typed-mcp/testing: connect(server) takes the McpServer under test (new McpServer({ name, version }) with its tools added), got ${describe(server)}.`,
+    );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = serveTransport(server, { transport: serverSide }, options.authInfo);
   const client = new TypedClient(options.clientInfo ?? { name: "typed-mcp-testing", version: "0.0.0" }, {
@@ -107,4 +112,12 @@ function installHandlers(client: Client, options: ConnectOptions): void {
     client.setRequestHandler("roots/list", async () => ({
       roots: typeof roots === "function" ? await roots() : roots,
     }));
+}
+
+/** What a wrong `server` argument is, for connect's error: `undefined`, `null`, `a string`, `an instance of Notes`, `an object`. */
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? `an instance of ${name}` : "an object";
 }
