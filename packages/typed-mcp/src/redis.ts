@@ -59,9 +59,11 @@ type Client = ReturnType<typeof createClient>;
  * store once both connections (commands, pub/sub) are ready.
  *
  * @throws Error naming the URL's host when the first connection does not succeed within
- *   `connectTimeoutMs`; TypeError for a URL that is not `redis:` or `rediss:`.
+ *   `connectTimeoutMs`; TypeError for a URL that is not `redis:` or `rediss:`; Error on the
+ *   Cloudflare Workers runtime (below).
  */
 export async function connectRedisStore(options: string | RedisStoreOptions): Promise<StateStore> {
+  refuseWorkers();
   const opts = typeof options === "string" ? { url: options } : options;
   const url = new URL(opts.url);
   if (url.protocol !== "redis:" && url.protocol !== "rediss:")
@@ -84,6 +86,20 @@ export async function connectRedisStore(options: string | RedisStoreOptions): Pr
     throw error;
   }
   return new RedisStateStore(commands, events, opts.commandTimeoutMs ?? 5000, url.host);
+}
+
+/**
+ * The refusal on Cloudflare Workers (`navigator.userAgent` "Cloudflare-Workers", workerd too):
+ * node-redis needs long-lived TCP connections and timers outside a request, which a Worker does
+ * not keep (docs/scaling.md "Topologies"), so a Redis store there is refused before it connects.
+ * @throws Error naming the runtime and what to use instead.
+ */
+function refuseWorkers(): void {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  if (agent === "Cloudflare-Workers")
+    throw new Error(
+      'typed-mcp/redis: a Redis store cannot run on Cloudflare Workers (no lasting TCP connection to Redis there); share state through a Durable Object instead (docs/scaling.md "Topologies").',
+    );
 }
 
 /** {@link StateStore} on two node-redis connections (commands; pub/sub). */
