@@ -20,7 +20,10 @@
 //      latency across instances (scripts/bench/store.mjs).
 //
 // Options: `--quick` (or BENCH_QUICK=1): small projects and short timings, for the test that keeps
-// this code working (test/bench/bench.test.ts) — its figures are not to be quoted; `--out FILE`:
+// this code working (test/bench/bench.test.ts) — its figures are not to be quoted; the real-shaped
+// project is built at one size and not watched, so its growth and watch rows say "not measured"
+// (scripts/bench/projects.mjs `projectPlan`); `--every-row` (with `--quick`, the test's full tier):
+// both shapes at two sizes with the watch loop, every row measured; `--out FILE`:
 // where to write the report (default BENCHMARKS.md, or .tmp/BENCHMARKS.quick.md for --quick).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -38,7 +41,13 @@ import { runStore } from "./bench/store.mjs";
 import { renderReport } from "./bench/report.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, out: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    "every-row": { type: "boolean", default: false },
+    out: { type: "string" },
+  },
+});
 const quick = values.quick || process.env.BENCH_QUICK === "1";
 const outFile = resolve(values.out ?? (quick ? join(root, ".tmp/BENCHMARKS.quick.md") : join(root, "BENCHMARKS.md")));
 // Inside the repository, so the generated projects resolve zod and the workspace packages.
@@ -57,7 +66,7 @@ try {
   log("typed-mcp/otel…");
   const otel = await runOtel({ root, quick, generated: await generatedTools(env) });
   log("projects…");
-  const projects = runProjects({ ...env, log });
+  const projects = runProjects({ ...env, everyRow: values["every-row"], log });
   log("cold starts (Node stdio, workerd)…");
   const coldStart = await runColdStart({ root, tmp, quick });
   let extraction;

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Bench } from "tinybench";
-import { median } from "./projects.mjs";
+import { median } from "./rounds.mjs";
 
 /** Extracts `file` with a new extractor on `typescript`: cold ms, then the median of 7 warm edits. */
 function extractionTimes(createExtractor, root, typescript, file) {

@@ -9,16 +9,11 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProject } from "./project.mjs";
+import { median } from "./rounds.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CHILD = join(here, "vite-child.mjs");
 const TIME = "/usr/bin/time";
-
-/** Median of numbers. */
-export const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Runs the Vite child under GNU time: its JSON answer, wall seconds and peak RSS (KiB, the largest process of its tree). */
 function child(args) {
@@ -123,14 +118,29 @@ function worker(root, tmp, quick) {
 }
 
 /**
- * Runs the whole-build rows.
- * @param {{ root: string, tmp: string, quick: boolean, createExtractor: Function, log: (s: string) => void }} env
+ * Project sizes and watch-loop sizes per shape. A full run: both shapes at 10/100/1,000 tools, the
+ * watch loop at 100 and 1,000. `--quick` (the bench's own test): the simple shape at 5 and 20 tools
+ * (two sizes, for the growth rows) with the watch loop at 20, the real shape at 20 tools only and no
+ * watch loop — its growth and watch rows then say they were not measured; `everyRow` (the test's
+ * full tier) gives the real shape the simple shape's quick plan too.
+ * @returns `{ simple, real }`, each `{ sizes: number[], watch: number[] }` (tool counts, ascending).
  */
-export function runProjects({ root, tmp, quick, createExtractor, log }) {
-  const sizes = quick ? [5, 20] : [10, 100, 1000];
-  const watchSizes = quick ? [20] : [100, 1000];
+export function projectPlan(quick, everyRow = false) {
+  if (!quick) {
+    const full = { sizes: [10, 100, 1000], watch: [100, 1000] };
+    return { simple: full, real: full };
+  }
+  const both = { sizes: [5, 20], watch: [20] };
+  return { simple: both, real: everyRow ? both : { sizes: [20], watch: [] } };
+}
+
+/**
+ * Runs the whole-build rows.
+ * @param {{ root: string, tmp: string, quick: boolean, everyRow?: boolean, createExtractor: Function, log: (s: string) => void }} env
+ */
+export function runProjects({ root, tmp, quick, everyRow, createExtractor, log }) {
   const shapes = {};
-  for (const shape of ["simple", "real"]) {
+  for (const [shape, { sizes, watch: watchSizes }] of Object.entries(projectPlan(quick, everyRow))) {
     log(`  builds of ${sizes.join("/")}-tool ${shape} projects…`);
     const built = builds(root, tmp, sizes, quick ? 0 : 3, shape);
     const watch = {};
@@ -138,10 +148,10 @@ export function runProjects({ root, tmp, quick, createExtractor, log }) {
       log(`  watch edit loop, ${n} tools (${shape})…`);
       watch[n] = watchLoop(root, tmp, n, quick ? 1 : 7, shape);
     }
-    shapes[shape] = { built, watch };
+    shapes[shape] = { sizes, built, watch };
   }
   log("  IPC round trips…");
   const ipc = roundTrips(root, tmp, quick ? 20 : 100, createExtractor);
   log("  Worker bundles…");
-  return { sizes, shapes, ipc, worker: worker(root, tmp, quick) };
+  return { shapes, ipc, worker: worker(root, tmp, quick) };
 }

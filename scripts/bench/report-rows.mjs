@@ -28,17 +28,26 @@ function growth(built, sizes, flavor, key) {
   return (built[max][flavor][key] - built[prev][flavor][key]) / (max - prev);
 }
 
+/** What a row of a shape says when a `--quick` run did not measure it (scripts/bench/projects.mjs `projectPlan`). */
+export const NOT_MEASURED = "not measured by `pnpm bench --quick`";
+
+/** The growth row's figures, or {@link NOT_MEASURED} with one size. */
+function growthText(built, sizes) {
+  if (sizes.length < 2) return NOT_MEASURED;
+  return `${kb(growth(built, sizes, "typed", "bytes"))} unminified, ${kb(growth(built, sizes, "typed", "minBytes"))} minified (zod + SDK: ${kb(growth(built, sizes, "zod", "bytes"))} / ${kb(growth(built, sizes, "zod", "minBytes"))})`;
+}
+
 /** The rows of one project shape: code per tool, bundle, cold and warm build, watch loop. */
-function shapeRows(shape, { built, watch }, sizes) {
+function shapeRows(shape, { sizes, built, watch }) {
   const label = SHAPES[shape];
-  const [prev, max] = sizes.slice(-2);
+  const [prev, max] = sizes.length < 2 ? [undefined, sizes[0]] : sizes.slice(-2);
   const b = built[max];
   const ratioAt = (n, pick) => pick(built[n].typed) / pick(built[n].zod);
   const rss = (f) => `${(f.rssKiB / 1024).toFixed(0)} MB`;
   return [
     [
-      `generated code per added tool, N = ${prev} → ${max}, ${label}`,
-      `${kb(growth(built, sizes, "typed", "bytes"))} unminified, ${kb(growth(built, sizes, "typed", "minBytes"))} minified (zod + SDK: ${kb(growth(built, sizes, "zod", "bytes"))} / ${kb(growth(built, sizes, "zod", "minBytes"))})`,
+      `generated code per added tool, N = ${prev ?? "–"} → ${max}, ${label}`,
+      growthText(built, sizes),
       "≤ 1.5 KB unminified, ≤ 0.6 KB minified",
     ],
     [
@@ -75,7 +84,7 @@ function shapeRows(shape, { built, watch }, sizes) {
           ([n, w]) =>
             `${w.typed.p50.toFixed(0)} / ${w.zod.p50.toFixed(0)} ms at N = ${n} (${x(w.typed.p50 / w.zod.p50)})`,
         )
-        .join("; "),
+        .join("; ") || NOT_MEASURED,
       "≤ ×1.3 the zod version",
     ],
   ];
@@ -104,7 +113,7 @@ function coldRow(c) {
 
 /** The table rows: `[figure, now, goal]`. */
 export function rows({ readers, call, otel, projects, formats, coldStart }) {
-  const { sizes, shapes, ipc, worker } = projects;
+  const { shapes, ipc, worker } = projects;
   const out = [
     ["reader vs ajv 8 (validation only, no copy), every payload", readerRow(readers, "generated", "ajv"), "≥ ×1.0"],
     ["reader vs typia 12 `validateEquals`, every payload", readerRow(readers, "generated", "typia"), "≥ ×1.0"],
@@ -126,7 +135,7 @@ export function rows({ readers, call, otel, projects, formats, coldStart }) {
     ],
     ...otelRows(otel),
   ];
-  for (const [shape, s] of Object.entries(shapes)) out.push(...shapeRows(shape, s, sizes));
+  for (const [shape, s] of Object.entries(shapes)) out.push(...shapeRows(shape, s));
   out.push(
     [
       "IPC round trips per tool (cold)",

@@ -18,5 +18,9 @@ export async function interleavedRounds(contestants, { rounds, quick, name = "be
   return samples;
 }
 
-/** The median of numbers (the upper one of an even count). */
+/**
+ * The median of numbers, the one rule of every median `pnpm bench` reports: the middle value of the
+ * sorted numbers, and of an even count the upper of the two middle ones (a measured value, never an
+ * average of two). Every count a full run takes is odd (3 build rounds, 7 edits, 5 or 15 rounds).
+ */
 export const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];

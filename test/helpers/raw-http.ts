@@ -2,7 +2,7 @@
  * Raw Streamable HTTP requests, as `curl` sends them (no MCP client, no session): one JSON-RPC
  * POST, to a served URL or a server's own `fetch`, and the answer to it.
  */
-import { messagesOf } from "../runtime/helpers.js";
+import { messagesOf } from "./sse.ts";
 
 /** The SEP-2663 tasks extension's identifier, as a 2026-07-28 client declares it. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

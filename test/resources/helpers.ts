@@ -42,17 +42,8 @@ export async function connect(
   return client;
 }
 
-/** The JSON-RPC messages of a raw HTTP response body (JSON or SSE). */
-export function messagesOf(body: string): Array<Record<string, any>> {
-  const trimmed = body.trim();
-  if (trimmed.startsWith("{")) return [JSON.parse(trimmed)];
-  return body
-    .split("\n")
-    .filter((l) => l.startsWith("data:"))
-    .map((l) => l.slice(5).trim())
-    .filter((d) => d.length > 0)
-    .map((d) => JSON.parse(d));
-}
+/** The JSON-RPC messages of a raw HTTP response body (test/helpers/sse.ts, the suite's one SSE reader). */
+export { messagesOf } from "../helpers/sse.ts";
 
 /** Pins the client to the 2026-07-28 revision (the client's `versionNegotiation` option). */
 export const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;

@@ -54,20 +54,8 @@ export const APPS_CAPABILITIES = {
   extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
 };
 
-/** The JSON-RPC messages of an HTTP response body (JSON or SSE). */
-export function messagesOf(body: string): Array<Record<string, any>> {
-  const trimmed = body.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    const parsed = JSON.parse(trimmed);
-    return Array.isArray(parsed) ? parsed : [parsed];
-  }
-  return body
-    .split("\n")
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(5).trim())
-    .filter((data) => data.length > 0)
-    .map((data) => JSON.parse(data));
-}
+/** The JSON-RPC messages of an HTTP response body (test/helpers/sse.ts, the suite's one SSE reader). */
+export { messagesOf } from "../helpers/sse.ts";
 
 /** The raw text of the tool named `name` inside a raw `tools/list` response body, cut from the bytes. */
 export function rawTool(body: string, name: string): string | undefined {

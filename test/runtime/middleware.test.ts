@@ -15,6 +15,7 @@ import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
 import { generated } from "../../packages/typed-mcp/dist/internal.js";
 import { createServer } from "./fixtures/tools.mjs";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
+import { messagesOf } from "../helpers/sse.ts";
 import { createTask, getTask } from "../helpers/tasks.ts";
 import { serveTransport } from "../../packages/typed-mcp/dist/transports/stdio.js";
 
@@ -292,14 +293,7 @@ describe("a list a middleware changes per caller", () => {
           }),
         }),
       );
-      const text = await response.text();
-      const line = text.trim().startsWith("{")
-        ? text
-        : text
-            .split("\n")
-            .find((l) => l.startsWith("data: "))!
-            .slice(6);
-      return JSON.parse(line).result as { tools: Array<{ name: string }>; cacheScope?: string };
+      return messagesOf(await response.text())[0]!.result as { tools: Array<{ name: string }>; cacheScope?: string };
     };
     // The SDK 2.4.0 answers every 2026-07-28 list `private` unless a cache hint says otherwise;
     // the chain sets it itself on a list a middleware built, whatever that default becomes.

@@ -6,6 +6,7 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterEach, describe, expect, it } from "vitest";
 import { heldBytes } from "../helpers/heap.ts";
+import { sseMessages } from "../helpers/sse.ts";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { McpServerOptions } from "../../packages/typed-mcp/dist/index.js";
 
@@ -81,16 +82,11 @@ async function openMany(server: McpServer, count: number, o: Parameters<typeof l
   return out;
 }
 
-/** The first SSE message of a stream (the acknowledged notification). */
-async function firstMessage(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Record<string, any>> {
-  const { value } = await reader.read();
-  const text = new TextDecoder().decode(value);
-  return JSON.parse(
-    text
-      .split("\n")
-      .find((l) => l.startsWith("data:"))!
-      .slice(5),
-  );
+/** The next message of a live stream's messages (test/helpers/sse.ts `sseMessages`); the stream must not have ended. */
+async function nextMessage(messages: AsyncGenerator<Record<string, any>>): Promise<Record<string, any>> {
+  const { value, done } = await messages.next();
+  expect(done).toBe(false);
+  return value as Record<string, any>;
 }
 
 const quotaError = (whose: string, verb: string, n: number, option: string) => ({
@@ -108,7 +104,7 @@ describe("row 7: listen streams are a quota per caller, with a server-wide ceili
     // Same client_id, another sub: another caller (RFC 9068 §2.2; docs/security.md "Callers").
     const bob = await listen(server, { toolsListChanged: true }, { authInfo: token("bob") });
     expect(isStream(bob)).toBe(true);
-    expect((await firstMessage(bob.body!.getReader())).method).toBe("notifications/subscriptions/acknowledged");
+    expect((await nextMessage(sseMessages(bob.body!))).method).toBe("notifications/subscriptions/acknowledged");
   });
 
   it("anonymous callers share one bucket of 256 below the ceiling; a token caller still listens", async () => {
@@ -205,7 +201,7 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     });
     const accepted = await listen(server, { resourceSubscriptions: uris(1000) });
     expect(isStream(accepted)).toBe(true);
-    expect((await firstMessage(accepted.body!.getReader())).params.notifications.resourceSubscriptions).toHaveLength(
+    expect((await nextMessage(sseMessages(accepted.body!))).params.notifications.resourceSubscriptions).toHaveLength(
       1000,
     );
   });
@@ -216,11 +212,13 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     const uris = Array.from({ length: 1000 }, (_, i) => `ui://streams/${String(i).padStart(1100, "u")}`);
     const stream = await listen(server, { resourceSubscriptions: uris });
     expect(isStream(stream)).toBe(true);
-    const reader = stream.body!.getReader();
-    expect((await firstMessage(reader)).params.notifications.resourceSubscriptions).toHaveLength(1000);
+    const messages = sseMessages(stream.body!);
+    expect((await nextMessage(messages)).params.notifications.resourceSubscriptions).toHaveLength(1000);
     await server.resourceUpdated(uris[0]!);
-    const { value } = await reader.read();
-    expect(new TextDecoder().decode(value)).toContain("notifications/resources/updated");
+    expect(await nextMessage(messages)).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { uri: uris[0] },
+    });
   });
 
   it("a stream never read, sent 10,000 notifications of 4 KB, is closed at 1 MiB queued: memory stays bounded", async () => {
@@ -241,10 +239,10 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     expect(notices[0]).toMatchObject({ reason: "queue-full", limit: 1024 * 1024 });
     expect((notices[0] as { queuedBytes: number }).queuedBytes).toBeGreaterThan(1024 * 1024);
     // The stream ends for the client (it errors: the queue was discarded, not delivered) ...
-    const reader = stream.body!.getReader();
     await expect(
       (async () => {
-        for (;;) if ((await reader.read()).done) return "done";
+        for await (const _ of sseMessages(stream.body!));
+        return "done";
       })(),
     ).rejects.toThrow();
     // ... and its slot is free again: the client re-listens.
@@ -255,21 +253,13 @@ describe("row 8: nothing a listen stream holds is unbounded", () => {
     const server = makeServer();
     const uri = `ui://streams/${"b".repeat(4096)}`;
     const stream = await listen(server, { resourceSubscriptions: [uri] });
-    const reader = stream.body!.getReader();
-    await firstMessage(reader);
-    const decoder = new TextDecoder();
+    const messages = sseMessages(stream.body!);
+    await nextMessage(messages);
     let seen = 0;
-    let text = "";
     for (let batch = 0; batch < 20; batch++) {
       for (let i = 0; i < 100; i++) await server.resourceUpdated(uri);
-      while (seen < (batch + 1) * 100) {
-        const { value, done } = await reader.read();
-        expect(done).toBe(false);
-        text += decoder.decode(value, { stream: true });
-        const frames = text.split("\n\n");
-        text = frames.pop()!;
-        seen += frames.filter((f) => f.includes("notifications/resources/updated")).length;
-      }
+      while (seen < (batch + 1) * 100)
+        if ((await nextMessage(messages)).method === "notifications/resources/updated") seen++;
     }
     expect(seen).toBe(2000);
   });

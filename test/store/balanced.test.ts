@@ -23,7 +23,7 @@ import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
 import { startBalancer, type Balancer } from "../helpers/balancer.ts";
 import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
 import { TASKS_EXTENSION, rpcRequest } from "../helpers/raw-http.ts";
-import { messagesOf } from "../runtime/helpers.js";
+import { messagesOf, sseMessages } from "../helpers/sse.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/everything", import.meta.url));
 const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
@@ -153,18 +153,9 @@ async function listen(url: URL, notifications: Record<string, unknown>): Promise
   });
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
   const messages: Array<Record<string, any>> = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
   void (async () => {
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buffer += value;
-        const events = buffer.split("\n\n");
-        buffer = events.pop()!;
-        for (const event of events) messages.push(...messagesOf(event));
-      }
+      for await (const message of sseMessages(response.body!)) messages.push(message);
     } catch {
       // closed by the test
     }

@@ -16,6 +16,7 @@ import { Bench } from "tinybench";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { z } from "zod";
+import { median } from "../../../scripts/bench/rounds.mjs";
 
 /** The hand-written readers: `[arguments]` in parameter order, or the wire path of the first failure. */
 export function handReaders(h) {
@@ -384,6 +385,5 @@ async function interleaved(contestants, quick) {
     await bench.run();
     for (const t of bench.tasks) seen[t.name].push(t.result.throughput?.mean ?? t.result.hz);
   }
-  const median = (xs) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
   return Object.fromEntries(Object.entries(seen).map(([n, xs]) => [n, median(xs)]));
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ToolListing } from "@typed-mcp/model";
-import { isObjectNode as isObject, OPENAI_FORMATS, type Profile } from "./profiles.js";
+import { isObjectNode as isObject, OPENAI_FORMATS, OPENAI_MOVED, type Profile } from "./profiles.js";
 import { walkSchema, type Schema } from "./schema-walk.js";
 
 /** A provider family a listing can be linted for: a non-`default` profile name. */
@@ -62,18 +62,7 @@ const CHECKS: Record<LintFamily, Check> = {
         if (!required.has(p)) out.push(["required", `OpenAI strict mode needs every property required (${p})`]);
       if (s.properties === undefined) out.push(["properties", "OpenAI strict mode needs properties on every object"]);
     }
-    for (const k of [
-      "default",
-      "minLength",
-      "maxLength",
-      "minItems",
-      "maxItems",
-      "uniqueItems",
-      "pattern",
-      "contentEncoding",
-    ]) {
-      if (s[k] !== undefined) out.push([k, `OpenAI strict mode refuses ${k}`]);
-    }
+    for (const k of OPENAI_MOVED) if (s[k] !== undefined) out.push([k, `OpenAI strict mode refuses ${k}`]);
     if (s.format !== undefined && !OPENAI_FORMATS.has(s.format as string))
       out.push(["format", `OpenAI strict mode refuses format ${String(s.format)}`]);
     return out;

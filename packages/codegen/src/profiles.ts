@@ -262,8 +262,14 @@ export const OPENAI_FORMATS: ReadonlySet<string> = new Set([
   "uuid",
 ]);
 
-/** Keywords openai-strict moves into the description (spec §11; `contentEncoding`: `openai`'s `toStrictJsonSchema` refuses it). */
-const OPENAI_MOVED = [
+/**
+ * Keywords openai-strict moves into the description (spec §11; `contentEncoding`: `openai`'s
+ * `toStrictJsonSchema` refuses it) — the same keywords the `openai-strict` lint reports
+ * (profile-lint.ts), in the order the lint reports them (the description's sentences keep §11's
+ * order whatever this one).
+ */
+export const OPENAI_MOVED = [
+  "default",
   "minLength",
   "maxLength",
   "minItems",
@@ -271,7 +277,6 @@ const OPENAI_MOVED = [
   "uniqueItems",
   "pattern",
   "contentEncoding",
-  "default",
 ] as const;
 
 const openaiStrict: Rule[] = [
