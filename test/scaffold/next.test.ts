@@ -7,19 +7,28 @@
  * `next dev` in both modes: an edit to an interface in a file the tool module imports changes
  * the next tools/list without a restart, and a build error shows in Next's output as
  * `file:line:column - OMCG0005`. Auth: a server with `oauth(...)` behind a second route, its
- * RFC 9728 document served by a third at /.well-known/oauth-protected-resource/api/mcp-auth
- * (docs/nextjs.md "Auth"), found by the official client's OAuth support, which gets a token from
- * a real authorization server (oidc-provider, client credentials) and calls. NEXT_TELEMETRY_DISABLED=1
- * (the scripts and here); nothing fetches from the network at build time.
+ * RFC 9728 document served at /.well-known/oauth-protected-resource/api/mcp-auth by the template's
+ * own config (withTypedMcp's rewrite; docs/nextjs.md "Auth"), found by the official client's OAuth
+ * support, which gets a token from a real authorization server (oidc-provider, client
+ * credentials) and calls. Profiles: the webpack build runs with `profile: "openai-strict"` in
+ * next.config.ts and lists the bytes of the Vite build with that profile. The Redis store: a
+ * Node-runtime route whose server has `store: await connectRedisStore(STORE_URL)` (typed-mcp/redis,
+ * a real redis-server) creates a task that `tasks/get` then reads, its key in Redis.
+ * NEXT_TELEMETRY_DISABLED=1 (the scripts and here); nothing fetches from the network at build time.
  */
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { exercise, freePort, passedTests, scaffold, start, type Project, type Started } from "./helpers.ts";
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "../auth/authorization-server.ts";
+import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
+import { createTask, getTask } from "../helpers/tasks.ts";
 
+const run = promisify(execFile);
 const ENV = { NEXT_TELEMETRY_DISABLED: "1" };
 /** The MCP headers of a stateless 2025-11-25 `tools/list` (no session needed). */
 const LIST = {
@@ -45,11 +54,51 @@ export const authServer = new McpServer({
 });
 authServer.tool("whoami", (ctx?: RequestContext) => ctx?.authInfo?.clientId ?? "nobody");
 `;
-const AUTH_ROUTE = (up: string, methods: string) =>
-  `import { nextHandler } from "typed-mcp";\nimport { authServer } from "${up}auth-server";\n\nexport const { ${methods} } = nextHandler(authServer);\n`;
+const AUTH_ROUTE = `import { nextHandler } from "typed-mcp";\nimport { authServer } from "../../../auth-server";\n\nexport const { GET, POST, DELETE, OPTIONS, HEAD } = nextHandler(authServer);\n`;
+/** A server whose listing the profile changes (a default and a `minimum`; docs/profiles.md), served at /api/mcp-profiled. */
+const PROFILED_SERVER = `import { McpServer, tool, type Int, type Minimum } from "typed-mcp";
+
+class Picks {
+  /**
+   * Picks a number.
+   * @param count How many.
+   * @param label A label to put first.
+   */
+  @tool()
+  pick(count: Int & Minimum<1> = 1, label?: string): string {
+    return \`\${label ?? ""}\${count}\`;
+  }
+}
+export function createServer(): McpServer {
+  return new McpServer({ name: "profiled", version: "1.0.0" }).add(new Picks());
+}
+`;
+/** A Node-runtime route whose server keeps its tasks in Redis (STORE_URL from the environment `next start` is given). */
+const REDIS_ROUTE = `import { McpServer, nextHandler, tool } from "typed-mcp";
+import { connectRedisStore } from "typed-mcp/redis";
+
+class Jobs {
+  /** Echoes its text, as a task. */
+  @tool({ task: "optional" })
+  echo(text: string): string {
+    return text;
+  }
+}
+// Connected on the first request: \`next build\` evaluates the module (collecting page data) without STORE_URL.
+let server: Promise<McpServer> | undefined;
+const connect = () =>
+  (server ??= connectRedisStore(process.env.STORE_URL!).then((store) =>
+    new McpServer({ name: "redis", version: "1.0.0", store }).add(new Jobs()),
+  ));
+
+export const { GET, POST, DELETE, OPTIONS, HEAD } = nextHandler({
+  fetch: async (request, options) => (await connect()).fetch(request, options),
+});
+`;
 
 let project: Project;
 let as: AuthorizationServer;
+let redis: RedisServer;
 /** Wall times (ms) of the phases, printed at the end (docs/contributing.md: the CI budget). */
 const times: Record<string, number> = {};
 async function timed<T>(name: string, f: () => Promise<T>): Promise<T> {
@@ -62,6 +111,32 @@ async function timed<T>(name: string, f: () => Promise<T>): Promise<T> {
 }
 /** The bytes of the tools/list answer of the Vite build of the project's src/server.ts. */
 let viteListing: string;
+/** The Vite build's listing of src/profiled.ts, without a profile and with `openai-strict` (the webpack build's profile). */
+const viteProfiled: { default?: string; "openai-strict"?: string } = {};
+
+/** The tools/list answer's bytes of the Vite build of the project's `entry` (its `createServer()`) with the plugin's `options`. */
+async function viteList(entry: string, options: { profile?: "openai-strict" }): Promise<string> {
+  const { build } = await import("vite");
+  const { default: typedMcp } = await import("@typed-mcp/unplugin/vite");
+  const out = mkdtempSync(join(project.dir, "vite-out-"));
+  try {
+    await build({
+      root: project.dir,
+      configFile: false,
+      logLevel: "silent",
+      plugins: [typedMcp(options)],
+      build: { ssr: join(project.dir, entry), outDir: out, target: "node20", emptyOutDir: true, minify: false },
+      ssr: { noExternal: true },
+    });
+    const name = entry.replace(/^.*\/|\.ts$/g, "");
+    const mod = (await import(pathToFileURL(join(out, `${name}.js`)).href)) as {
+      createServer(): { fetch(r: Request): Promise<Response> };
+    };
+    return dataOf(await (await mod.createServer().fetch(new Request("http://127.0.0.1/mcp", LIST))).text());
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
 
 beforeAll(async () => {
   project = await timed("scaffold + npm install", () => scaffold("next", "node", inject("packages")));
@@ -72,35 +147,27 @@ beforeAll(async () => {
   writeFileSync(join(dir, "src/app/api/mcp-edge/route.ts"), `${route}export const runtime = "edge";\n`);
   writeFileSync(join(dir, "src/auth-server.ts"), AUTH_SERVER);
   mkdirSync(join(dir, "src/app/api/mcp-auth"));
-  writeFileSync(
-    join(dir, "src/app/api/mcp-auth/route.ts"),
-    AUTH_ROUTE("../../../", "GET, POST, DELETE, OPTIONS, HEAD"),
+  writeFileSync(join(dir, "src/app/api/mcp-auth/route.ts"), AUTH_ROUTE);
+  // The Redis route: node-redis's core client is typed-mcp/redis's optional peer, installed as a user would.
+  mkdirSync(join(dir, "src/app/api/mcp-redis"));
+  writeFileSync(join(dir, "src/app/api/mcp-redis/route.ts"), REDIS_ROUTE);
+  await timed("npm install @redis/client", () =>
+    run("npm", ["install", "--no-audit", "--no-fund", "@redis/client@6.3.1"], { cwd: dir, maxBuffer: 64 << 20 }),
   );
-  const wellKnown = "src/app/.well-known/oauth-protected-resource/api/mcp-auth";
-  mkdirSync(join(dir, wellKnown), { recursive: true });
-  writeFileSync(join(dir, wellKnown, "route.ts"), AUTH_ROUTE("../../../../../", "GET, OPTIONS"));
-  as = await startAuthorizationServer();
-  // The Vite build of the same sources (the workspace's Vite and plugin; typed-mcp from the project).
-  const { build } = await import("vite");
-  const { default: typedMcp } = await import("@typed-mcp/unplugin/vite");
-  const out = mkdtempSync(join(dir, "vite-out-"));
-  await build({
-    root: dir,
-    configFile: false,
-    logLevel: "silent",
-    plugins: [typedMcp()],
-    build: { ssr: join(dir, "src/server.ts"), outDir: out, target: "node20", emptyOutDir: true, minify: false },
-    ssr: { noExternal: true },
-  });
-  const mod = (await import(pathToFileURL(join(out, "server.js")).href)) as {
-    createServer(): { fetch(r: Request): Promise<Response> };
-  };
-  viteListing = dataOf(await (await mod.createServer().fetch(new Request("http://127.0.0.1/mcp", LIST))).text());
-  rmSync(out, { recursive: true, force: true });
+  [as, redis] = await Promise.all([startAuthorizationServer(), startRedis()]);
+  // The Vite builds of the same sources (the workspace's Vite and plugin; typed-mcp from the project).
+  writeFileSync(join(dir, "src/profiled.ts"), PROFILED_SERVER);
+  mkdirSync(join(dir, "src/app/api/mcp-profiled"));
+  writeFileSync(join(dir, "src/app/api/mcp-profiled/route.ts"), route.replace("../../../server", "../../../profiled"));
+  viteListing = await viteList("src/server.ts", {});
+  viteProfiled.default = await viteList("src/profiled.ts", {});
+  viteProfiled["openai-strict"] = await viteList("src/profiled.ts", { profile: "openai-strict" });
+  expect(viteProfiled["openai-strict"]).not.toBe(viteProfiled.default);
 }, 600_000);
 afterAll(async () => {
   console.info(`next: wall times (ms) ${JSON.stringify(times)}`);
   await as?.stop();
+  await redis?.dispose();
   project?.cleanup();
 });
 
@@ -118,7 +185,12 @@ async function next(...args: string[]): Promise<string> {
  */
 async function serve(...args: string[]): Promise<Started & { base: string }> {
   const port = await freePort();
-  const env = { ...ENV, MCP_ISSUER: as.issuer, MCP_AUDIENCE: `http://127.0.0.1:${port}/api/mcp-auth` };
+  const env = {
+    ...ENV,
+    MCP_ISSUER: as.issuer,
+    MCP_AUDIENCE: `http://127.0.0.1:${port}/api/mcp-auth`,
+    STORE_URL: redis.url,
+  };
   const s = start(project.dir, "npx", ["next", ...args, "-H", "127.0.0.1", "-p", String(port)], env);
   for (let waited = 0; waited < 120_000; waited += 100) {
     const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(s.output());
@@ -146,19 +218,37 @@ it("npm test: the scaffolded typed-mcp/testing tests pass under vitest, 3 of 3",
 });
 
 describe.each([
-  ["next build (Turbopack)", []],
-  ["next build --webpack", ["--webpack"]],
-])("%s, then next start", (_name, flags) => {
+  ["next build (Turbopack)", [], undefined],
+  ["next build --webpack, profile openai-strict", ["--webpack"], "openai-strict"],
+] as const)("%s, then next start", (_name, flags, profile) => {
   let server: (Started & { base: string }) | undefined;
+  const config = () => join(project.dir, "next.config.ts");
+  let configText: string;
   beforeAll(async () => {
+    configText = readFileSync(config(), "utf8");
+    if (profile) {
+      const withProfile = configText.replace(
+        "withTypedMcp(nextConfig)",
+        `withTypedMcp(nextConfig, { profile: "${profile}" })`,
+      );
+      expect(withProfile).not.toBe(configText);
+      writeFileSync(config(), withProfile);
+    }
     await timed(`next build ${flags.join(" ")}`.trim(), () => next("build", ...flags));
     server = await serve("start");
   }, 600_000);
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await server?.stop();
+    writeFileSync(config(), configText);
+  });
 
   it("lists at /api/mcp the bytes the Vite build lists, and the edge route the same", async () => {
     expect(await listBytes(`${server!.base}/api/mcp`)).toBe(viteListing);
     expect(await listBytes(`${server!.base}/api/mcp-edge`)).toBe(viteListing);
+  });
+
+  it(`lists at /api/mcp-profiled the bytes the Vite build with profile ${profile ?? "default"} lists`, async () => {
+    expect(await listBytes(`${server!.base}/api/mcp-profiled`)).toBe(viteProfiled[profile ?? "default"]);
   });
 
   it("the official client lists and calls the tool, resource and prompt on 2025-11-25", async () => {
@@ -185,6 +275,21 @@ describe.each([
     );
     try {
       expect((await c.callTool({ name: "whoami", arguments: {} })).content).toEqual([{ type: "text", text: "m2m" }]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("the Redis store on the Node runtime: a task created, then read by tasks/get, its key in Redis", async () => {
+    const before = await redis.dbsize();
+    const c = await client(`${server!.base}/api/mcp-redis`, false);
+    try {
+      const { task } = await createTask(c, "echo", { text: "in redis" });
+      expect(task.taskId).toMatch(/\S/);
+      expect(await redis.dbsize()).toBeGreaterThan(before);
+      const got = await getTask(c, task.taskId);
+      expect(got.taskId).toBe(task.taskId);
+      expect(["working", "completed"]).toContain(got.status);
     } finally {
       await c.close();
     }

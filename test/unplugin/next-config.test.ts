@@ -2,10 +2,12 @@
  * `withTypedMcp(nextConfig, options)` (docs/nextjs.md "Setup") as a function of the config, without
  * Next.js (the real builds: test/scaffold/next.test.ts): the Turbopack rules it writes (the loader
  * on the app's own TypeScript files whose text passes the plugin's code screen), the webpack plugin
- * after the config's own `webpack()`, the config's other keys kept, and a conflicting rule refused.
+ * after the config's own `webpack()`, the config's other keys kept, a conflicting rule refused,
+ * and the RFC 9728 §3.1 rewrite of `/.well-known/oauth-protected-resource/<path>` to the route at
+ * `<path>` after the config's own rewrites (which nextHandler answers as the well-known URL).
  */
 import { describe, expect, it } from "vitest";
-import { withTypedMcp } from "@typed-mcp/unplugin/next";
+import { withTypedMcp, type NextConfigLike } from "@typed-mcp/unplugin/next";
 
 describe("withTypedMcp", () => {
   it("adds a loader rule per TypeScript extension, with the options as JSON, keeping the config's other keys", () => {
@@ -54,5 +56,21 @@ describe("withTypedMcp", () => {
     expect(() => withTypedMcp({ turbopack: { rules: { "*.ts": { loaders: ["x"] } } } })).toThrow(
       'withTypedMcp: turbopack.rules already has a rule for "*.ts"; put { loader: "@typed-mcp/unplugin/loader" } first in its loaders instead (docs/nextjs.md).',
     );
+  });
+
+  it("rewrites /.well-known/oauth-protected-resource/<path> to the route at <path>, after the config's own rewrites", async () => {
+    const ours = {
+      source: "/.well-known/oauth-protected-resource/:path+",
+      destination: "/:path+?oauth-protected-resource=1",
+    };
+    const own = { source: "/old", destination: "/new" };
+    const rewrites = (config: NextConfigLike) => withTypedMcp(config).rewrites!();
+    expect(await rewrites({})).toEqual([ours]);
+    expect(await rewrites({ rewrites: async () => [own] })).toEqual([own, ours]);
+    expect(await rewrites({ rewrites: async () => ({ beforeFiles: [own], fallback: [] }) })).toEqual({
+      beforeFiles: [own],
+      afterFiles: [ours],
+      fallback: [],
+    });
   });
 });

@@ -20,6 +20,10 @@
  * Both run the same driver with the same options, so both builds list the same bytes as the
  * other bundlers.
  *
+ * - **Auth discovery**: a rewrite of `/.well-known/oauth-protected-resource/<path>` to `/<path>`
+ *   (RFC 9728 §3.1), so the route at `<path>` serves its own protected-resource metadata when its
+ *   server has `auth: oauth(...)`; a route file at the well-known path takes precedence.
+ *
  * @module
  */
 import { TOOL_CODE_FILTER } from "@typed-mcp/extract";
@@ -39,10 +43,41 @@ interface TurbopackRule {
   as?: string;
 }
 
+/** A Next.js rewrite (`rewrites()` entries), as far as `withTypedMcp` writes one. */
+interface Rewrite {
+  source: string;
+  destination: string;
+}
+
+/** What a Next.js `rewrites()` returns: a list (the `afterFiles` phase) or the three phases. */
+type Rewrites = Rewrite[] | { beforeFiles?: Rewrite[]; afterFiles?: Rewrite[]; fallback?: Rewrite[] };
+
 /** The part of a Next.js config `withTypedMcp` reads and writes (`NextConfig` from `next`). */
 export interface NextConfigLike {
   turbopack?: { rules?: Record<string, unknown> };
   webpack?: ((config: any, context: any) => any) | null;
+  rewrites?: (() => unknown) | undefined;
+}
+
+/**
+ * RFC 9728 §3.1: the metadata of the resource `https://host/api/mcp` is at
+ * `https://host/.well-known/oauth-protected-resource/api/mcp`. This rewrite sends that path to the
+ * route itself (`/api/mcp`) with the query parameter `oauth-protected-resource`, from which
+ * `nextHandler` (typed-mcp) gives the server back the well-known URL, which its auth gate answers.
+ */
+const METADATA_REWRITE: Rewrite = {
+  source: "/.well-known/oauth-protected-resource/:path+",
+  destination: "/:path+?oauth-protected-resource=1",
+};
+
+/** The config's `rewrites()` with {@link METADATA_REWRITE} last in `afterFiles` (so a route file of that path wins). */
+function withMetadataRewrite(own: NextConfigLike["rewrites"]): () => Promise<Rewrites> {
+  return async () => {
+    const rewrites = (await own?.()) as Rewrites | undefined;
+    if (rewrites === undefined) return [METADATA_REWRITE];
+    if (Array.isArray(rewrites)) return [...rewrites, METADATA_REWRITE];
+    return { ...rewrites, afterFiles: [...(rewrites.afterFiles ?? []), METADATA_REWRITE] };
+  };
 }
 
 /** The extensions the loader runs on: the plugin's default `include` (`.ts`, `.mts`, `.cts`, `.tsx`). */
@@ -57,7 +92,8 @@ function contentScreen(): RegExp {
 /**
  * The Next.js config `nextConfig` with the typed-mcp build step for Turbopack and webpack (see
  * the module comment). `nextConfig` is not changed; its other keys, its `turbopack` options and
- * rules for other globs, and its `webpack()` function are kept.
+ * rules for other globs, its `webpack()` function and its `rewrites()` (the metadata rewrite
+ * comes after them) are kept.
  *
  * @param nextConfig The app's Next.js config (an object; for a config function, call it first).
  * @param options `tsconfig`, `typescript`, `cache`, `profile`, `warnings` (the plugin's options).
@@ -87,6 +123,7 @@ export function withTypedMcp<C extends NextConfigLike>(nextConfig: C, options: T
   return {
     ...nextConfig,
     turbopack: { ...nextConfig.turbopack, rules },
+    rewrites: withMetadataRewrite(nextConfig.rewrites),
     webpack(config: { plugins?: unknown[] }, context: unknown) {
       const out = (userWebpack ? userWebpack(config, context) : config) as { plugins?: unknown[] };
       out.plugins = [...(out.plugins ?? []), webpackPlugin(options)];

@@ -11,7 +11,10 @@
  * options)`; Next.js's second argument (`{ params }`) is not passed on. Every method is the
  * server's to answer, as on every runtime: `POST` carries MCP; `GET`, `DELETE`, `HEAD` and
  * (without `cors`) `OPTIONS` get the SDK's HTTP 405 with `Allow: POST` (the server is
- * stateless); with `cors`, `OPTIONS` answers the preflight.
+ * stateless); with `cors`, `OPTIONS` answers the preflight. A `GET`/`HEAD`/`OPTIONS` with the
+ * query parameter `oauth-protected-resource` (what `withTypedMcp`'s rewrite of
+ * `/.well-known/oauth-protected-resource/<route>` sends) is served as that well-known URL, so the
+ * server's `auth` gate answers its RFC 9728 document (docs/nextjs.md "Auth").
  *
  * @module
  */
@@ -30,6 +33,24 @@ export interface NextRouteHandlers {
   HEAD: RouteHandler;
 }
 
+/** RFC 9728 §3.1's prefix of a protected resource's metadata path. */
+const METADATA_PREFIX = "/.well-known/oauth-protected-resource";
+
+/**
+ * The request at the RFC 9728 well-known URL that `withTypedMcp`'s rewrite (`@typed-mcp/unplugin/next`)
+ * sent to this route as `<route>?oauth-protected-resource=1`: a `GET`, `HEAD` or `OPTIONS` of
+ * `/.well-known/oauth-protected-resource<route>`, which the server's auth gate answers with the
+ * document. `undefined` for every other request (served as it came).
+ */
+function metadataRequest(request: Request): Request | undefined {
+  if (!["GET", "HEAD", "OPTIONS"].includes(request.method)) return undefined;
+  const url = new URL(request.url);
+  if (!url.searchParams.has("oauth-protected-resource")) return undefined;
+  url.searchParams.delete("oauth-protected-resource");
+  if (!url.pathname.startsWith(`${METADATA_PREFIX}/`)) url.pathname = `${METADATA_PREFIX}${url.pathname}`;
+  return new Request(url, { method: request.method, headers: request.headers });
+}
+
 /**
  * The App Router route handlers serving `server` (see the module comment).
  *
@@ -43,6 +64,6 @@ export function nextHandler(
   options?: FetchOptions,
 ): NextRouteHandlers {
   if (options?.cors !== undefined) checkCors(options.cors);
-  const handler: RouteHandler = (request) => server.fetch(request, options);
+  const handler: RouteHandler = (request) => server.fetch(metadataRequest(request) ?? request, options);
   return { GET: handler, POST: handler, DELETE: handler, OPTIONS: handler, HEAD: handler };
 }
