@@ -14,4 +14,4 @@ export const FULL = process.env.TYPED_MCP_TIER === "full";
  * something the fast tier does not install (Debian's chromium, through scripts/ensure-chromium.sh;
  * redis-server and nginx, through scripts/ensure-scale-tools.sh).
  */
-export const FULL_ONLY = ["test/apps/browser.test.ts", "test/store/balanced.test.ts"];
+export const FULL_ONLY = ["test/apps/browser.test.ts", "test/store/balanced.test.ts", "test/store/resumption.test.ts"];

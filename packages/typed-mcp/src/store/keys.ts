@@ -22,7 +22,9 @@ type KeyKind =
   /** One instance's heartbeat. */
   | "instance"
   /** A secret the instances share (the `requestState` key). */
-  | "secret";
+  | "secret"
+  /** One event of a 2025-era SSE stream kept for resumption, under (owner, stream id, sequence). */
+  | "event";
 
 /** The fan-out channels (one subscription per instance each; messages are JSON). */
 export type Channel =
