@@ -19,6 +19,8 @@ type KeyKind =
   | "owner"
   /** The expiring set of one quota bucket's running tasks (leases). */
   | "running"
+  /** The expiring set of one quota bucket's finished tasks (`maxResults`, `maxResultBytes`). */
+  | "results"
   /** One instance's heartbeat. */
   | "instance"
   /** A secret the instances share (the `requestState` key). */
