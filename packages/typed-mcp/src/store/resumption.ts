@@ -14,7 +14,8 @@
  *
  * Event ids are `<stream id>_<sequence>` (the SDK's stream id is a random UUID of the POST); each
  * event is one key (`event` kind: owner, stream id, sequence — hashed, so a `Last-Event-ID` names
- * nothing of another owner's) expiring after `store.eventTtlMs`.
+ * nothing of another owner's) expiring after `store.eventTtlMs`, written only once the stream was
+ * cut (until then the instance keeps the events itself).
  *
  * @module
  */
@@ -29,9 +30,15 @@ const MAX_EVENT_ID = 200;
 /** An event id this store made: a stream id (UUID-like) and a sequence number. */
 const EVENT_ID = /^([A-Za-z0-9-]{1,128})_(\d{1,9})$/;
 
-/** The SDK's `EventStore` over a shared store, for one owner's streams. */
+/**
+ * The SDK's `EventStore` over a shared store, for one owner's streams. While the client reads the
+ * stream, events are only numbered and kept here (a call that is not cut costs the store
+ * nothing); {@link cut} writes them to the store, and every later event is written through.
+ */
 export class SharedEvents implements EventStore {
   readonly #next = new Map<string, number>();
+  /** Events not written yet (before a cut): key parts and JSON. */
+  #pending: Array<[string, number, string]> | undefined = [];
 
   constructor(
     readonly shared: SharedInstance,
@@ -41,9 +48,21 @@ export class SharedEvents implements EventStore {
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const sequence = this.#next.get(streamId) ?? 0;
     this.#next.set(streamId, sequence + 1);
-    const key = await this.#key(streamId, sequence);
-    await this.shared.store.swap(key, undefined, JSON.stringify(message), this.shared.eventTtlMs);
+    const json = JSON.stringify(message);
+    if (this.#pending !== undefined) this.#pending.push([streamId, sequence, json]);
+    else await this.#write(streamId, sequence, json).catch(() => {});
     return `${streamId}_${sequence}`;
+  }
+
+  /** The client's connection was cut: writes the events kept so far, in order, and every later one at once. */
+  async cut(): Promise<void> {
+    const pending = this.#pending ?? [];
+    this.#pending = undefined;
+    for (const [streamId, sequence, json] of pending) await this.#write(streamId, sequence, json);
+  }
+
+  async #write(streamId: string, sequence: number, json: string): Promise<void> {
+    await this.shared.store.swap(await this.#key(streamId, sequence), undefined, json, this.shared.eventTtlMs);
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
@@ -112,7 +131,8 @@ export function resumableCall(
   request.signal.addEventListener("abort", () => entry.used || controller.abort(request.signal.reason), {
     once: true,
   });
-  return { request: handed, respond: (response) => (entry.used ? readOnAfterCut(response) : response) };
+  const cut = () => void entry.events.cut().catch(() => {});
+  return { request: handed, respond: (response) => (entry.used ? readOnAfterCut(response, cut) : response) };
 }
 
 /**
@@ -127,9 +147,10 @@ export function eventStoreFor(request: Request): SharedEvents | undefined {
 
 /**
  * `response` whose body, when the client cancels it (a cut connection), is read on to its end
- * (the SDK's stream ends after the call's response): the call finishes and its events are stored.
+ * (the SDK's stream ends after the call's response) after `onCut()`: the call finishes and its
+ * events are stored.
  */
-function readOnAfterCut(response: Response): Response {
+function readOnAfterCut(response: Response, onCut: () => void): Response {
   if (response.body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
   const reader = response.body.getReader();
   const body = new ReadableStream<Uint8Array>({
@@ -139,6 +160,7 @@ function readOnAfterCut(response: Response): Response {
       else controller.enqueue(value);
     },
     cancel() {
+      onCut();
       void (async () => {
         for (;;) if ((await reader.read()).done) return;
       })().catch(() => {});
