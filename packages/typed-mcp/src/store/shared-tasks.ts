@@ -319,8 +319,7 @@ class SharedTasks implements TaskAccess {
     const quota = this.#local.options[task.anonymous === true ? "anonymous" : "perCaller"];
     const bytes = resultBytes(task.result ?? task.error);
     const expiresAt = Date.parse(task.createdAt) + task.ttl;
-    const keys = { set: task.results, bytes: `${task.results}:bytes` };
-    await keepResult(this.#shared.store, quota, keys, key, bytes, expiresAt).catch(() => {});
+    await keepResult(this.#shared.store, quota, task.results, key, bytes, expiresAt).catch(() => {});
   }
 
   /** Applies a terminal status another instance wrote (a cancel, a lapsed lease) to the local record. */
