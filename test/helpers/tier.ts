@@ -18,4 +18,5 @@ export const FULL_ONLY = [
   "test/apps/browser.test.ts",
   "test/store/balanced.test.ts",
   "test/store/rate-limit-redis.test.ts",
+  "test/store/resumption.test.ts",
 ];

@@ -89,6 +89,28 @@ describe("create-typed-mcp --no-install", () => {
     expect(read("n", ".gitignore")).toContain(".next/");
   });
 
+  it("--store redis writes the wiring: @redis/client a dependency, src/main.ts reads STORE_URL through typed-mcp/redis and waits for storeReady", () => {
+    expect(create("p-redis", "--store", "redis", "--no-install")).toMatchObject({ status: 0, stderr: "" });
+    const pkg = JSON.parse(read("p-redis", "package.json"));
+    expect(pkg.dependencies).toEqual({ "@redis/client": "6.3.1", "typed-mcp": "0.1.0" });
+    const main = read("p-redis", "src/main.ts");
+    expect(main).toContain('import { connectRedisStore } from "typed-mcp/redis";\n');
+    expect(main).toContain(
+      "const server = createServer(process.env.STORE_URL ? { store: await connectRedisStore(process.env.STORE_URL) } : {});\n",
+    );
+    expect(main).toContain("\nawait server.storeReady();\n");
+    expect(read("p-redis", "src/server.ts")).toContain(
+      'new McpServer({ name: "p-redis", version: "0.1.0", ...options })',
+    );
+    // The default (memory) entry has none of it, and no line left where the wiring would be.
+    expect(create("p-memory", "--no-install").status).toBe(0);
+    const plain = read("p-memory", "src/main.ts");
+    expect(plain).not.toMatch(/STORE|redis|storeReady/);
+    expect(plain).toContain('import { createServer } from "./server.js";\n\n// `npm start`');
+    expect(plain).toContain("const server = createServer();\nif (");
+    expect(JSON.parse(read("p-memory", "package.json")).dependencies).toEqual({ "typed-mcp": "0.1.0" });
+  });
+
   it("--runtime workers writes the workerd config and a tsconfig without Node types", () => {
     expect(create("w", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
     expect(JSON.parse(read("w", "package.json")).scripts.start).toBe("workerd serve config.capnp");
@@ -146,6 +168,17 @@ describe("create-typed-mcp --no-install", () => {
       ["x5", "--bundler", "next", "--runtime", "workers"],
       1,
       "create-typed-mcp: --bundler next is scaffolded with --runtime node, not workers.\n",
+    ],
+    [["x6", "--store", "postgres"], 1, "create-typed-mcp: --store 'postgres' is not one of: memory, redis.\n"],
+    [
+      ["x7", "--runtime", "workers", "--store", "redis"],
+      1,
+      "create-typed-mcp: --store redis is scaffolded for --runtime node with a bundler other than next, not --runtime workers: Workers, Deno and Bun entries are not scaffolded with it (Workers have no TCP).\n",
+    ],
+    [
+      ["x8", "--bundler", "next", "--store", "redis"],
+      1,
+      "create-typed-mcp: --store redis is scaffolded for --runtime node with a bundler other than next, not --runtime node --bundler next: Workers, Deno and Bun entries are not scaffolded with it (Workers have no TCP).\n",
     ],
     [
       ["x4", "--packages", "/nonexistent-typed-mcp"],

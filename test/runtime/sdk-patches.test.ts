@@ -18,6 +18,7 @@ import {
 import {
   adoptClientCapabilities,
   afterCancel,
+  connectWithEventStore,
   deliverResponse,
   numberRequestsFrom,
 } from "../../packages/typed-mcp/dist/protocol/sdk-patches-store.js";
@@ -264,5 +265,36 @@ describe("sdk-patches.ts assumptions", () => {
     transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "x" } });
     for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(seen, changed("notifications/cancelled no longer reaches Protocol._oncancel")).toEqual([[7, "x"]]);
+  });
+
+  it("sdk-patches-store.ts: connectWithEventStore makes a stateless transport store every event of a tools/call stream (the `_eventStore` it reads at each use)", async () => {
+    const server = new sdk.Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/call", () => ({ content: [{ type: "text", text: "ok" }] }));
+    const stored: Array<[string, unknown]> = [];
+    const events = {
+      storeEvent: async (streamId: string, message: unknown) => String(stored.push([streamId, message])),
+      replayEventsAfter: async () => "",
+    };
+    connectWithEventStore(server as never, events as never);
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    const body = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "x", arguments: {} } };
+    const response = await transport.handleRequest(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify(body),
+      }),
+    );
+    const text = await response.text();
+    expect(
+      stored.map(([, m]) => m),
+      changed("the transport did not store the priming event and the response"),
+    ).toEqual([{}, { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "ok" }] } }]);
+    expect(text, changed("stored events are not written with their ids")).toContain("id: 2\n");
   });
 });

@@ -285,3 +285,61 @@ describe("2026-07-28 tasks (SEP-2663) across two instances", () => {
     for (const taskId of [...ids.slice(1), next.result.taskId]) await post("A", "tasks/cancel", { taskId });
   });
 });
+
+describe("finished-task quotas across two instances (tasks.anonymous.maxResults / maxResultBytes)", () => {
+  /** Two served instances on a store of their own, with the anonymous bucket's finished-task quota `quota`; their URLs. */
+  async function pair(quota: Record<string, number>) {
+    const state = new MemoryStateStore();
+    const served: Served[] = [];
+    for (let i = 0; i < 2; i++) {
+      const server = createTaskServer({ store: state, tasks: { anonymous: quota } });
+      await server.storeReady();
+      served.push(await serveHttp(server, { port: 0 }));
+    }
+    const close = async () => {
+      for (const s of served) await s.close();
+      await state.close();
+    };
+    return { a: served[0]!.url, b: served[1]!.url, close };
+  }
+  /** Runs one `slow_compute` task to its end on the instance at `url`; its id. */
+  async function finished(url: URL): Promise<string> {
+    const created = await post2026(url, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    const taskId = created.result.taskId as string;
+    await eventually(async () => (await post2026(url, "tasks/get", { taskId })).result?.status === "completed");
+    return taskId;
+  }
+
+  it("maxResults 2: the third finished task (on A) drops the first (finished on A, expiring soonest) on both instances, as an id never made; the second (on B) stays", async () => {
+    const { a, b, close } = await pair({ maxResults: 2 });
+    const first = await finished(a);
+    const second = await finished(b);
+    const third = await finished(a);
+    // A task id of the same shape that never existed (128 random bits, as the server makes them).
+    const never = first.replace(/./g, (c) => (c === "a" ? "b" : "a"));
+    const unknown = (await post2026(a, "tasks/get", { taskId: never })).error;
+    expect(unknown?.code).toBeTypeOf("number");
+    for (const at of [a, b]) {
+      const dropped = (await post2026(at, "tasks/get", { taskId: first })).error;
+      expect(dropped).toEqual(JSON.parse(JSON.stringify(unknown).replaceAll(never, first)));
+      for (const kept of [second, third])
+        expect((await post2026(at, "tasks/get", { taskId: kept })).result.status).toBe("completed");
+    }
+    await close();
+  });
+
+  it("maxResultBytes of two results: the third finished task drops the first on both instances", async () => {
+    // slow_compute's result as tasks/get sends it: the UTF-8 length of its JSON is what the quota counts.
+    const bytes = JSON.stringify({ content: [{ type: "text", text: "Done after 0s" }] }).length;
+    const { a, b, close } = await pair({ maxResults: 100, maxResultBytes: 2 * bytes });
+    const first = await finished(b);
+    const second = await finished(a);
+    const third = await finished(b);
+    for (const at of [a, b]) {
+      expect((await post2026(at, "tasks/get", { taskId: first })).error?.code).toBeTypeOf("number");
+      for (const kept of [second, third])
+        expect((await post2026(at, "tasks/get", { taskId: kept })).result.status).toBe("completed");
+    }
+    await close();
+  });
+});

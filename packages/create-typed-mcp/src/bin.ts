@@ -3,6 +3,7 @@
  * The `create-typed-mcp` executable (`npm create typed-mcp@latest [dir] -- [flags]`).
  *
  * Flags: `--bundler vite|esbuild|rollup|webpack|rspack|next`, `--runtime node|workers|deno|bun`,
+ * `--store memory|redis` (never asked: `memory` unless given),
  * `--no-install`, `--packages DIR` (install the typed-mcp packages from the tarballs in DIR),
  * `-h`/`--help`. A missing folder, bundler or runtime is asked for with `@clack/prompts` when
  * stdin is a terminal, and defaults to `my-mcp-server`, `vite` and `node` otherwise — so with
@@ -13,12 +14,22 @@
  */
 import { parseArgs } from "node:util";
 import * as p from "@clack/prompts";
-import { BUNDLERS, RUNTIMES, ScaffoldError, scaffold, type Bundler, type Runtime } from "./index.js";
+import {
+  BUNDLERS,
+  RUNTIMES,
+  STORES,
+  ScaffoldError,
+  scaffold,
+  type Bundler,
+  type Runtime,
+  type Store,
+} from "./index.js";
 
-const USAGE = `Usage: create-typed-mcp [dir] [--bundler ${BUNDLERS.join("|")}] [--runtime ${RUNTIMES.join("|")}] [--no-install] [--packages DIR]
+const USAGE = `Usage: create-typed-mcp [dir] [--bundler ${BUNDLERS.join("|")}] [--runtime ${RUNTIMES.join("|")}] [--store ${STORES.join("|")}] [--no-install] [--packages DIR]
 
   --bundler      The bundler whose config is written (default: vite).
   --runtime      Where the server runs (default: node). workers: vite or esbuild only; next: node only.
+  --store        What keeps state between requests (default: memory). redis: node only; reads STORE_URL.
   --no-install   Write the files only; run npm install yourself.
   --packages DIR Install the typed-mcp packages from the .tgz files in DIR (pnpm pack:all).
 `;
@@ -33,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         bundler: { type: "string" },
         runtime: { type: "string" },
+        store: { type: "string" },
         install: { type: "boolean", default: true },
         packages: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -80,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
     dir: dir ?? "my-mcp-server",
     bundler: (bundler ?? "vite") as Bundler,
     runtime: (runtime ?? "node") as Runtime,
+    store: (values.store ?? "memory") as Store,
     install: values.install,
     packages: values.packages,
   });

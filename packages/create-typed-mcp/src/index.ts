@@ -3,7 +3,7 @@
  * my-server`; docs in the root README, "Using it in your project").
  *
  * ```sh
- * npm create typed-mcp@latest my-server -- --bundler vite --runtime node [--no-install] [--packages DIR]
+ * npm create typed-mcp@latest my-server -- --bundler vite --runtime node [--store memory|redis] [--no-install] [--packages DIR]
  * ```
  *
  * The project it writes: `package.json` (`"type": "module"`, scripts `build`, `start`, `dev`,
@@ -13,7 +13,9 @@
  * `vitest.config.ts` with the Vite plugin), `src/main.ts` (the runtime's entry) and a README. With `--bundler next`
  * (runtime `node` only): a Next.js App Router app instead — `next.config.ts` (`withTypedMcp`),
  * `src/app/api/mcp/route.ts` serving the same `src/server.ts`, the `next dev` / `next build` /
- * `next start` scripts with `NEXT_TELEMETRY_DISABLED=1`, and the tsconfig Next.js expects. Every file comes from
+ * `next start` scripts with `NEXT_TELEMETRY_DISABLED=1`, and the tsconfig Next.js expects. With `--store redis`
+ * (runtime `node`): `src/main.ts` reads `STORE_URL` (`redis://HOST:PORT`) and shares the server's state
+ * through `typed-mcp/redis`, and `@redis/client` is a dependency (typed-mcp docs/scaling.md). Every file comes from
  * `templates/` in this package; `templates/manifest.json` says what each choice adds.
  *
  * @packageDocumentation
@@ -27,6 +29,10 @@ import { fileURLToPath } from "node:url";
 export const BUNDLERS = ["vite", "esbuild", "rollup", "webpack", "rspack", "next"] as const;
 /** The runtimes a project can be scaffolded for (`--runtime`). */
 export const RUNTIMES = ["node", "workers", "deno", "bun"] as const;
+/** The stores a project can be scaffolded with (`--store`; default `memory`: everything in the process). */
+export const STORES = ["memory", "redis"] as const;
+/** A `--store` value. */
+export type Store = (typeof STORES)[number];
 /** A `--bundler` value. */
 export type Bundler = (typeof BUNDLERS)[number];
 /** A `--runtime` value. */
@@ -40,6 +46,8 @@ export interface ScaffoldOptions {
   bundler: Bundler;
   /** The runtime `src/main.ts` and `npm start` target. */
   runtime: Runtime;
+  /** What keeps the server's state between requests (default `memory`); `redis`: `src/main.ts` reads `STORE_URL`. */
+  store?: Store;
   /** Run `npm install` in the new project (default `true`). */
   install?: boolean;
   /**
@@ -76,10 +84,19 @@ interface RuntimeEntry {
   files?: string[];
   devDependencies: Record<string, string>;
 }
+interface StoreEntry {
+  /** The runtimes it is scaffolded for (all when absent), and why not the others. */
+  runtimes?: Runtime[];
+  refusal?: string;
+  dependencies: Record<string, string>;
+  /** The `__STORE_*__` values of the entry template. */
+  values: Record<string, string>;
+}
 interface Manifest {
   common: { devDependencies: Record<string, string> };
   bundlers: Record<Bundler, BundlerEntry>;
   runtimes: Record<Runtime, RuntimeEntry>;
+  stores: Record<Store, StoreEntry>;
 }
 
 /** This package's `templates/` folder. */
@@ -107,11 +124,15 @@ const TYPED_MCP_PACKAGES = [
 const tarballName = (name: string, version: string) => `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
 
 /**
- * Checks that `bundler` and `runtime` are known and go together.
+ * Checks that `bundler`, `runtime` and `store` are known and go together.
  *
  * @throws {ScaffoldError} naming the bad value and the allowed ones.
  */
-export function checkChoices(bundler: string, runtime: string): { bundler: Bundler; runtime: Runtime } {
+export function checkChoices(
+  bundler: string,
+  runtime: string,
+  store = "memory",
+): { bundler: Bundler; runtime: Runtime; store: Store } {
   if (!(BUNDLERS as readonly string[]).includes(bundler))
     throw new ScaffoldError(`--bundler '${bundler}' is not one of: ${BUNDLERS.join(", ")}.`);
   if (!(RUNTIMES as readonly string[]).includes(runtime))
@@ -128,7 +149,19 @@ export function checkChoices(bundler: string, runtime: string): { bundler: Bundl
       `--runtime ${runtime} is scaffolded with --bundler ${allowed.join(" or ")} (the Workers build needs the SDK's "workerd" export condition), not ${bundler}.`,
     );
   }
-  return { bundler: bundler as Bundler, runtime: runtime as Runtime };
+  checkStore(m, bundler as Bundler, runtime as Runtime, store);
+  return { bundler: bundler as Bundler, runtime: runtime as Runtime, store: store as Store };
+}
+
+/** @throws {ScaffoldError} for an unknown `store`, or one not scaffolded for `runtime` (or for a Next.js app). */
+function checkStore(m: Manifest, bundler: Bundler, runtime: Runtime, store: string): void {
+  if (!(STORES as readonly string[]).includes(store))
+    throw new ScaffoldError(`--store '${store}' is not one of: ${STORES.join(", ")}.`);
+  const entry = m.stores[store as Store];
+  if (entry.runtimes !== undefined && (!entry.runtimes.includes(runtime) || bundler === "next"))
+    throw new ScaffoldError(
+      `--store ${store} is scaffolded for --runtime ${entry.runtimes.join(" or ")} with a bundler other than next, not --runtime ${runtime}${bundler === "next" ? " --bundler next" : ""}: ${entry.refusal ?? "not built yet"}.`,
+    );
 }
 
 /** The `dependencies`, `devDependencies` and `overrides` for the typed-mcp packages. */
@@ -163,8 +196,11 @@ function copyTemplate(from: string, to: string, values: Record<string, string>):
     }
   }
 }
+/** `text` with every `__KEY__` replaced by `values[KEY]`; a line that is only a key whose value is empty is dropped. */
 function fill(text: string, values: Record<string, string>): string {
-  return text.replace(/__([A-Z_]+)__/g, (whole, key: string) => values[key] ?? whole);
+  return text
+    .replace(/^__([A-Z_]+)__\n/gm, (whole, key: string) => (values[key] === "" ? "" : whole))
+    .replace(/__([A-Z_]+)__/g, (whole, key: string) => values[key] ?? whole);
 }
 
 const sorted = (o: Record<string, string>) =>
@@ -179,7 +215,7 @@ const sorted = (o: Record<string, string>) =>
  * @throws the `npm install` failure (its output went to `options.stdio`).
  */
 export function scaffold(options: ScaffoldOptions): string {
-  const { bundler, runtime } = checkChoices(options.bundler, options.runtime);
+  const { bundler, runtime, store } = checkChoices(options.bundler, options.runtime, options.store);
   const dir = resolve(options.dir);
   if (existsSync(dir) && readdirSync(dir).length > 0)
     throw new ScaffoldError(`'${options.dir}' exists and is not empty: choose a new folder.`);
@@ -198,6 +234,7 @@ export function scaffold(options: ScaffoldOptions): string {
     START_NOTE: r.startNote,
     LIB: JSON.stringify(r.lib),
     TYPES: JSON.stringify(r.types),
+    ...m.stores[store].values,
   };
   const ours = typedMcpDependencies(ownVersion(), options.packages, dir);
 
@@ -229,7 +266,7 @@ export function scaffold(options: ScaffoldOptions): string {
       typecheck: "tsc --noEmit",
       test: "vitest run",
     },
-    dependencies: sorted({ ...b.dependencies, ...ours.dependencies }),
+    dependencies: sorted({ ...b.dependencies, ...m.stores[store].dependencies, ...ours.dependencies }),
     devDependencies: sorted({
       ...m.common.devDependencies,
       ...b.devDependencies,

@@ -7,11 +7,14 @@
  * - `Protocol._requestMessageId`: the next id of an outgoing request (counted from 0 per instance);
  * - `Protocol._onresponse(message)`: where a JSON-RPC response meets the request waiting for it;
  * - `Server._clientCapabilities`: what `elicitInput` / `createMessage` / `listRoots` check, set
- *   by `initialize` (which a per-request instance of 2025-era HTTP never saw).
+ *   by `initialize` (which a per-request instance of 2025-era HTTP never saw);
+ * - `WebStandardStreamableHTTPServerTransport._eventStore`: the `eventStore` option, read at each
+ *   use (priming event, `send`), so setting it once the transport is connected makes the stream
+ *   resumable (store/resumption.ts).
  *
  * @module
  */
-import type { Server } from "@modelcontextprotocol/server";
+import type { EventStore, Server } from "@modelcontextprotocol/server";
 
 interface Internals {
   _oncancel(notification: { params: { requestId?: string | number; reason?: unknown } }): Promise<void>;
@@ -45,4 +48,16 @@ export function deliverResponse(sdk: Server, message: unknown): void {
 /** Gives `sdk` the client capabilities `capabilities` unless an `initialize` on it already set them. */
 export function adoptClientCapabilities(sdk: Server, capabilities: unknown): void {
   internals(sdk)._clientCapabilities ??= capabilities;
+}
+
+/**
+ * Makes `sdk` give `events` to the transport it is connected to (the SDK's per-request 2025-era
+ * HTTP transport, built by `createMcpHandler` without one), before that transport handles its request.
+ */
+export function connectWithEventStore(sdk: Server, events: EventStore): void {
+  const connect = sdk.connect.bind(sdk);
+  sdk.connect = (transport) => {
+    (transport as unknown as { _eventStore?: EventStore })._eventStore = events;
+    return connect(transport);
+  };
 }

@@ -140,8 +140,8 @@ export interface McpServerOptions extends LimitOptions {
    * leases, `resources/updated` and `list_changed` fan-out and the cancellation of calls then
    * cross instances behind a balancer. A {@link StateStore} (e.g. `await connectRedisStore(url)`
    * from `typed-mcp/redis`, or a `MemoryStateStore` shared by servers in one process), or
-   * `{ state, leaseMs?, prefix? }`. Default: none — everything stays in this process, as before.
-   * @throws RangeError (from the constructor) when `leaseMs` is not an integer of at least 1,000.
+   * `{ state, leaseMs?, prefix?, eventTtlMs? }`. Default: none — everything stays in this process, as before.
+   * @throws RangeError (from the constructor) when `leaseMs` or `eventTtlMs` is not an integer of at least 1,000.
    */
   store?: StoreOption;
 }

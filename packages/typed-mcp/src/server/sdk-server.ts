@@ -38,7 +38,8 @@ import type { McpServerOptions } from "./options.js";
 import type { Subscriptions } from "../resources/subscriptions.js";
 import type { SharedInstance } from "../store/shared.js";
 import { relayAnswers } from "../store/answers.js";
-import { afterCancel } from "../protocol/sdk-patches-store.js";
+import { afterCancel, connectWithEventStore } from "../protocol/sdk-patches-store.js";
+import { eventStoreFor } from "../store/resumption.js";
 import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
 import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
@@ -227,5 +228,8 @@ function shareRequest(
   if (shared === undefined || ctx?.requestInfo === undefined) return false;
   const { owner } = callerOf({ http: { authInfo: ctx.authInfo, req: ctx.requestInfo } } as never, undefined, callerKey);
   afterCancel(sdk, (id, reason) => shared.cancelCall(owner, id, reason).catch(() => {}));
+  // A 2025-era tools/call stream is kept for resumption on any instance (store/resumption.ts).
+  const events = isLegacyHttpRequest(ctx) ? eventStoreFor(ctx.requestInfo as Request) : undefined;
+  if (events !== undefined) connectWithEventStore(sdk, events);
   return isLegacyHttpRequest(ctx) && relayAnswers(shared, sdk, owner, ctx.requestInfo);
 }

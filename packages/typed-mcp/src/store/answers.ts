@@ -20,6 +20,7 @@ import type { CallerKey } from "../transports/caller.js";
 import { decodeSession } from "../protocol/session.js";
 import { adoptClientCapabilities, deliverResponse, numberRequestsFrom } from "../protocol/sdk-patches-store.js";
 import { digest } from "./keys.js";
+import { storeUnavailableResponse } from "./shared.js";
 import type { SharedInstance } from "./shared.js";
 
 /** Ids per SDK instance's block. */
@@ -107,9 +108,7 @@ export async function relayClientAnswer(
     for (const answer of answers)
       await shared.publish("client-answer", { key: await blockKey(owner, Math.floor(answer.id / BLOCK)), answer });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const message = `The shared store is unavailable (${reason}); try again.`;
-    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32603, message } }, { status: 503 });
+    return storeUnavailableResponse(error);
   }
   return new Response(null, { status: 202 });
 }

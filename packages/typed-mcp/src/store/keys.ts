@@ -19,10 +19,14 @@ type KeyKind =
   | "owner"
   /** The expiring set of one quota bucket's running tasks (leases). */
   | "running"
+  /** The expiring set of one quota bucket's finished tasks (`maxResults`, `maxResultBytes`). */
+  | "results"
   /** One instance's heartbeat. */
   | "instance"
   /** A secret the instances share (the `requestState` key). */
-  | "secret";
+  | "secret"
+  /** One event of a 2025-era SSE stream kept for resumption, under (owner, stream id, sequence). */
+  | "event";
 
 /** The fan-out channels (one subscription per instance each; messages are JSON). */
 export type Channel =

@@ -24,7 +24,8 @@ import { decodeCursor, encodeCursor } from "../protocol/pagination.js";
 import { cutEchoed } from "../codegen-support/argument-errors.js";
 import { abortedBy, cancelRecord, localAccess } from "../tasks/access.js";
 import type { ServerTasks, TaskAccess } from "../tasks/access.js";
-import { quotaError } from "../tasks/quotas.js";
+import { quotaError, resultBytes } from "../tasks/quotas.js";
+import { keepResult } from "./shared-results.js";
 import { isTerminal, TaskStore } from "../tasks/store.js";
 import type { TaskOptions } from "../tasks/store.js";
 import type { TaskError, TaskRecord, TaskStatus, TaskView } from "../tasks/store.js";
@@ -48,6 +49,9 @@ interface StoredTask {
   runner: string;
   /** The key of the expiring set holding its running-task lease. */
   lease: string;
+  /** The key of its bucket's set of finished tasks, and whether the bucket's quota is the anonymous one (absent: written by an older version). */
+  results?: string;
+  anonymous?: boolean;
 }
 
 /** A task this instance runs. */
@@ -55,6 +59,8 @@ interface Run {
   readonly key: string;
   readonly record: TaskRecord;
   readonly lease: string;
+  readonly results: string;
+  readonly anonymous: boolean;
   /** Writes of this task, one after another. */
   chain: Promise<void>;
 }
@@ -128,7 +134,8 @@ class SharedTasks implements TaskAccess {
         );
       }
       shared.hold(lease, record.taskId);
-      const run: Run = { key, record, lease, chain: Promise.resolve() };
+      const results = await shared.keys.key("results", caller.bucket);
+      const run: Run = { key, record, lease, results, anonymous: caller.anonymous, chain: Promise.resolve() };
       await shared.store.swap(key, undefined, JSON.stringify(this.#stored(run)), record.ttl);
       if (caller.owner !== ANONYMOUS_OWNER) {
         const expiresAt = Date.parse(record.createdAt) + record.ttl;
@@ -277,6 +284,7 @@ class SharedTasks implements TaskAccess {
     const ttl = remaining(next);
     if (ttl <= 0 || !(await this.#shared.store.swap(key, found.raw, JSON.stringify(next), ttl))) return false;
     await this.#shared.store.leave(next.lease, next.taskId).catch(() => {});
+    await this.#finished(key, next);
     await this.#shared.publish("task-settled", { key }).catch(() => {});
     return true;
   }
@@ -298,10 +306,20 @@ class SharedTasks implements TaskAccess {
       if (!(await store.swap(run.key, raw, JSON.stringify(next), ttl))) continue;
       if (isTerminal(next.status)) {
         await this.#shared.release(run.lease, run.record.taskId);
+        await this.#finished(run.key, next);
         await this.#shared.publish("task-settled", { key: run.key });
       }
       return;
     }
+  }
+
+  /** Counts the task just finished in its bucket's result quotas across instances (shared-results.ts); best effort. */
+  async #finished(key: string, task: StoredTask): Promise<void> {
+    if (task.results === undefined) return;
+    const quota = this.#local.options[task.anonymous === true ? "anonymous" : "perCaller"];
+    const bytes = resultBytes(task.result ?? task.error);
+    const expiresAt = Date.parse(task.createdAt) + task.ttl;
+    await keepResult(this.#shared.store, quota, task.results, key, bytes, expiresAt).catch(() => {});
   }
 
   /** Applies a terminal status another instance wrote (a cancel, a lapsed lease) to the local record. */
@@ -332,6 +350,8 @@ class SharedTasks implements TaskAccess {
       ...(r.status === "input_required" && r.inputs !== undefined && { inputRequests: r.inputs.requests() }),
       runner: this.#shared.id,
       lease: run.lease,
+      results: run.results,
+      anonymous: run.anonymous,
     };
   }
 

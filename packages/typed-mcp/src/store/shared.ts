@@ -28,6 +28,11 @@ export interface StoreSettings {
   leaseMs?: number;
   /** The prefix of every key and channel (several servers in one store). Default `tmcp:`. */
   prefix?: string;
+  /**
+   * Milliseconds the events of a 2025-era SSE response stream are kept for resumption with
+   * `Last-Event-ID` on any instance (store/resumption.ts). Default 300,000 (5 minutes); at least 1,000.
+   */
+  eventTtlMs?: number;
 }
 
 /** How long the shared `requestState` key lasts unrenewed (30 days; every heartbeat renews it). */
@@ -55,11 +60,19 @@ export function storeUnavailable(error: unknown): ProtocolError {
   });
 }
 
+/** HTTP 503 with the JSON-RPC `-32603` of {@link storeUnavailable}, for a request answered before the SDK sees it. */
+export function storeUnavailableResponse(error: unknown): Response {
+  const { code, message, data } = storeUnavailable(error);
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code, message, data } }, { status: 503 });
+}
+
 /** This instance's part in a shared store: heartbeat, channels, cancellable calls. */
 export class SharedInstance {
   readonly store: StateStore;
   readonly keys: Keys;
   readonly leaseMs: number;
+  /** How long events kept for resumption last (`store.eventTtlMs`). */
+  readonly eventTtlMs: number;
   /** Random, made when serving starts (Workers forbid random values at global scope). */
   #id: string | undefined;
   readonly #listeners = new Map<Channel, Set<Listener>>();
@@ -74,12 +87,16 @@ export class SharedInstance {
   #started = false;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  /** @throws RangeError when `leaseMs` is not an integer of at least 1,000. */
+  /** @throws RangeError when `leaseMs` or `eventTtlMs` is not an integer of at least 1,000. */
   constructor(option: StoreOption) {
     const settings: StoreSettings = isStore(option) ? { state: option } : option;
     const lease = settings.leaseMs ?? 10_000;
     if (!(Number.isSafeInteger(lease) && lease >= 1000))
       throw new RangeError(`store.leaseMs must be an integer of at least 1000, got ${String(lease)}`);
+    const eventTtl = settings.eventTtlMs ?? 300_000;
+    if (!(Number.isSafeInteger(eventTtl) && eventTtl >= 1000))
+      throw new RangeError(`store.eventTtlMs must be an integer of at least 1000, got ${String(eventTtl)}`);
+    this.eventTtlMs = eventTtl;
     this.store = settings.state;
     this.keys = new Keys(settings.prefix);
     this.leaseMs = lease;

@@ -18,6 +18,9 @@ import type { ListenStreams } from "../streams/listen-streams.js";
 import type { CorsOptions } from "./cors.js";
 import { relayClientAnswer } from "../store/answers.js";
 import type { SharedInstance } from "../store/shared.js";
+import { replay, resumableCall } from "../store/resumption.js";
+import { callerOf } from "./caller.js";
+import type { CallerKey } from "./caller.js";
 
 /** Options of `McpServer.fetch`. */
 export interface FetchOptions {
@@ -57,6 +60,7 @@ export async function serveRequest(
   // subscriptions/listen: per-caller quota, URI cap and a bounded outbound queue (streams/listen-streams.ts).
   const hand = async (r: Request, body: unknown, o: FetchOptions | undefined) =>
     (await relayClientAnswer(shared, r, body, o?.authInfo, listen.callerKey)) ??
+    (await resumable(shared, r, body, o, handler, listen.callerKey)) ??
     listen.serve(r, body, o?.authInfo, () => handler.fetch(r, o));
   if (options?.parsedBody !== undefined)
     return (
@@ -75,6 +79,28 @@ export async function serveRequest(
     );
   // The SDK entry's own 4xx answers (e.g. -32020 header/body mismatch) quote client text: cut it (echo-cut.ts).
   return cutResponseEchoes(await answer, read.parsedBody, request.headers);
+}
+
+/**
+ * With a shared store (store/resumption.ts): a `GET` with `Last-Event-ID` replayed from the
+ * store, and a 2025-era `tools/call` served so that its stream survives a cut; `undefined` for
+ * every other request.
+ */
+async function resumable(
+  shared: SharedInstance | undefined,
+  request: Request,
+  body: unknown,
+  options: FetchOptions | undefined,
+  handler: McpHttpHandler,
+  callerKey: CallerKey | undefined,
+): Promise<Response | undefined> {
+  if (shared === undefined || (request.method !== "GET" && request.method !== "POST")) return undefined;
+  const owner = () =>
+    callerOf({ http: { authInfo: options?.authInfo, req: request } } as never, undefined, callerKey).owner;
+  const replayed = await replay(shared, request, owner);
+  if (replayed !== undefined) return replayed;
+  const call = resumableCall(shared, request, body, owner);
+  return call === undefined ? undefined : call.respond(await handler.fetch(call.request, options));
 }
 
 /**

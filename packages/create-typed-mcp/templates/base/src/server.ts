@@ -1,4 +1,4 @@
-import { McpServer, prompt, resource, tool, ToolError, type Int, type RequestContext } from "typed-mcp";
+import { McpServer, prompt, resource, tool, ToolError, type Int, type McpServerOptions, type RequestContext } from "typed-mcp";
 
 interface Note {
   id: Int;
@@ -44,9 +44,9 @@ export class Notes {
   }
 }
 
-/** The MCP server, shared by every entry (src/main.ts; in a Next.js app, src/app/api/mcp/route.ts). */
-export function createServer(): McpServer {
-  const server = new McpServer({ name: "__NAME__", version: "0.1.0" });
+/** The MCP server, shared by every entry (src/main.ts; in a Next.js app, src/app/api/mcp/route.ts); `options` add to its name and version (e.g. `store`). */
+export function createServer(options: Partial<McpServerOptions> = {}): McpServer {
+  const server = new McpServer({ name: "__NAME__", version: "0.1.0", ...options });
   server.add(new Notes());
   return server;
 }
