@@ -7,7 +7,7 @@
 import { startServer, type Running } from "../runtimes/helpers.ts";
 import { startBalancer, type Balancer } from "./balancer.ts";
 import { rpcRequest } from "./raw-http.ts";
-import { messagesOf } from "../runtime/helpers.js";
+import { messagesOf } from "./sse.ts";
 
 /** Three instances behind one balancer, and the upstream (`host:port`) of each. */
 export interface Cluster {
@@ -17,10 +17,10 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Starts three instances (`node <args(i)>`) and nginx in front of them. */
-export async function startCluster(args: (i: number) => string[]): Promise<Cluster> {
+/** Starts three instances (`node <args(i)>`, with `env` added to the environment) and nginx in front of them. */
+export async function startCluster(args: (i: number) => string[], env: Record<string, string> = {}): Promise<Cluster> {
   const instances: Running[] = [];
-  for (let i = 0; i < 3; i++) instances.push(await startServer(process.execPath, args(i), { timeoutMs: 60_000 }));
+  for (let i = 0; i < 3; i++) instances.push(await startServer(process.execPath, args(i), { env, timeoutMs: 60_000 }));
   const upstreams = instances.map((r) => new URL(r.url).host);
   const balancer = await startBalancer(upstreams);
   return {

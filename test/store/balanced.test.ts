@@ -18,29 +18,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { startServer, type Running } from "../runtimes/helpers.ts";
 import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
-import { startBalancer, type Balancer } from "../helpers/balancer.ts";
+import { eventually, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
 import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
-import { TASKS_EXTENSION, rpcRequest } from "../helpers/raw-http.ts";
-import { messagesOf, sseMessages } from "../helpers/sse.ts";
+import { TASKS_EXTENSION } from "../helpers/raw-http.ts";
+import { sseMessages } from "../helpers/sse.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/everything", import.meta.url));
 const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
-
-/** Three instances behind one balancer, and the upstream (`host:port`) of each. */
-interface Cluster {
-  balancer: Balancer;
-  instances: Running[];
-  upstreams: string[];
-}
-
-async function cluster(args: (i: number) => string[], env: Record<string, string> = {}): Promise<Cluster> {
-  const instances: Running[] = [];
-  for (let i = 0; i < 3; i++) instances.push(await startServer(process.execPath, args(i), { env, timeoutMs: 60_000 }));
-  const upstreams = instances.map((r) => new URL(r.url).host);
-  return { balancer: await startBalancer(upstreams), instances, upstreams };
-}
 
 /** A fetch that records the upstream and JSON-RPC method of every request it sends. */
 function recording(log: { upstream: string; method: string }[]): typeof fetch {
@@ -69,18 +54,6 @@ async function connectClient(
   return client;
 }
 
-/** One raw JSON-RPC POST through the balancer; the answer to it and the upstream that served it. */
-async function post(
-  url: URL,
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<{ answer: Record<string, any>; upstream: string }> {
-  const response = await fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method, params }, { url, headers }));
-  const answer = messagesOf(await response.text()).find((m) => m.id === 1)!;
-  return { answer, upstream: response.headers.get("x-upstream") ?? "?" };
-}
-
 /** A 2026-07-28 POST (SEP-2243 headers, the `_meta` envelope declaring elicitation and the tasks extension). */
 function post2026(url: URL, method: string, params: Record<string, unknown>) {
   const name = (params.name ?? params.taskId) as string | undefined;
@@ -97,22 +70,6 @@ function post2026(url: URL, method: string, params: Record<string, unknown>) {
     },
     { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name !== undefined && { "mcp-name": name }) },
   );
-}
-
-/** Sends pings (2025-11-25, no session) until the next request lands on `target` (round robin); bounded. */
-async function steer(c: Cluster, target: string): Promise<void> {
-  const before = c.upstreams[(c.upstreams.indexOf(target) + c.upstreams.length - 1) % c.upstreams.length];
-  for (let i = 0; i < 12; i++) if ((await post(c.balancer.url, "ping", {})).upstream === before) return;
-  throw new Error(`could not steer to ${target}`);
-}
-
-/** Waits (bounded, `ms`, at least 10 s) until `check` holds. */
-async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 let redis: RedisServer;
@@ -170,11 +127,10 @@ beforeAll(async () => {
   redis = await startRedis({ appendfsync: "always" });
   outDir = await mkdtemp(join(tmpdir(), "typed-mcp-everything-"));
   await build({ root: EXAMPLE, configFile: `${EXAMPLE}/vite.config.ts`, logLevel: "silent", build: { outDir } });
-  everything = await cluster(() => [join(outDir, "server.js"), "--http", "--port", "0", "--store", redis.url]);
+  everything = await startCluster(() => [join(outDir, "server.js"), "--http", "--port", "0", "--store", redis.url]);
 });
 afterAll(async () => {
-  await everything?.balancer.stop();
-  for (const instance of everything?.instances ?? []) await instance.stop();
+  await everything?.stop();
   await redis?.dispose();
   if (outDir !== undefined) await rm(outDir, { recursive: true, force: true });
 });
@@ -282,11 +238,10 @@ describe("the everything example, three instances behind nginx, one Redis", () =
 describe("fan-out and cancellation: three fixture instances behind nginx, one Redis", () => {
   let fixture: Cluster;
   beforeAll(async () => {
-    fixture = await cluster(() => [INSTANCE, redis.url]);
+    fixture = await startCluster(() => [INSTANCE, redis.url]);
   });
   afterAll(async () => {
-    await fixture?.balancer.stop();
-    for (const instance of fixture?.instances ?? []) await instance.stop();
+    await fixture?.stop();
   });
   const call = (name: string, args: Record<string, unknown> = {}) =>
     post2026(fixture.balancer.url, "tools/call", { name, arguments: args });
