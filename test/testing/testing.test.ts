@@ -115,6 +115,15 @@ describe("typed calls", () => {
     expect((error as ProtocolError).code).toBe(-32602);
   });
 
+  it("an argument that contains itself is a TypeError naming the cycle (JSON cannot carry it), nothing sent", async () => {
+    const { weather } = await client();
+    const tags: unknown[] = ["a"];
+    tags.push(tags);
+    await expect(weather.count(tags as string[])).rejects.toThrow(
+      new TypeError("typed-mcp/testing: an argument contains itself (a cycle); JSON cannot carry it."),
+    );
+  });
+
   it("more arguments than the tool lists is a TypeError, nothing sent", async () => {
     const { c, add } = await client();
     // @ts-expect-error add takes (a: number, b?: number)

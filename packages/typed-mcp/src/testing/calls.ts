@@ -40,23 +40,27 @@ const MAX_DEPTH = 64;
 /**
  * A TypeScript argument value as JSON (the inverse of spec §4's readers): `Date` → RFC 3339,
  * `URL` → href, `Uint8Array` → base64, `bigint` → number, `Set` → array, `Map` → object, `undefined`
- * properties left out. @throws RangeError deeper than {@link MAX_DEPTH}.
+ * properties left out. `ancestors` holds the objects and arrays `value` is inside of.
+ *
+ * @throws TypeError when a value contains itself (JSON, and so the wire, cannot carry a cycle);
+ *   RangeError deeper than {@link MAX_DEPTH}.
  */
-function encode(value: unknown, depth = 0): unknown {
+function encode(value: unknown, depth = 0, ancestors: object[] = []): unknown {
   if (depth > MAX_DEPTH) throw new RangeError(`typed-mcp/testing: an argument nests deeper than ${MAX_DEPTH} levels.`);
   if (value instanceof Date) return value.toISOString();
   if (value instanceof URL) return value.href;
   if (value instanceof Uint8Array) return toBase64(value);
   if (typeof value === "bigint") return Number(value);
-  if (value instanceof Set) return [...value].map((v) => encode(v, depth + 1));
-  if (value instanceof Map) return encode(Object.fromEntries(value), depth);
-  if (Array.isArray(value)) return value.map((v) => encode(v, depth + 1));
-  if (typeof value === "object" && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = encode(v, depth + 1);
-    return out;
-  }
-  return value;
+  if (typeof value !== "object" || value === null) return value;
+  if (ancestors.includes(value))
+    throw new TypeError("typed-mcp/testing: an argument contains itself (a cycle); JSON cannot carry it.");
+  const inside = [...ancestors, value];
+  if (value instanceof Set) return [...value].map((v) => encode(v, depth + 1, inside));
+  if (value instanceof Map) return encode(Object.fromEntries(value), depth, ancestors);
+  if (Array.isArray(value)) return value.map((v) => encode(v, depth + 1, inside));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = encode(v, depth + 1, inside);
+  return out;
 }
 
 /**
