@@ -1,10 +1,11 @@
 /**
  * OpenTelemetry for the playground (docs/observability.md "Node"): when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` is set, traces and metrics are exported over OTLP/HTTP
- * (protobuf) with the OTel SDK for Node, configured by the standard `OTEL_*` variables
- * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`,
- * `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_METRIC_EXPORT_INTERVAL`, …);
- * otherwise nothing is set up and nothing is exported.
+ * (protobuf) with the OTel SDK for Node, configured by the standard `OTEL_*` variables: the
+ * exporters read `OTEL_EXPORTER_OTLP_ENDPOINT` and `OTEL_EXPORTER_OTLP_HEADERS`; this module passes
+ * `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY` and
+ * `OTEL_METRIC_EXPORT_INTERVAL` in (the SDK 3.x providers do not read them); otherwise nothing is
+ * set up and nothing is exported.
  */
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { context, metrics, propagation, trace } from "@opentelemetry/api";
@@ -23,15 +24,20 @@ export function startTelemetry(env: NodeJS.ProcessEnv = process.env): (() => Pro
   );
   const tracerProvider = new TracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter(),
+        scheduledDelayMillis: positive(env.OTEL_BSP_SCHEDULE_DELAY, 5000),
+      }),
+    ],
   });
-  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL ?? 60_000);
+  const interval = positive(env.OTEL_METRIC_EXPORT_INTERVAL, 60_000);
   const meterProvider = new MeterProvider({
     resource,
     readers: [
       new PeriodicExportingMetricReader({
         exporter: new OTLPMetricExporter(),
-        exportIntervalMillis: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
+        exportIntervalMillis: interval,
       }),
     ],
   });
@@ -45,4 +51,10 @@ export function startTelemetry(env: NodeJS.ProcessEnv = process.env): (() => Pro
   return async () => {
     await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
   };
+}
+
+/** `value` as a positive number of milliseconds, or `fallback` when unset or not one (the OTel environment specification's rule for an invalid value: use the default). */
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
 }

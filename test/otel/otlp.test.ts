@@ -238,6 +238,28 @@ describe("the playground with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     await receiver.close();
   });
 
+  it("OTEL_RESOURCE_ATTRIBUTES reaches the exported resource beside OTEL_SERVICE_NAME's default", async () => {
+    const receiver = new Receiver();
+    await receiver.start();
+    const { child, url } = await startHttp({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=e2e",
+    });
+    try {
+      const client = new Client({ name: "otlp-e2e", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.callTool({ name: "graph_stats", arguments: {} });
+      await client.close();
+    } finally {
+      await stop(child);
+    }
+    expect(receiver.resource).toMatchObject({
+      "deployment.environment.name": "e2e",
+      "service.name": "typed-mcp-memory",
+    });
+    await receiver.close();
+  });
+
   it("without it: nothing is exported", async () => {
     const receiver = new Receiver();
     await receiver.start();

@@ -181,6 +181,36 @@ describe("order and context", () => {
     await client.close();
   });
 
+  it("a middleware answering with no result object (undefined, a number) is that middleware's error: -32603 Internal error, onError names what it returned", async () => {
+    const failures: { kind: string; name: string; error: unknown }[] = [];
+    const server = createServer({ onError: (f: (typeof failures)[number]) => failures.push(f) });
+    const answers: Record<string, unknown> = { add: undefined, version: 42 };
+    // The outer middleware sees next() reject with that error, as for a throw.
+    const outer: unknown[] = [];
+    server.use(async (_ctx, next) => next().catch((e: unknown) => (outer.push(e), Promise.reject(e))));
+    server.use((ctx, next) => (ctx.target! in answers ? (answers[ctx.target!] as never) : next()));
+    const client = await connect(server);
+    for (const name of ["add", "version"])
+      await expect(client.callTool({ name, arguments: { a: 1, b: 2 } })).rejects.toMatchObject({
+        code: -32603,
+        message: "Internal error",
+      });
+    expect(failures.map((f) => [f.kind, f.name, (f.error as Error).message])).toEqual([
+      [
+        "middleware",
+        "tools/call",
+        "typed-mcp: a middleware answered tools/call with undefined; return next()'s result or a result object, or throw a ProtocolError.",
+      ],
+      [
+        "middleware",
+        "tools/call",
+        "typed-mcp: a middleware answered tools/call with number; return next()'s result or a result object, or throw a ProtocolError.",
+      ],
+    ]);
+    expect(outer).toHaveLength(2);
+    await client.close();
+  });
+
   it("an exception a middleware throws is -32603 Internal error on every transport: its message is never sent (JSON-RPC 2.0 §5.1), onError gets it", async () => {
     const failures: { kind: string; name: string; error: unknown }[] = [];
     const server = createServer({ onError: (f: (typeof failures)[number]) => failures.push(f) });

@@ -238,7 +238,7 @@ export async function runChain(
     if (i === chain.length) return innermost();
     let called = false;
     try {
-      return await chain[i]!(ctx, () => {
+      const answer: unknown = await chain[i]!(ctx, () => {
         if (called) return Promise.reject(new Error("typed-mcp: a middleware called next() twice."));
         called = true;
         return dispatch(i + 1).catch((error: unknown) => {
@@ -246,6 +246,7 @@ export async function runChain(
           throw error;
         });
       });
+      return resultObject(answer, ctx.method);
     } catch (error) {
       throw maskedMiddlewareError(error, passed, ctx.method, report);
     }
@@ -261,6 +262,21 @@ export async function runChain(
   )
     return { ...result, cacheScope: "private" };
   return result;
+}
+
+/**
+ * `answer` when it is a result object (what a JSON-RPC result is, JSON-RPC 2.0 §5); anything else
+ * a middleware returned (`undefined`, a number, an array …) is its failure, answered `-32603` by
+ * the caller like a throw (and reported), never passed to the SDK or the outer middleware.
+ *
+ * @throws Error naming `method` and what was returned.
+ */
+function resultObject(answer: unknown, method: string): MiddlewareResult {
+  if (typeof answer === "object" && answer !== null && !Array.isArray(answer)) return answer as MiddlewareResult;
+  const got = Array.isArray(answer) ? "an array" : answer === null ? "null" : typeof answer;
+  throw new Error(
+    `typed-mcp: a middleware answered ${method} with ${got}; return next()'s result or a result object, or throw a ProtocolError.`,
+  );
 }
 
 /**
