@@ -358,6 +358,15 @@ describe("fan-out and cancellation: three fixture instances behind nginx, one Re
         result: { content: [{ type: "text", text: "Done after 0s" }] },
       });
     }
+    // Every instance, not only those the balancer happened to pick, is back on the store by itself
+    // (the next test sends to each directly: in CI one was still "offline" when it started).
+    for (const instance of fixture.instances) {
+      const direct = new URL(instance.url);
+      await eventually(
+        async () => (await post2026(direct, "tasks/get", { taskId })).answer.result?.status === "completed",
+        20_000,
+      );
+    }
   });
 
   it("10,000 tasks whose ttl elapses leave no keys behind (DBSIZE back to where it was)", {
