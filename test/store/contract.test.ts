@@ -1,12 +1,14 @@
 /**
  * The contract of the store interface (docs/scaling.md "The store interface"), one file for every
- * backend: the in-process MemoryStateStore in the fast tier, Redis (Debian's redis-server, full
- * tier) too. Each case states what the interface promises; a backend that breaks it fails here.
+ * backend: the in-process MemoryStateStore and typed-mcp/durable-objects (its object in real
+ * workerd, reached through two Worker services) in the fast tier, Redis (Debian's redis-server,
+ * full tier) too. Each case states what the interface promises; a backend that breaks it fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStateStore, type StateStore } from "typed-mcp";
 import { FULL } from "../helpers/tier.ts";
 import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
+import { startWorkerdStore, type WorkerdStore } from "../helpers/workerd-store.ts";
 
 /** Waits (bounded, 10 s) until `check` holds. */
 async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
@@ -27,6 +29,7 @@ interface Backend {
 }
 
 let redis: RedisServer | undefined;
+let workerd: WorkerdStore | undefined;
 const BACKENDS: Backend[] = [
   { name: "memory", skip: false, open: async () => new MemoryStateStore(), connection: async (store) => store },
   {
@@ -42,6 +45,23 @@ const BACKENDS: Backend[] = [
     },
     async done() {
       await redis?.dispose();
+    },
+  },
+  {
+    // typed-mcp/durable-objects in real workerd: each call one request to service a's Worker,
+    // which makes a DurableObjectStateStore for it; the other connection goes through service b,
+    // a second Worker binding the same namespace (test/helpers/workerd-store.ts).
+    name: "durable-objects",
+    skip: false,
+    async open() {
+      workerd ??= await startWorkerdStore();
+      return workerd.store("a");
+    },
+    async connection() {
+      return workerd!.store("b");
+    },
+    async done() {
+      await workerd?.dispose();
     },
   },
 ];
