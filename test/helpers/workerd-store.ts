@@ -1,6 +1,6 @@
 /**
  * The `typed-mcp/durable-objects` store inside real workerd (npm `workerd`), reached from Node:
- * one workerd config, two Worker services `a` and `b` (the same shim module; `a` defines the
+ * one workerd config, two Worker services `a` and `b` (the same module; `a` defines the
  * Durable Object namespace of `TypedMcpStore`, `b` binds a's namespace with
  * `durableObjectNamespace = (serviceName = "a", className = "TypedMcpStore")`), each on its own
  * loopback socket. The shim turns one HTTP request into one call of a
@@ -10,7 +10,9 @@
  *
  * {@link workerdStore} gives a `StateStore` in Node whose every call is such a request, so the
  * store contract (test/store/contract.test.ts) runs its own cases against the real object.
- * Teardown kills workerd with SIGKILL: a workerd holding an open stream ignores SIGTERM.
+ * {@link startWorkerd} starts such a config on any module (test/runtimes/workerd-durable-objects.test.ts:
+ * an MCP server in a Durable Object). Teardown kills workerd with SIGKILL: a workerd holding an
+ * open stream ignores SIGTERM.
  */
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -60,9 +62,20 @@ export default { async fetch(request, env) {
 /** Storage of the object: in memory, or on disk in `dir` (kept across restarts). */
 export type Storage = "memory" | { dir: string };
 
-function config(storage: Storage): string {
+/** The Durable Object classes of the module: binding name (in `env`) → class name. */
+type Classes = Record<string, string>;
+
+function config(storage: Storage, classes: Classes): string {
   const store =
     storage === "memory" ? "durableObjectStorage = (inMemory = void)," : 'durableObjectStorage = (localDisk = "disk"),';
+  const entries = Object.entries(classes);
+  const namespaces = entries
+    .map(([, c]) => `(className = "${c}", uniqueKey = "typed-mcp-test-${c}", enableSql = true)`)
+    .join(", ");
+  const own = entries.map(([b, c]) => `(name = "${b}", durableObjectNamespace = "${c}")`).join(", ");
+  const bound = entries
+    .map(([b, c]) => `(name = "${b}", durableObjectNamespace = (serviceName = "a", className = "${c}"))`)
+    .join(", ");
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
@@ -75,40 +88,27 @@ const config :Workerd.Config = (
   ],
 );
 const a :Workerd.Worker = (
-  modules = [ (name = "shim.js", esModule = embed "shim.js") ],
+  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
   compatibilityDate = "2026-11-01",
-  durableObjectNamespaces = [
-    (className = "TypedMcpStore", uniqueKey = "typed-mcp-store-test", enableSql = true),
-    (className = "CountingStore", uniqueKey = "typed-mcp-counting-test", enableSql = true),
-  ],
+  durableObjectNamespaces = [ ${namespaces} ],
   ${store}
-  bindings = [
-    (name = "STORE", durableObjectNamespace = "TypedMcpStore"),
-    (name = "COUNTED", durableObjectNamespace = "CountingStore"),
-  ],
+  bindings = [ ${own} ],
 );
 const b :Workerd.Worker = (
-  modules = [ (name = "shim.js", esModule = embed "shim.js") ],
+  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
   compatibilityDate = "2026-11-01",
-  bindings = [
-    (name = "STORE", durableObjectNamespace = (serviceName = "a", className = "TypedMcpStore")),
-    (name = "COUNTED", durableObjectNamespace = (serviceName = "a", className = "CountingStore")),
-  ],
+  bindings = [ ${bound} ],
 );
 `;
 }
 
-/** A running workerd with services `a` and `b`; {@link WorkerdStore.kill} stops it with SIGKILL. */
-export interface WorkerdStore {
-  /** Base URLs of the two services (`http://127.0.0.1:N/`). */
+/**
+ * A running workerd: services `a` (which defines the module's Durable Object namespaces) and `b`
+ * (which binds a's), one module; {@link Workerd.kill} stops it with SIGKILL.
+ */
+export interface Workerd {
+  /** Base URLs of the two services (`http://127.0.0.1:N/`); updated by {@link restart}. */
   readonly urls: { a: string; b: string };
-  /**
-   * A `StateStore` in Node whose calls go through service `service`, to the `TypedMcpStore`
-   * object (or, `"counted"`, to the `CountingStore` subclass whose storage {@link entries} counts).
-   */
-  store(service: "a" | "b", namespace?: "counted"): StateStore;
-  /** How many entries the `CountingStore` object's storage holds (`state.storage.list()`). */
-  entries(): Promise<number>;
   /** SIGKILLs workerd (its process group) and waits until it exited. */
   kill(): Promise<void>;
   /** Kills workerd and starts it again on the same config (and storage). */
@@ -117,29 +117,59 @@ export interface WorkerdStore {
   dispose(): Promise<void>;
 }
 
+/** The store shim in workerd, reached from Node (see the module comment). */
+export interface WorkerdStore extends Workerd {
+  /**
+   * A `StateStore` in Node whose calls go through service `service`, to the `TypedMcpStore`
+   * object (or, `"counted"`, to the `CountingStore` subclass whose storage {@link entries} counts).
+   */
+  store(service: "a" | "b", namespace?: "counted"): StateStore;
+  /** How many entries the `CountingStore` object's storage holds (`state.storage.list()`). */
+  entries(): Promise<number>;
+}
+
 /** Builds the shim and starts workerd on it (see the module comment). */
 export async function startWorkerdStore(storage: Storage = "memory"): Promise<WorkerdStore> {
   const work = await mkdtemp(join(tmpdir(), "typed-mcp-do-store-"));
   await writeFile(join(work, "entry.js"), SHIM);
+  const workerd = await startWorkerd(
+    join(work, "entry.js"),
+    { STORE: "TypedMcpStore", COUNTED: "CountingStore" },
+    storage,
+  );
+  const { urls } = workerd;
+  return {
+    ...workerd,
+    urls,
+    store: (service, namespace) => new HttpStore(() => urls[service], namespace),
+    entries: async () => (await (await fetch(`${urls.a}entries`)).json()) as number,
+    async dispose() {
+      await workerd.dispose();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Bundles `entry` (esbuild, for workerd) and starts workerd with services `a` and `b` on it,
+ * `classes` its Durable Object classes by binding name, on `storage`.
+ */
+export async function startWorkerd(entry: string, classes: Classes, storage: Storage = "memory"): Promise<Workerd> {
+  const work = await mkdtemp(join(tmpdir(), "typed-mcp-workerd-do-"));
   await esbuild({
-    entryPoints: [join(work, "entry.js")],
-    outfile: join(work, "shim.js"),
+    entryPoints: [entry],
+    outfile: join(work, "worker.js"),
     bundle: true,
     format: "esm",
     platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
     target: "es2022",
     logLevel: "silent",
   });
   if (storage !== "memory") await mkdir(storage.dir, { recursive: true });
-  await writeFile(join(work, "config.capnp"), config(storage));
+  await writeFile(join(work, "config.capnp"), config(storage, classes));
   let running: Running = await start(work, storage);
-  const kill = async (): Promise<void> => {
-    const { child } = running;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => child.once("exit", () => r()));
-    process.kill(-child.pid!, "SIGKILL");
-    await exited;
-  };
   const urls = { a: "", b: "" };
   const setUrls = (): void => {
     const [a, b] = running.url.split(" ");
@@ -147,10 +177,15 @@ export async function startWorkerdStore(storage: Storage = "memory"): Promise<Wo
     urls.b = b!;
   };
   setUrls();
+  const kill = async (): Promise<void> => {
+    const { child } = running;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    process.kill(-child.pid!, "SIGKILL");
+    await exited;
+  };
   return {
     urls,
-    store: (service, namespace) => new HttpStore(() => urls[service], namespace),
-    entries: async () => (await (await fetch(`${urls.a}entries`)).json()) as number,
     kill,
     async restart() {
       await kill();

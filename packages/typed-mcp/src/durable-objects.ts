@@ -27,13 +27,16 @@
 import type { StateStore, Unsubscribe } from "./store/state-store.js";
 import { checkTtl } from "./store/state-store.js";
 import { ObjectStore, type StorageLike } from "./store/durable-object-store.js";
+import type { StoreSettings } from "./store/shared.js";
+import type { McpServer } from "./server.js";
 
 export type { StateStore, Unsubscribe } from "./store/state-store.js";
 export type { StorageLike } from "./store/durable-object-store.js";
+export type { StoreSettings } from "./store/shared.js";
 
 /** The part of a Durable Object stub the store uses (`namespace.get(id)`). */
 export interface DurableObjectStubLike {
-  fetch(input: string, init?: RequestInit): Promise<Response>;
+  fetch(input: string | Request, init?: RequestInit): Promise<Response>;
 }
 
 /** The part of a Durable Object namespace binding (`env.STORE`) the store uses. */
@@ -55,6 +58,12 @@ export interface DurableObjectStoreOptions {
    */
   name?: string;
 }
+
+/**
+ * The header {@link mcpWorker} sets on every MCP request it hands to the object (`mcp`); the
+ * store's own requests never carry it, and a client's value is overwritten.
+ */
+const FORWARDED = "x-typed-mcp-forwarded";
 
 /** The origin of the store's requests to its object (never leaves the Workers runtime). */
 const ORIGIN = "https://typed-mcp-store.internal/";
@@ -236,4 +245,114 @@ function refuse(message: string): Response {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The user's server module: makes the `McpServer` for a store (`new McpServer({ …, store })`).
+ * The object calls it once, with the store settings it must pass on unchanged.
+ */
+export type ServerFactory = (store: StoreSettings) => McpServer;
+
+/** Options of {@link mcpDurableObject}: the shared-store settings (docs/scaling.md "The lease"). */
+export type McpObjectOptions = Pick<StoreSettings, "leaseMs" | "prefix" | "eventTtlMs">;
+
+/**
+ * A Durable Object class that keeps the store and **runs the MCP server** (docs/scaling.md
+ * "Durable Objects"): re-export it from the Worker (`export const McpObject =
+ * mcpDurableObject(createServer)`) and bind it; {@link mcpWorker} forwards MCP requests to it.
+ *
+ * The object calls `factory` once with `{ state, startTask, … }` (its own store; `options` as
+ * given) and serves every forwarded request with the server's `fetch`, after `storeReady()`.
+ * A task's work is started from the object's `alarm()` — set for now when the task is created —
+ * not from the request that created it: the alarm invocation keeps the object alive while it
+ * awaits every task it started (a task created meanwhile starts at once in the running alarm).
+ * Requests without the forwarding header are the store's own ({@link TypedMcpStore}).
+ */
+export function mcpDurableObject(
+  factory: ServerFactory,
+  options: McpObjectOptions = {},
+): new (
+  state: DurableObjectStateLike,
+  env?: unknown,
+) => TypedMcpStore {
+  return class McpObject extends TypedMcpStore {
+    readonly #server: McpServer;
+    readonly #pending: (() => Promise<void>)[] = [];
+    readonly #running = new Set<Promise<void>>();
+    #inAlarm = false;
+
+    constructor(state: DurableObjectStateLike, env?: unknown) {
+      super(state, env);
+      this.#server = factory({ ...options, state: this.store, startTask: (work) => this.#start(work) });
+    }
+
+    override async fetch(request: Request): Promise<Response> {
+      if (request.headers.get(FORWARDED) !== "mcp") return super.fetch(request);
+      await this.#server.storeReady();
+      return this.#server.fetch(request);
+    }
+
+    /** Sweeps expired entries, then starts the pending tasks and returns once every task it runs has settled. */
+    override async alarm(): Promise<void> {
+      await super.alarm();
+      this.#inAlarm = true;
+      try {
+        for (;;) {
+          for (const work of this.#pending.splice(0)) this.#track(work);
+          if (this.#running.size === 0) return;
+          await Promise.race(this.#running);
+        }
+      } finally {
+        this.#inAlarm = false;
+      }
+    }
+
+    #start(work: () => Promise<void>): void {
+      if (this.#inAlarm) return this.#track(work);
+      this.#pending.push(work);
+      void this.store.soon().catch(() => undefined);
+    }
+
+    #track(work: () => Promise<void>): void {
+      const running: Promise<void> = work()
+        .catch(() => undefined)
+        .finally(() => this.#running.delete(running));
+      this.#running.add(running);
+    }
+  };
+}
+
+/** Options of {@link mcpWorker}. */
+export interface McpWorkerOptions {
+  /** The name of the binding (in `env`) of the {@link mcpDurableObject} class. Default `"STORE"`. */
+  binding?: string;
+  /** The object's name (`idFromName`), as {@link DurableObjectStoreOptions.name}. Default `"typed-mcp"`. */
+  name?: string;
+}
+
+/**
+ * The Worker's handler (`export default mcpWorker()`): forwards every request to the object
+ * `env[binding].idFromName(name)` of an {@link mcpDurableObject} class, with the forwarding header
+ * set, and answers with its response (streams included). Every Worker service bound to the same
+ * namespace reaches the same object, so tasks, subscriptions and cancellations are shared.
+ * A missing binding is HTTP 500 with a message naming it.
+ */
+export function mcpWorker(options: McpWorkerOptions = {}): {
+  fetch(request: Request, env: Record<string, unknown>): Promise<Response>;
+} {
+  const binding = options.binding ?? "STORE";
+  return {
+    async fetch(request, env) {
+      const namespace = env[binding] as DurableObjectNamespaceLike | undefined;
+      if (typeof namespace?.idFromName !== "function")
+        return new Response(
+          `typed-mcp/durable-objects: the Worker has no Durable Object binding ${JSON.stringify(binding)} (bind the class mcpDurableObject made).`,
+          { status: 500 },
+        );
+      const headers = new Headers(request.headers);
+      headers.set(FORWARDED, "mcp");
+      const stub = namespace.get(namespace.idFromName(options.name ?? "typed-mcp") as never);
+      return stub.fetch(new Request(request, { headers }));
+    },
+  };
 }

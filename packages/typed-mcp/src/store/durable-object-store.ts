@@ -203,6 +203,15 @@ export class ObjectStore implements StateStore {
     }
   }
 
+  /** Sets the alarm for now unless one is due sooner (a Durable Object starts tasks from it). */
+  async soon(): Promise<void> {
+    this.#alarmAt ??= await this.#storage.getAlarm();
+    const now = Date.now();
+    if (this.#alarmAt !== null && this.#alarmAt <= now) return;
+    this.#alarmAt = now;
+    await this.#storage.setAlarm(now);
+  }
+
   /** Makes sure an alarm comes by `expiresAt` (not sooner than a second after the last sweep). */
   async #schedule(expiresAt: number): Promise<void> {
     this.#alarmAt ??= await this.#storage.getAlarm();

@@ -94,9 +94,12 @@ class SharedTasks implements TaskAccess {
   readonly #runs = new Map<string, Run>();
   readonly #runOf = new WeakMap<TaskRecord, Run>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** How a task's work is started (store/shared.ts `StoreSettings.startTask`). */
+  readonly startTask: (work: () => Promise<void>) => void;
 
   constructor(shared: SharedInstance, local: TaskStore) {
     this.#shared = shared;
+    this.startTask = shared.startTask;
     this.#local = local;
     local.mirror = (record) => this.mirror(record);
     shared.on("cancel-task", (m) => this.#withRun(m, (run) => cancelRecord(this.#local, run.record)));

@@ -33,6 +33,14 @@ export interface StoreSettings {
    * `Last-Event-ID` on any instance (store/resumption.ts). Default 300,000 (5 minutes); at least 1,000.
    */
   eventTtlMs?: number;
+  /**
+   * Starts the work of each task this instance runs (the tool's call, up to its result).
+   * Default: at once, detached from the request that created the task. A Durable Object passes
+   * one that starts the work from its `alarm()` (typed-mcp/durable-objects), which keeps the
+   * object alive while the work runs; a work that is never started leaves its task to the lease
+   * (failed once this instance's heartbeat lapses).
+   */
+  startTask?: (work: () => Promise<void>) => void;
 }
 
 /** How long the shared `requestState` key lasts unrenewed (30 days; every heartbeat renews it). */
@@ -73,6 +81,8 @@ export class SharedInstance {
   readonly leaseMs: number;
   /** How long events kept for resumption last (`store.eventTtlMs`). */
   readonly eventTtlMs: number;
+  /** How a task's work is started (`store.startTask`; default: at once). */
+  readonly startTask: (work: () => Promise<void>) => void;
   /** Random, made when serving starts (Workers forbid random values at global scope). */
   #id: string | undefined;
   readonly #listeners = new Map<Channel, Set<Listener>>();
@@ -97,6 +107,7 @@ export class SharedInstance {
     if (!(Number.isSafeInteger(eventTtl) && eventTtl >= 1000))
       throw new RangeError(`store.eventTtlMs must be an integer of at least 1000, got ${String(eventTtl)}`);
     this.eventTtlMs = eventTtl;
+    this.startTask = settings.startTask ?? ((work) => void work());
     this.store = settings.state;
     this.keys = new Keys(settings.prefix);
     this.leaseMs = lease;

@@ -16,7 +16,13 @@ export interface ServerTasks {
   readonly store: TaskStore;
   readonly access: TaskAccess;
   /** store/shared-tasks.ts `SharedTasks` (typed by what tasks.ts calls, so this file needs no import of it). */
-  readonly shared: { created(record: TaskRecord, caller: Caller): Promise<void> } | undefined;
+  readonly shared:
+    | {
+        created(record: TaskRecord, caller: Caller): Promise<void>;
+        /** Starts a task's work (store/shared.ts `StoreSettings.startTask`). */
+        readonly startTask: (work: () => Promise<void>) => void;
+      }
+    | undefined;
 }
 
 /** The tasks as the `tasks/*` handlers see them. */

@@ -310,7 +310,11 @@ export class TaskCalls {
     }
   }
 
-  /** Runs the call detached from its request: the tool's signal is the task's; notifications it sends are best effort; `answers`: the creating round's (2026-07-28). */
+  /**
+   * Runs the call detached from its request: the tool's signal is the task's; notifications it
+   * sends are best effort; `answers`: the creating round's (2026-07-28). With a shared store its
+   * `startTask` starts the work (store/shared.ts); without, it starts at once.
+   */
   #run(
     record: TaskRecord,
     ctx: ServerContext,
@@ -338,18 +342,23 @@ export class TaskCalls {
     // 2025-11-25 on a connection: real server→client requests related to the task; input_required while one is unanswered.
     else if (this.#connection !== undefined)
       bindInputSource(taskCtx, new ConnectionTaskInputs(this.#sdk, store, record));
-    void Promise.resolve()
-      .then(() => run(taskCtx))
-      .then(
-        (result) => store.update(record, "completed", { result }),
-        (error: unknown) =>
-          store.update(record, "failed", {
-            error:
-              error instanceof ProtocolError
-                ? { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) }
-                : { code: ProtocolErrorCode.InternalError, message: "The tool failed." },
-          }),
-      );
+    const work = (): Promise<void> =>
+      Promise.resolve()
+        .then(() => run(taskCtx))
+        .then(
+          (result) => store.update(record, "completed", { result }),
+          (error: unknown) =>
+            store.update(record, "failed", {
+              error:
+                error instanceof ProtocolError
+                  ? { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) }
+                  : { code: ProtocolErrorCode.InternalError, message: "The tool failed." },
+            }),
+        )
+        .then(() => undefined);
+    // At once by default; a shared store may start it elsewhere (a Durable Object: from its alarm).
+    if (this.#shared !== undefined) this.#shared.startTask(work);
+    else void work();
   }
 }
 
