@@ -13,11 +13,13 @@ export const FULL = process.env.TYPED_MCP_TIER === "full";
  * Test files that run only in the full tier, relative to the repository root: each needs
  * something the fast tier does not install (Debian's chromium, through scripts/ensure-chromium.sh;
  * redis-server and nginx, through scripts/ensure-scale-tools.sh), or runs longer than about 5 s
- * (test/store/durable-objects.test.ts, test/runtimes/workerd-durable-objects.test.ts: workerd
- * starts, alarms, leases and a restart).
+ * (test/store/durable-objects.test.ts, test/runtimes/workerd-durable-objects.test.ts,
+ * test/packaging/create-durable-objects.test.ts: workerd starts, alarms, leases, a restart, a
+ * type-checked build).
  */
 export const FULL_ONLY = [
   "test/apps/browser.test.ts",
+  "test/packaging/create-durable-objects.test.ts",
   "test/runtimes/workerd-durable-objects.test.ts",
   "test/store/balanced.test.ts",
   "test/store/durable-objects.test.ts",

@@ -111,6 +111,32 @@ describe("create-typed-mcp --no-install", () => {
     expect(JSON.parse(read("p-memory", "package.json")).dependencies).toEqual({ "typed-mcp": "0.1.0" });
   });
 
+  it("--runtime workers --store durable-objects writes the wiring: src/main.ts exports McpObject and forwards to it, config.capnp and wrangler.toml bind it as STORE", () => {
+    expect(
+      create("w-do", "--bundler", "esbuild", "--runtime", "workers", "--store", "durable-objects", "--no-install"),
+    ).toMatchObject({ status: 0, stderr: "" });
+    const main = read("w-do", "src/main.ts");
+    expect(main).toContain('import { mcpDurableObject, mcpWorker } from "typed-mcp/durable-objects";\n');
+    expect(main).toContain("\nexport const McpObject = mcpDurableObject((store) => createServer({ store }));\n");
+    expect(main).toContain("\nexport default mcpWorker();\n");
+    const config = read("w-do", "config.capnp");
+    expect(config).toContain(
+      '  durableObjectNamespaces = [ (className = "McpObject", uniqueKey = "mcp-object", enableSql = true) ],\n',
+    );
+    expect(config).toContain('  bindings = [ (name = "STORE", durableObjectNamespace = "McpObject") ],\n');
+    const wrangler = read("w-do", "wrangler.toml");
+    expect(wrangler).toContain('name = "w-do"\nmain = "dist/server.js"\n');
+    expect(wrangler).toContain('[[durable_objects.bindings]]\nname = "STORE"\nclass_name = "McpObject"\n');
+    expect(wrangler).toContain('[[migrations]]\ntag = "v1"\nnew_sqlite_classes = ["McpObject"]\n');
+    // No dependency beyond typed-mcp: the entry is part of it.
+    expect(JSON.parse(read("w-do", "package.json")).dependencies).toEqual({ "typed-mcp": "0.1.0" });
+    // Without --store the Workers project has none of it, and no line left where the wiring would be.
+    expect(create("w-plain", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
+    expect(read("w-plain", "config.capnp")).not.toMatch(/STORE|durableObject/);
+    expect(read("w-plain", "config.capnp")).toContain('  compatibilityDate = "2026-08-01",\n);\n');
+    expect(existsSync(join(tmp, "w-plain", "wrangler.toml"))).toBe(false);
+  });
+
   it("--runtime workers writes the workerd config and a tsconfig without Node types", () => {
     expect(create("w", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
     expect(JSON.parse(read("w", "package.json")).scripts.start).toBe("workerd serve config.capnp");
@@ -169,7 +195,21 @@ describe("create-typed-mcp --no-install", () => {
       1,
       "create-typed-mcp: --bundler next is scaffolded with --runtime node, not workers.\n",
     ],
-    [["x6", "--store", "postgres"], 1, "create-typed-mcp: --store 'postgres' is not one of: memory, redis.\n"],
+    [
+      ["x6", "--store", "postgres"],
+      1,
+      "create-typed-mcp: --store 'postgres' is not one of: memory, redis, durable-objects.\n",
+    ],
+    [
+      ["x9", "--store", "durable-objects"],
+      1,
+      "create-typed-mcp: --store durable-objects is scaffolded for --runtime workers with a bundler other than next, not --runtime node: Durable Objects exist only on Cloudflare Workers (Node, Deno and Bun entries are not scaffolded with it).\n",
+    ],
+    [
+      ["x10", "--runtime", "deno", "--store", "durable-objects"],
+      1,
+      "create-typed-mcp: --store durable-objects is scaffolded for --runtime workers with a bundler other than next, not --runtime deno: Durable Objects exist only on Cloudflare Workers (Node, Deno and Bun entries are not scaffolded with it).\n",
+    ],
     [
       ["x7", "--runtime", "workers", "--store", "redis"],
       1,

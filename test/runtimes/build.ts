@@ -23,11 +23,12 @@ export const RUNTIME_ALIASES: Record<string, string> = {
   "typed-mcp/node": join(RUNTIME, "dist/node.js"),
   "typed-mcp/auth": join(RUNTIME, "dist/auth.js"),
   "typed-mcp/otel": join(RUNTIME, "dist/otel.js"),
+  "typed-mcp/durable-objects": join(RUNTIME, "dist/durable-objects.js"),
 };
 
 const alias = [
   { find: /^typed-mcp$/, replacement: join(RUNTIME, "dist/index.js") },
-  { find: /^typed-mcp\/(internal|stdio|node|auth|otel)$/, replacement: join(RUNTIME, "dist/$1.js") },
+  { find: /^typed-mcp\/(internal|stdio|node|auth|otel|durable-objects)$/, replacement: join(RUNTIME, "dist/$1.js") },
 ];
 
 /**

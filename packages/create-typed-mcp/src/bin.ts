@@ -3,7 +3,7 @@
  * The `create-typed-mcp` executable (`npm create typed-mcp@latest [dir] -- [flags]`).
  *
  * Flags: `--bundler vite|esbuild|rollup|webpack|rspack|next`, `--runtime node|workers|deno|bun`,
- * `--store memory|redis` (never asked: `memory` unless given),
+ * `--store memory|redis|durable-objects` (never asked: `memory` unless given),
  * `--no-install`, `--packages DIR` (install the typed-mcp packages from the tarballs in DIR),
  * `-h`/`--help`. A missing folder, bundler or runtime is asked for with `@clack/prompts` when
  * stdin is a terminal, and defaults to `my-mcp-server`, `vite` and `node` otherwise — so with
@@ -30,6 +30,7 @@ const USAGE = `Usage: create-typed-mcp [dir] [--bundler ${BUNDLERS.join("|")}] [
   --bundler      The bundler whose config is written (default: vite).
   --runtime      Where the server runs (default: node). workers: vite or esbuild only; next: node only.
   --store        What keeps state between requests (default: memory). redis: node only; reads STORE_URL.
+                 durable-objects: workers only; one Durable Object runs the server.
   --no-install   Write the files only; run npm install yourself.
   --packages DIR Install the typed-mcp packages from the .tgz files in DIR (pnpm pack:all).
 `;

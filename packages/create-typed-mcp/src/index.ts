@@ -3,7 +3,7 @@
  * my-server`; docs in the root README, "Using it in your project").
  *
  * ```sh
- * npm create typed-mcp@latest my-server -- --bundler vite --runtime node [--store memory|redis] [--no-install] [--packages DIR]
+ * npm create typed-mcp@latest my-server -- --bundler vite --runtime node [--store memory|redis|durable-objects] [--no-install] [--packages DIR]
  * ```
  *
  * The project it writes: `package.json` (`"type": "module"`, scripts `build`, `start`, `dev`,
@@ -15,7 +15,10 @@
  * `src/app/api/mcp/route.ts` serving the same `src/server.ts`, the `next dev` / `next build` /
  * `next start` scripts with `NEXT_TELEMETRY_DISABLED=1`, and the tsconfig Next.js expects. With `--store redis`
  * (runtime `node`): `src/main.ts` reads `STORE_URL` (`redis://HOST:PORT`) and shares the server's state
- * through `typed-mcp/redis`, and `@redis/client` is a dependency (typed-mcp docs/scaling.md). Every file comes from
+ * through `typed-mcp/redis`, and `@redis/client` is a dependency (typed-mcp docs/scaling.md). With
+ * `--store durable-objects` (runtime `workers`): `src/main.ts` exports the Durable Object class
+ * `McpObject` (`mcpDurableObject`) that runs the server and the Worker that forwards to it
+ * (`mcpWorker`), `config.capnp` binds it as `STORE`, and `wrangler.toml` does for Cloudflare. Every file comes from
  * `templates/` in this package; `templates/manifest.json` says what each choice adds.
  *
  * @packageDocumentation
@@ -30,7 +33,7 @@ export const BUNDLERS = ["vite", "esbuild", "rollup", "webpack", "rspack", "next
 /** The runtimes a project can be scaffolded for (`--runtime`). */
 export const RUNTIMES = ["node", "workers", "deno", "bun"] as const;
 /** The stores a project can be scaffolded with (`--store`; default `memory`: everything in the process). */
-export const STORES = ["memory", "redis"] as const;
+export const STORES = ["memory", "redis", "durable-objects"] as const;
 /** A `--store` value. */
 export type Store = (typeof STORES)[number];
 /** A `--bundler` value. */
@@ -46,7 +49,10 @@ export interface ScaffoldOptions {
   bundler: Bundler;
   /** The runtime `src/main.ts` and `npm start` target. */
   runtime: Runtime;
-  /** What keeps the server's state between requests (default `memory`); `redis`: `src/main.ts` reads `STORE_URL`. */
+  /**
+   * What keeps the server's state between requests (default `memory`); `redis`: `src/main.ts`
+   * reads `STORE_URL`; `durable-objects` (runtime `workers`): one Durable Object runs the server.
+   */
   store?: Store;
   /** Run `npm install` in the new project (default `true`). */
   install?: boolean;
@@ -89,8 +95,12 @@ interface StoreEntry {
   runtimes?: Runtime[];
   refusal?: string;
   dependencies: Record<string, string>;
-  /** The `__STORE_*__` values of the entry template. */
+  /** The `__STORE_*__` values of the entry template (and of the runtime's files). */
   values: Record<string, string>;
+  /** A `templates/entry/` file that replaces the runtime's entry. */
+  entry?: string;
+  /** Files copied from `templates/store/<store>/` into the project (filled like the others). */
+  files?: string[];
 }
 interface Manifest {
   common: { devDependencies: Record<string, string> };
@@ -244,15 +254,15 @@ export function scaffold(options: ScaffoldOptions): string {
     // An App Router app: the same src/server.ts, served by src/app/api/mcp/route.ts (templates/next).
     copyTemplate(join(TEMPLATES, "next"), dir, values);
   } else {
-    writeFileSync(
-      join(dir, "src/main.ts"),
-      fill(readFileSync(join(TEMPLATES, "entry", `${runtime}.ts`), "utf8"), values),
-    );
+    const entry = m.stores[store].entry ?? `${runtime}.ts`;
+    writeFileSync(join(dir, "src/main.ts"), fill(readFileSync(join(TEMPLATES, "entry", entry), "utf8"), values));
     const configDir = join(TEMPLATES, runtime === "workers" ? "workers" : "bundler", bundler);
     writeFileSync(join(dir, b.config), fill(readFileSync(join(configDir, b.config), "utf8"), values));
   }
   for (const f of r.files ?? [])
     writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, runtime, f), "utf8"), values));
+  for (const f of m.stores[store].files ?? [])
+    writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, "store", store, f), "utf8"), values));
 
   const pkg = {
     name,

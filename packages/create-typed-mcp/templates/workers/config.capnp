@@ -10,4 +10,5 @@ const config :Workerd.Config = (
 const mcpWorker :Workerd.Worker = (
   modules = [ (name = "server.js", esModule = embed "dist/server.js") ],
   compatibilityDate = "2026-08-01",
+__STORE_WORKERD__
 );
