@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { build as esbuild } from "esbuild";
 import type { StateStore, Unsubscribe } from "typed-mcp";
 import { startServer, type Running } from "../runtimes/helpers.ts";
+import { WORKERD_ESBUILD } from "../runtimes/build.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKERD = resolve(here, "../../node_modules/workerd/bin/workerd");
@@ -159,13 +160,7 @@ export async function startWorkerd(entry: string, classes: Classes, storage: Sto
   await esbuild({
     entryPoints: [entry],
     outfile: join(work, "worker.js"),
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    target: "es2022",
-    logLevel: "silent",
+    ...WORKERD_ESBUILD,
   });
   if (storage !== "memory") await mkdir(storage.dir, { recursive: true });
   await writeFile(join(work, "config.capnp"), config(storage, classes));

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { build as esbuild } from "esbuild";
 import typedMcpEsbuild from "@typed-mcp/unplugin/esbuild";
-import { RUNTIME_ALIASES } from "../runtimes/build.ts";
+import { RUNTIME_ALIASES, WORKERD_ESBUILD } from "../runtimes/build.ts";
 import { startServer, type Running } from "../runtimes/helpers.ts";
 import { exercise, httpClient } from "../scaffold/helpers.ts";
 
@@ -46,15 +46,9 @@ it("the scaffolded Worker forwards to its Durable Object, whose server answers t
     absWorkingDir: dir,
     entryPoints: ["src/main.ts"],
     outfile: "dist/server.js",
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    target: "es2022",
+    ...WORKERD_ESBUILD,
     alias: RUNTIME_ALIASES,
     plugins: [typedMcpEsbuild()],
-    logLevel: "silent",
   });
   server = await startServer(
     WORKERD,

@@ -3,6 +3,7 @@
 // ones docs/runtimes.md shows; only the repository-local aliases (below) are test plumbing.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BuildOptions } from "esbuild";
 import { build, type InlineConfig, type Rollup } from "vite";
 import typedMcp from "@typed-mcp/unplugin/vite";
 
@@ -24,6 +25,21 @@ export const RUNTIME_ALIASES: Record<string, string> = {
   "typed-mcp/auth": join(RUNTIME, "dist/auth.js"),
   "typed-mcp/otel": join(RUNTIME, "dist/otel.js"),
   "typed-mcp/durable-objects": join(RUNTIME, "dist/durable-objects.js"),
+};
+
+/**
+ * esbuild's options for one self-contained ES module for workerd (docs/runtimes.md "Without a
+ * bundler"): the SDK's Workers build through the `workerd` condition. Add `entryPoints`,
+ * `outfile` and, for typed-mcp code, `alias: RUNTIME_ALIASES` and the plugin.
+ */
+export const WORKERD_ESBUILD: BuildOptions = {
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  conditions: ["workerd", "worker", "browser"],
+  mainFields: ["module", "main"],
+  target: "es2022",
+  logLevel: "silent",
 };
 
 const alias = [

@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startWorkerd, type Workerd } from "../helpers/workerd-store.ts";
 import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
-import { post2026 as post2026At, TASKS_EXTENSION } from "../helpers/raw-http.ts";
-import { sseMessages } from "../helpers/sse.ts";
+import { post2026 as post2026At } from "../helpers/raw-http.ts";
+import { listen } from "../helpers/listen.ts";
 
 const WORKER = fileURLToPath(new URL("./fixtures/durable-objects/worker.mjs", import.meta.url));
 const CLASSES = { STORE: "McpObject" };
@@ -32,13 +32,6 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 15_000):
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-/** The 2026-07-28 `_meta` envelope of the listen request (declaring the tasks extension). */
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "workerd-do", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
-};
 
 /** A 2026-07-28 POST to the MCP endpoint of the service at `base` (test/helpers/raw-http.ts): the JSON-RPC answer. */
 const post2026 = (base: string, method: string, params: Record<string, unknown>) =>
@@ -99,41 +92,15 @@ describe("in memory", () => {
   });
 
   it("resources/updated raised through b reaches the 2026-07-28 listen stream opened through a, only for its URI", async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${workerd.urls.a}mcp`, {
-      method: "POST",
-      signal: controller.signal,
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "subscriptions/listen",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "subscriptions/listen",
-        params: { notifications: { resourceSubscriptions: ["demo://watched"] }, _meta: META },
-      }),
-    });
-    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const messages: Array<Record<string, any>> = [];
-    void (async () => {
-      try {
-        for await (const message of sseMessages(response.body!)) messages.push(message);
-      } catch {
-        // closed by the test
-      }
-    })();
-    await eventually(() => messages.length > 0);
+    const stream = await listen(`${workerd.urls.a}mcp`, { resourceSubscriptions: ["demo://watched"] });
     for (const uri of ["demo://other", "demo://watched"])
       expect(
         (await post2026(workerd.urls.b, "tools/call", { name: "announce_update", arguments: { uri } })).result,
       ).toMatchObject({ content: [{ text: "announced" }] });
-    await eventually(() => messages.some((m) => m.method === "notifications/resources/updated"));
-    const updates = messages.filter((m) => m.method === "notifications/resources/updated");
+    await eventually(() => stream.messages.some((m) => m.method === "notifications/resources/updated"));
+    const updates = stream.messages.filter((m) => m.method === "notifications/resources/updated");
     expect(updates.map((m) => m.params.uri)).toEqual(["demo://watched"]);
-    controller.abort();
+    stream.close();
   });
 
   it("notifications/cancelled sent through b aborts ctx.signal of the call sent through a (one 2025-11-25 session)", async () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as esbuild } from "esbuild";
 import typedMcpEsbuild from "@typed-mcp/unplugin/esbuild";
-import { AUTH_MODULE, buildFixture, FIXTURE, RUNTIME_ALIASES, type Built } from "./build.js";
+import { AUTH_MODULE, buildFixture, FIXTURE, RUNTIME_ALIASES, WORKERD_ESBUILD, type Built } from "./build.js";
 import { CODE_GENERATION, httpScenario, ownModules, readText, startServer, type Running } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,15 +32,9 @@ beforeAll(async () => {
     absWorkingDir: FIXTURE,
     entryPoints: ["src/worker.ts"],
     outfile: join(work, "esbuild/worker.js"),
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    target: "es2022",
+    ...WORKERD_ESBUILD,
     alias: RUNTIME_ALIASES,
     plugins: [typedMcpEsbuild()],
-    logLevel: "silent",
   });
 });
 afterAll(async () => {

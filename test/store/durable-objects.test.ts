@@ -51,10 +51,12 @@ describe("in memory", () => {
     const store = workerd.store("a", "counted");
     const start = await workerd.entries();
     expect(await store.swap("live", undefined, "stays", 600_000)).toBe(true);
-    for (let i = 0; i < 20; i++) await store.swap(`short${i}`, undefined, "x".repeat(i === 0 ? 150_000 : 1), 300);
+    // Short enough to wait for, long enough that none expires before the count below on a loaded machine.
+    const short = 4000;
+    for (let i = 0; i < 20; i++) await store.swap(`short${i}`, undefined, "x".repeat(i === 0 ? 150_000 : 1), short);
     await store.enter("set", "stays", Date.now() + 600_000);
-    await store.enter("set", "goes", Date.now() + 300);
-    await store.enter("gone-set", "goes", Date.now() + 300);
+    await store.enter("set", "goes", Date.now() + short);
+    await store.enter("gone-set", "goes", Date.now() + short);
     // 1 + 20 values (the first with 2 more chunks) + 2 sets.
     expect((await workerd.entries()) - start).toBe(1 + 20 + 2 + 2);
     await eventually(async () => (await workerd.entries()) - start === 2);
@@ -79,7 +81,8 @@ describe("on local disk", () => {
     const store = workerd.store("a", "counted");
     expect(await store.swap("task", undefined, '{"status":"completed"}', 600_000)).toBe(true);
     expect(await store.enter("running", "t1", Date.now() + 600_000)).toBe(true);
-    expect(await store.swap("soon", undefined, "expires", 2000)).toBe(true);
+    // Long enough not to lapse before the restart below is done on a loaded machine.
+    expect(await store.swap("soon", undefined, "expires", 5000)).toBe(true);
     const entries = await workerd.entries();
     await workerd.restart();
     expect(await workerd.store("b", "counted").get("task")).toBe('{"status":"completed"}');
