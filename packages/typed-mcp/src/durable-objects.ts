@@ -195,8 +195,10 @@ export class DurableObjectStateStore implements StateStore {
  * Worker (`export { TypedMcpStore } from "typed-mcp/durable-objects"`) and bind it
  * (wrangler `durable_objects.bindings = [{ name = "STORE", class_name = "TypedMcpStore" }]`).
  *
- * It answers `POST /<method>` with a JSON array of arguments (the store's requests; `400` with a
- * message for malformed ones) and drops expired entries from its `alarm()`. Code running inside
+ * It answers `POST https://typed-mcp-store.internal/<method>` with a JSON array of arguments
+ * (the store's requests; `400` with a message for malformed ones; `404` for a request to any
+ * other origin, such as a client's request forwarded unchanged) and drops expired entries from
+ * its `alarm()`. Code running inside
  * the object uses {@link TypedMcpStore.store}, the same store without the requests.
  */
 export class TypedMcpStore {
@@ -210,7 +212,17 @@ export class TypedMcpStore {
 
   /** Answers one request of {@link DurableObjectStateStore}. */
   async fetch(request: Request): Promise<Response> {
-    const method = new URL(request.url).pathname.slice(1);
+    const url = new URL(request.url);
+    // Only the store's own origin: a client's request that some Worker forwarded unchanged carries
+    // the host the client reached (on Cloudflare never this one), so it cannot call the methods.
+    if (url.origin + "/" !== ORIGIN)
+      return new Response(
+        `typed-mcp/durable-objects: not a store request (${url.host}); serve MCP through mcpWorker().`,
+        {
+          status: 404,
+        },
+      );
+    const method = url.pathname.slice(1);
     let args: unknown;
     try {
       args = await request.json();
