@@ -6,7 +6,8 @@
  * forwards to the one object (`mcpWorker`). The official client's requests are steered per
  * request to the service the test names. A task created through a is polled, its result fetched
  * and another cancelled through b; `resources/updated` raised through b reaches a listen stream
- * opened through a; `notifications/cancelled` through b aborts the call sent through a; with
+ * opened through a; `notifications/cancelled` through b aborts the call sent through a; a
+ * 2025-era `ctx.elicit` of a call sent through a is answered by a POST through b; with
  * `localDisk` a completed task survives workerd killed with SIGKILL, and a task running at the
  * kill is `failed` with the lease message after it.
  */
@@ -45,12 +46,12 @@ describe("in memory", () => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     url.host = new URL(workerd.urls[route.to]).host;
     const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string; id?: unknown }) : {};
-    route.log.push(`${route.to} ${body.method ?? init?.method ?? "GET"}`);
+    route.log.push(`${route.to} ${body.method ?? (body.id !== undefined ? "answer" : (init?.method ?? "GET"))}`);
     return fetch(url, init);
   };
   const connect = async (): Promise<Client> => {
     route.to = "a";
-    const client = new Client({ name: "workerd-do", version: "1.0.0" });
+    const client = new Client({ name: "workerd-do", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), { fetch: routed }));
     return client;
   };
@@ -115,6 +116,21 @@ describe("in memory", () => {
     controller.abort("no longer needed");
     await eventually(() => route.log.includes("b notifications/cancelled"));
     await eventually(async () => (await counts()).aborted > before.aborted);
+    await client.close();
+  });
+
+  it("a 2025-era ctx.elicit in a call sent through a: elicitation/create on a's stream, the answer POST through b, the tool finishes", async () => {
+    const client = await connect();
+    client.setRequestHandler("elicitation/create", async (request) => {
+      expect(request.params.message).toBe("Delete c.txt?");
+      route.to = "b";
+      return { action: "accept", content: { ok: true } };
+    });
+    route.to = "a";
+    route.log.length = 0;
+    const result = await client.callTool({ name: "confirm", arguments: { file: "c.txt" } });
+    expect(result.content).toEqual([{ type: "text", text: "Deleted c.txt" }]);
+    expect(route.log).toEqual(["a tools/call", "b answer"]);
     await client.close();
   });
 });

@@ -27,7 +27,7 @@
 import type { StateStore, Unsubscribe } from "./store/state-store.js";
 import { checkTtl } from "./store/state-store.js";
 import { ObjectStore, type StorageLike } from "./store/durable-object-store.js";
-import type { StoreSettings } from "./store/shared.js";
+import { storeUnavailableResponse, type StoreSettings } from "./store/shared.js";
 import type { McpServer } from "./server.js";
 
 export type { StateStore, Unsubscribe } from "./store/state-store.js";
@@ -300,23 +300,36 @@ export function mcpDurableObject(
 
     override async fetch(request: Request): Promise<Response> {
       if (request.headers.get(FORWARDED) !== "mcp") return super.fetch(request);
-      await this.#server.storeReady();
+      try {
+        await this.#server.storeReady();
+      } catch (error) {
+        // The object's own storage failed: HTTP 503 with JSON-RPC -32603 naming it (docs/scaling.md "Failure modes").
+        return storeUnavailableResponse(error);
+      }
       return this.#server.fetch(request);
     }
 
-    /** Sweeps expired entries, then starts the pending tasks and returns once every task it runs has settled. */
+    /**
+     * Sweeps expired entries, then starts the pending tasks and returns once every task it runs
+     * has settled. A failed sweep does not keep the tasks from starting; it is rethrown after
+     * them, so the runtime retries the alarm.
+     */
     override async alarm(): Promise<void> {
-      await super.alarm();
+      let swept: unknown;
+      await super.alarm().catch((error: unknown) => {
+        swept = error ?? new Error("typed-mcp/durable-objects: the sweep failed");
+      });
       this.#inAlarm = true;
       try {
         for (;;) {
           for (const work of this.#pending.splice(0)) this.#track(work);
-          if (this.#running.size === 0) return;
+          if (this.#running.size === 0) break;
           await Promise.race(this.#running);
         }
       } finally {
         this.#inAlarm = false;
       }
+      if (swept !== undefined) throw swept;
     }
 
     #start(work: () => Promise<void>): void {
