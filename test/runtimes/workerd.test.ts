@@ -119,6 +119,12 @@ describe("the worker bundle", () => {
     ).toEqual([]);
   });
 
+  it('holds no tasks runtime: no tool of the fixture has the task option (docs/runtimes.md "Bundle size")', () => {
+    const ids = Object.keys(built.modules);
+    expect(ids.some((id) => id.endsWith("/packages/typed-mcp/dist/tasks/capabilities.js"))).toBe(true);
+    expect(ids.filter((id) => /\/packages\/typed-mcp\/dist\/tasks\/(?:tasks|input|wire)\.js$/.test(id))).toEqual([]);
+  });
+
   it("contains no eval / new Function in typed-mcp's runtime or the generated code", () => {
     const own = ownModules(built.modules);
     const ids = Object.keys(own);

@@ -96,18 +96,10 @@ export function generateTool(
   const write = method("value", (s) => writeBody(tool.result, s));
 
   return {
-    ...assemble(
-      listing,
-      read,
-      "write(value) {",
-      write,
-      tool.site,
-      scope,
-      undefined,
-      tool.scopes,
-      tool.execution?.start,
-      { result: tool.result.kind, destructured: tool.params.some((p) => p.role === "destructured") },
-    ),
+    ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes, tool.execution, {
+      result: tool.result.kind,
+      destructured: tool.params.some((p) => p.role === "destructured"),
+    }),
     warnings,
     units: share?.units ?? [],
   };

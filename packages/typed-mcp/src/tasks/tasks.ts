@@ -34,7 +34,7 @@ import {
   ProtocolErrorCode,
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
-import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
+import type { Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { cutEchoed } from "../codegen-support/argument-errors.js";
 import type { ClientView } from "../calls/client-view.js";
 import { bindInputSource, roundAnswersOf } from "../calls/input-required.js";
@@ -48,12 +48,7 @@ import type { TaskChange, TaskRecord, TaskStore, TaskView } from "./store.js";
 import type { CallToolResult } from "../types.js";
 import { detailedTask, legacyPayload, legacyTask, modernTask } from "./wire.js";
 import { TaskCreated } from "./created.js";
-
-/** The SEP-2663 extension id of tasks on 2026-07-28. */
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** The 2025-11-25 server capability: `tasks/list`, `tasks/cancel` and task-augmented `tools/call`. */
-const LEGACY_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+import { TASKS_EXTENSION } from "./capabilities.js";
 
 /** A request schema of `specTypeSchemas` as it is at run time (a zod object; typed as Standard Schema only). */
 type ParamsOf<P> = { shape: { params: StandardSchemaV1<P, P> } };
@@ -75,17 +70,6 @@ interface SdkInternals {
 
 /** How a `tools/call` is run: `ctx` is the request's, or the task's (its own signal). */
 export type CallRunner = (ctx: ServerContext) => Promise<CallToolResult>;
-
-/**
- * Adds the task capabilities to `capabilities` (when `taskTools` is true): the 2025-11-25
- * `tasks` capability and the 2026-07-28 extension. {@link installTasks} removes each from the
- * answer of the other revision family.
- */
-export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools: boolean): ServerCapabilities {
-  if (!taskTools) return capabilities;
-  const extensions = { ...(capabilities as { extensions?: Record<string, object> }).extensions, [TASKS_EXTENSION]: {} };
-  return { ...capabilities, tasks: LEGACY_CAPABILITY, extensions } as ServerCapabilities;
-}
 
 /**
  * Registers the `tasks/*` handlers on one SDK instance and shapes its capabilities per revision
