@@ -125,6 +125,13 @@ describe("the worker bundle", () => {
     expect(ids.filter((id) => /\/packages\/typed-mcp\/dist\/tasks\/(?:tasks|input|wire)\.js$/.test(id))).toEqual([]);
   });
 
+  it("holds no RFC 6570 matcher: the fixture has no resource template (the SDK's UriTemplate is left out)", () => {
+    const sdk = Object.entries(built.modules).filter(([id]) => id.includes("/@modelcontextprotocol/server/dist/"));
+    expect(sdk.length).toBeGreaterThan(0);
+    // The SDK's matcher class and its length bound (`MAX_TEMPLATE_LENGTH`) are in none of the SDK's rendered modules.
+    for (const [id, code] of sdk) expect(code, id).not.toMatch(/\bclass UriTemplate\b|\bMAX_TEMPLATE_LENGTH\b/);
+  });
+
   it("contains no eval / new Function in typed-mcp's runtime or the generated code", () => {
     const own = ownModules(built.modules);
     const ids = Object.keys(own);

@@ -277,16 +277,17 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
 
 /**
  * Writes one generated descriptor (a tool's, resource's or prompt's) as a JS expression:
- * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, tasks?, result?, destructured?, params?, member?, static? }`, wrapped in an
+ * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, <carried>?, result?, destructured?, params?, member?, static? }`, wrapped in an
  * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
  *
  * @param read The reader's body, or the name of the shared unit (`shared.ts` `shareMethod`) that is the reader.
  * @param writeHead The writer's opening line, e.g. `"write(value) {"`.
  * @param write The writer's body, or the name of the shared unit that is the writer.
  * @param scopes The OAuth scopes a call needs (docs/auth.md "Scopes"); written only when non-empty.
- * @param task A tool's `task` option (docs/runtime.md "Tasks"): `taskStart` is written only when `"after-input"`;
- *   a tool that may run as a task (`taskSupport` "optional" or "required") gets `tasks: __tmcp.installTasks`, the
- *   tasks runtime it carries into the bundle (docs/codegen.md "What a descriptor carries").
+ * @param taskStart A tool's `taskStart` option (docs/runtime.md "Tasks"); written only when `"after-input"`.
+ * @param carries The capability runtimes the descriptor carries into the bundle, key → `typed-mcp/internal` export
+ *   (`{ tasks: "installTasks" }`, `{ template: "uriTemplate" }`; docs/codegen.md "What a descriptor carries"),
+ *   written as references `key: __tmcp.<export>,` in the given order.
  * @param call The call shape for `typed-mcp/testing` (docs/testing.md "Typed calls"): a tool's §6 result kind
  *   (`result`) and `destructured: true` when its one listed parameter is a destructuring pattern (spec §3);
  *   a resource template's variables in parameter order (`params`, written when non-empty).
@@ -301,8 +302,9 @@ export function assemble(
   scope: Scope,
   completions?: Record<string, string[]>,
   scopes?: readonly string[],
-  task?: { taskSupport: string; start?: string },
+  taskStart?: string,
   call?: { result?: string; destructured?: boolean; params?: readonly string[] },
+  carries?: Readonly<Record<string, RuntimeHelperName>>,
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
@@ -313,9 +315,8 @@ export function assemble(
   else obj.open(writeHead).append(write).close("},");
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
   if (scopes !== undefined && scopes.length > 0) obj.line(`scopes: ${literal(scopes)},`);
-  if (task?.start === "after-input") obj.line(`taskStart: ${str(task.start)},`);
-  if (task?.taskSupport === "optional" || task?.taskSupport === "required")
-    obj.line(`tasks: ${runtimeRef("installTasks")},`);
+  if (taskStart === "after-input") obj.line(`taskStart: ${str(taskStart)},`);
+  for (const [key, name] of Object.entries(carries ?? {})) obj.line(`${key}: ${runtimeRef(name)},`);
   // How `typed-mcp/testing` calls the tool and reads its answer (docs/testing.md "Typed calls").
   if (call?.result !== undefined)
     obj.line(`result: ${str(call.result)},${call.destructured ? " destructured: true," : ""}`);

@@ -96,11 +96,27 @@ export function generateTool(
   const write = method("value", (s) => writeBody(tool.result, s));
 
   return {
-    ...assemble(listing, read, "write(value) {", write, tool.site, scope, undefined, tool.scopes, tool.execution, {
-      result: tool.result.kind,
-      destructured: tool.params.some((p) => p.role === "destructured"),
-    }),
+    ...assemble(
+      listing,
+      read,
+      "write(value) {",
+      write,
+      tool.site,
+      scope,
+      undefined,
+      tool.scopes,
+      tool.execution?.start,
+      { result: tool.result.kind, destructured: tool.params.some((p) => p.role === "destructured") },
+      // A tool that may run as a task carries the tasks runtime (docs/codegen.md "What a descriptor carries").
+      mayRunAsTask(tool) ? { tasks: "installTasks" } : undefined,
+    ),
     warnings,
     units: share?.units ?? [],
   };
+}
+
+/** Whether the tool may run as a task: the `task` option "optional" or "required" (listed as `execution.taskSupport`). */
+function mayRunAsTask(tool: ToolModel): boolean {
+  const support = tool.execution?.taskSupport;
+  return support === "optional" || support === "required";
 }

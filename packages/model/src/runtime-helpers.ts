@@ -44,8 +44,10 @@ export const RUNTIME_HELPERS = [
   "passthrough",
   "withContent",
   "resourceResult",
-  // Capability runtimes a descriptor carries, referenced, not called (typed-mcp/internal GeneratedTool.tasks).
+  // Capability runtimes a descriptor carries, referenced, not called (typed-mcp/internal GeneratedTool.tasks,
+  // GeneratedResource.template).
   "installTasks",
+  "uriTemplate",
 ] as const;
 
 /** The name of one runtime helper ({@link RUNTIME_HELPERS}). */

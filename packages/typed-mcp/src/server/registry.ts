@@ -12,7 +12,7 @@ import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { bindMember, collect, noMembersMessage, quickArguments } from "./class-members.js";
 import { ToolListings } from "../calls/client-view.js";
 import type { ClientView, ListedTool } from "../calls/client-view.js";
-import { pluginMissingMessage } from "../calls/errors.js";
+import { pluginMissingMessage, staleDescriptorMessage } from "../calls/errors.js";
 import { GENERATED, TOOLS, isGenerated } from "../internal.js";
 import type { GeneratedTool } from "../internal.js";
 import type { ListKind } from "./dynamic-lists.js";
@@ -284,9 +284,8 @@ function makeToolEntry(
 ): ToolEntry {
   const visibility = descriptor.listing._meta?.ui?.visibility;
   if (isTaskListing(descriptor.listing) && typeof descriptor.tasks !== "function") {
-    throw new Error(
-      `typed-mcp: tool ${JSON.stringify(descriptor.listing.name)} (${bound.origin}) may run as a task, but its generated descriptor carries no task runtime (\`tasks\`): it was built by an older typed-mcp plugin. Rebuild it with the plugin of this typed-mcp version.`,
-    );
+    const what = `tool ${JSON.stringify(descriptor.listing.name)}`;
+    throw new Error(staleDescriptorMessage(what, bound.origin, "may run as a task", ["task runtime", "tasks"]));
   }
   return {
     name: descriptor.listing.name,
