@@ -122,7 +122,14 @@ describe("the worker bundle", () => {
   it('holds no tasks runtime: no tool of the fixture has the task option (docs/runtimes.md "Bundle size")', () => {
     const ids = Object.keys(built.modules);
     expect(ids.some((id) => id.endsWith("/packages/typed-mcp/dist/tasks/capabilities.js"))).toBe(true);
-    expect(ids.filter((id) => /\/packages\/typed-mcp\/dist\/tasks\/(?:tasks|input|wire)\.js$/.test(id))).toEqual([]);
+    expect(
+      ids.filter((id) =>
+        /\/packages\/typed-mcp\/dist\/(?:tasks\/(?:tasks|input|wire)|store\/shared-tasks)\.js$/.test(id),
+      ),
+    ).toEqual([]);
+    // Nor the task store: the tasks runtime makes it (tasks/access.ts TaskSource); ctx.taskStatus's helper stays.
+    const store = Object.entries(built.modules).find(([id]) => id.endsWith("/packages/typed-mcp/dist/tasks/store.js"));
+    expect(store?.[1] ?? "").not.toMatch(/\bclass TaskStore\b/);
   });
 
   it("holds no RFC 6570 matcher: the fixture has no resource template (the SDK's UriTemplate is left out)", () => {

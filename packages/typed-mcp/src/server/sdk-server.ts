@@ -43,7 +43,7 @@ import { eventStoreFor } from "../store/resumption.js";
 import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
 import { withTaskCapabilities } from "../tasks/capabilities.js";
-import type { ServerTasks } from "../tasks/access.js";
+import type { TaskSource } from "../tasks/access.js";
 import { callTool } from "../calls/tool-call.js";
 import { installMiddleware } from "../calls/middleware.js";
 import type { Middleware } from "../calls/middleware.js";
@@ -63,8 +63,8 @@ export interface ServerParts {
   readonly auth: AuthHandler | undefined;
   /** Bounds on `tools/call` arguments. */
   readonly limits: ArgumentLimits;
-  /** The tasks of every connection and request. */
-  readonly tasks: ServerTasks;
+  /** What the tasks of every connection and request are made from (by the tasks runtime, when a task tool is registered). */
+  readonly tasks: TaskSource;
   /** This instance's part in a shared store (the `store` option), else `undefined`. */
   readonly shared: SharedInstance | undefined;
   /** The pages of `tools/list` and the resource and prompt listings (the `pageSize` option). */

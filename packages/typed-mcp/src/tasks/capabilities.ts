@@ -11,7 +11,7 @@
 import type { Server, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ClientView } from "../calls/client-view.js";
 import type { CallerKey } from "../transports/caller.js";
-import type { ServerTasks } from "./access.js";
+import type { TaskSource } from "./access.js";
 import type { TaskCalls } from "./tasks.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
@@ -38,7 +38,7 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  */
 export type TaskInstaller = (
   sdk: Server,
-  tasks: ServerTasks,
+  tasks: TaskSource,
   viewOf: (ctx: ServerContext) => ClientView,
   connection: string | undefined,
   callerKey: CallerKey | undefined,

@@ -40,7 +40,8 @@ import type { ClientView } from "../calls/client-view.js";
 import { bindInputSource, roundAnswersOf } from "../calls/input-required.js";
 import { hasTasks, isStateless } from "../protocol/revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./input.js";
-import type { ServerTasks, TaskAccess } from "./access.js";
+import type { ServerTasks, TaskAccess, TaskSource } from "./access.js";
+import { tasksOf } from "../store/shared-tasks.js";
 import { ANONYMOUS_OWNER, callerOf } from "../transports/caller.js";
 import type { Caller, CallerKey } from "../transports/caller.js";
 import { bindTask, checkRequestedTtl } from "./store.js";
@@ -76,9 +77,10 @@ export type CallRunner = (ctx: ServerContext) => Promise<CallToolResult>;
  * (`initialize` without the extension key, `server/discover` without `capabilities.tasks`; the
  * SDK's `_oninitialize` / `_ondiscover` are wrapped on this instance).
  *
- * @param tasks The server's tasks: its store (shared by every SDK instance of the server), how the
- *   handlers reach tasks (its own store, or a shared store's: store/shared-tasks.ts), and the
- *   shared store's writer when there is one.
+ * @param source What the server's tasks are made from; the first installation makes them
+ *   (store/shared-tasks.ts `tasksOf`): the store shared by every SDK instance of the server, how
+ *   the handlers reach tasks (its own store, or a shared store's), and the shared store's writer
+ *   when there is one.
  * @param viewOf The client view of a request.
  * @param connection The id of the connection (stdio) the instance serves, which owns its tasks; `undefined` for HTTP.
  * @param callerKey The server's `callerKey` option (caller.ts).
@@ -87,13 +89,14 @@ export type CallRunner = (ctx: ServerContext) => Promise<CallToolResult>;
  */
 export function installTasks(
   sdk: Server,
-  tasks: ServerTasks,
+  source: TaskSource,
   viewOf: (ctx: ServerContext) => ClientView,
   connection: string | undefined,
   callerKey: CallerKey | undefined,
   tools: { mayRunAsTask(name: string): boolean },
 ): TaskCalls {
   patchSdkForTasks(sdk, tools);
+  const tasks = tasksOf(source);
   const calls = new TaskCalls(sdk, tasks, viewOf, connection, callerKey);
   installTaskHandlers(sdk, tasks.access, calls, viewOf);
   return calls;
