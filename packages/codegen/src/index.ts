@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { mayRunAsTask } from "@typed-mcp/model";
 import type { ToolModel } from "@typed-mcp/model";
 import { Lines, Scope, assemble, type ImportRequest } from "./emit.js";
 import { profiledListing, type Profile, type ProfileWarning } from "./profiles.js";
@@ -108,15 +109,9 @@ export function generateTool(
       tool.execution?.start,
       { result: tool.result.kind, destructured: tool.params.some((p) => p.role === "destructured") },
       // A tool that may run as a task carries the tasks runtime (docs/codegen.md "What a descriptor carries").
-      mayRunAsTask(tool) ? { tasks: "installTasks" } : undefined,
+      mayRunAsTask(tool.execution) ? { tasks: "installTasks" } : undefined,
     ),
     warnings,
     units: share?.units ?? [],
   };
-}
-
-/** Whether the tool may run as a task: the `task` option "optional" or "required" (listed as `execution.taskSupport`). */
-function mayRunAsTask(tool: ToolModel): boolean {
-  const support = tool.execution?.taskSupport;
-  return support === "optional" || support === "required";
 }

@@ -20,6 +20,7 @@ import type { TaskInstaller } from "../tasks/capabilities.js";
 import type { Failure } from "../calls/pipeline.js";
 import { ResourceRegistry } from "../resources/resource-registry.js";
 import type { PendingEntries } from "../resources/resource-registry.js";
+import { mayRunAsTask } from "@typed-mcp/model";
 import type { ToolListing } from "@typed-mcp/model";
 
 /** One registered tool. */
@@ -283,7 +284,7 @@ function makeToolEntry(
   bound: { fn: (...args: unknown[]) => unknown; thisArg: unknown; origin: string },
 ): ToolEntry {
   const visibility = descriptor.listing._meta?.ui?.visibility;
-  if (isTaskListing(descriptor.listing) && typeof descriptor.tasks !== "function") {
+  if (mayRunAsTask(descriptor.listing.execution) && typeof descriptor.tasks !== "function") {
     const what = `tool ${JSON.stringify(descriptor.listing.name)}`;
     throw new Error(staleDescriptorMessage(what, bound.origin, "may run as a task", ["task runtime", "tasks"]));
   }
@@ -300,11 +301,5 @@ function makeToolEntry(
 
 /** Whether a tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
 function isTaskTool(entry: ToolEntry): boolean {
-  return isTaskListing(entry.listing);
-}
-
-/** Whether a listing says the tool may run as a task (`execution.taskSupport` "optional" or "required"). */
-function isTaskListing(listing: ToolListing): boolean {
-  const support = listing.execution?.taskSupport;
-  return support === "optional" || support === "required";
+  return mayRunAsTask(entry.listing.execution);
 }

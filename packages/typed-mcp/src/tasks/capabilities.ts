@@ -8,11 +8,8 @@
  *
  * @module
  */
-import type { Server, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
-import type { ClientView } from "../calls/client-view.js";
-import type { CallerKey } from "../transports/caller.js";
-import type { TaskSource } from "./access.js";
-import type { TaskCalls } from "./tasks.js";
+import type { ServerCapabilities } from "@modelcontextprotocol/server";
+import type { installTasks } from "./tasks.js";
 
 /** The SEP-2663 extension id of tasks on 2026-07-28. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -34,13 +31,6 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
 /**
  * tasks.ts `installTasks`, as a task tool's descriptor carries it (`GeneratedTool.tasks`):
  * registers the `tasks/*` handlers on one SDK instance and answers the task decision of each
- * `tools/call` (the returned {@link TaskCalls}).
+ * `tools/call` (the `TaskCalls` it returns).
  */
-export type TaskInstaller = (
-  sdk: Server,
-  tasks: TaskSource,
-  viewOf: (ctx: ServerContext) => ClientView,
-  connection: string | undefined,
-  callerKey: CallerKey | undefined,
-  tools: { mayRunAsTask(name: string): boolean },
-) => TaskCalls;
+export type TaskInstaller = typeof installTasks;
