@@ -8,7 +8,7 @@
 //      and the real-shaped one, scripts/bench/project-real.mjs) with and without the plugin: bundle
 //      sizes (unminified and minified), cold and warm-cache
 //      build wall time and peak RSS, the watch edit loop, IPC round trips, the Worker bundle
-//      (scripts/bench/projects.mjs);
+//      (scripts/bench/projects.mjs; `node scripts/bench/projects.mjs worker` runs the Worker row alone);
 //   4. typed-mcp/otel: tools/call with @opentelemetry/api and no SDK vs without, with an SDK and a
 //      batch exporter, and the hook's share of a CPU profile (scripts/bench/otel.mjs);
 //   5. Node and workerd cold starts, spawn → first `tools/list`, vs the SDK + zod

@@ -5,7 +5,7 @@
 // loop (p50), IPC round trips per tool cold (per 7.x backend), and the Worker bundle (5 tools,
 // minified) — each typed-mcp (with the plugin) against the SDK + zod version.
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProject } from "./project.mjs";
@@ -104,7 +104,7 @@ function roundTrips(root, tmp, n, createExtractor) {
  * by source-map-explorer). With `quick`, the profile build alone gives both (its bytes include
  * the `sourceMappingURL` comment).
  */
-function worker(root, tmp, quick) {
+export function worker(root, tmp, quick) {
   const out = { groups: {} };
   for (const flavor of ["typed", "zod"]) {
     const dir = join(tmp, `worker-${flavor}`);
@@ -154,4 +154,21 @@ export function runProjects({ root, tmp, quick, everyRow, createExtractor, log }
   const ipc = roundTrips(root, tmp, quick ? 20 : 100, createExtractor);
   log("  Worker bundles…");
   return { shapes, ipc, worker: worker(root, tmp, quick) };
+}
+
+// `node scripts/bench/projects.mjs worker` (after `pnpm build`): the Worker row alone — both 5-tool
+// Worker bundles built as `pnpm bench` builds them, their minified bytes and ratio, and the
+// per-source table of BENCHMARKS.md (figures of one run; sizes are deterministic).
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "worker") {
+  const root = join(here, "../..");
+  const { workerGroups } = await import("./report.mjs");
+  mkdirSync(join(root, ".tmp"), { recursive: true });
+  const tmp = mkdtempSync(join(root, ".tmp", "bench-worker-"));
+  try {
+    const w = worker(root, tmp, false);
+    console.log(`typed-mcp ${w.typed} B, SDK + zod ${w.zod} B: ×${(w.typed / w.zod).toFixed(3)}`);
+    console.log(workerGroups(w.groups).join("\n"));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }

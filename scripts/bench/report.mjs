@@ -23,7 +23,7 @@ function version(dir, name) {
 }
 
 /** The Worker bundles' minified bytes per source group, largest difference first (groups under 100 bytes in both summed as "other"). */
-function workerGroups(groups) {
+export function workerGroups(groups) {
   const { typed, zod } = groups;
   const keys = [...new Set([...Object.keys(typed), ...Object.keys(zod)])];
   keys.sort(

@@ -78,6 +78,16 @@ describe("task option", () => {
     ]);
   });
 
+  it("a tool that may run as a task carries the tasks runtime (tasks: __tmcp.installTasks); forbidden and plain tools carry none", async () => {
+    const internal = await import("../../packages/typed-mcp/dist/internal.js");
+    expect(typeof internal.installTasks).toBe("function");
+    for (const name of ["slow_compute", "must_run", "quick_job", "ask_first"]) {
+      const loaded = (await load(tool(model, name))) as Awaited<ReturnType<typeof load>> & { tasks?: unknown };
+      expect(loaded.tasks, name).toBe(internal.installTasks);
+    }
+    for (const name of ["never", "plain"]) expect("tasks" in (await load(tool(model, name))), name).toBe(false);
+  });
+
   it('taskStart "after-input" is execution.start in the model and taskStart in the descriptor, never in the listing; "call" is the default', async () => {
     expect(tool(model, "ask_first").execution).toEqual({ taskSupport: "required", start: "after-input" });
     expect(tool(model, "quick_ask").execution).toEqual({ taskSupport: "optional", start: "after-input" });

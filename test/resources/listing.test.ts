@@ -44,6 +44,17 @@ describe("generator path (@resource / @prompt)", () => {
     expect(list).not.toContain('"uri":');
   });
 
+  it("a template's descriptor carries its matcher (template: __tmcp.uriTemplate); a fixed URI's carries none (docs/codegen.md \"What a descriptor carries\")", () => {
+    const stored = app.modules.classes!.Library[Symbol.for("typed-mcp.resources")] as Record<string, any>[];
+    const byKey = new Map(stored.map((d) => [d.listing.uriTemplate ?? d.listing.uri, d]));
+    expect([...byKey.keys()]).toEqual(["library://catalogue", "library://books/{id}", "library://covers/{id}"]);
+    expect("template" in byKey.get("library://catalogue")!).toBe(false);
+    for (const key of ["library://books/{id}", "library://covers/{id}"]) {
+      const matcher = byKey.get(key)!.template(key);
+      expect(matcher.match(key.replace("{id}", "42")), key).toEqual({ id: "42" });
+    }
+  });
+
   it("prompts/list: key order name, title, description, arguments; required always written; no arguments → none listed", async () => {
     const { body } = await rawRequest(app.modules.classes!.classServer(), "prompts/list");
     const list = rawArray(body, "prompts");

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpServer, prompt, resource } from "../../packages/typed-mcp/dist/index.js";
-import { defineResources, definePrompts, generated } from "../../packages/typed-mcp/dist/internal.js";
+import { rawRequest } from "./helpers.ts";
+import { defineResources, definePrompts, generated, uriTemplate } from "../../packages/typed-mcp/dist/internal.js";
 
 const HINT = /@typed-mcp\/unplugin\/vite/;
 
@@ -66,6 +67,44 @@ describe("duplicates", () => {
       return "?";
     }
   }
+
+  it("a template whose descriptor carries no matcher (an older plugin's) throws at registration, naming it; registers nothing", async () => {
+    const server = new McpServer({ name: "s", version: "1" });
+    const book = {
+      listing: { uriTemplate: "books://{id}", name: "book" },
+      read: (vars: Record<string, string>) => [vars.id],
+      write: (v: unknown, uri: string) => ({ contents: [{ uri, text: String(v) }] }),
+    };
+    const message = (origin: string) =>
+      `typed-mcp: resource template "books://{id}" (${origin}) is a URI template, but its generated descriptor carries no template matcher (\`template\`): it was built by an older typed-mcp plugin. Rebuild it with the plugin of this typed-mcp version.`;
+    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+    expect(() => server.resource("books://{id}", (id: string) => id, generated(book as never))).toThrow(
+      message('server.resource("books://{id}")'),
+    );
+    class Shelf {
+      static {
+        defineResources(this, [notesAll("all") as never, { ...book, member: "book" } as never]);
+      }
+      book(id: string) {
+        return id;
+      }
+      all(): string {
+        return "all";
+      }
+    }
+    expect(() => server.addResources(new Shelf())).toThrow(message("Shelf.book"));
+    // With the matcher it carries, the same descriptor registers and matches.
+    server.resource(
+      "books://{id}",
+      // @ts-expect-error as above
+      (id: string) => `book ${id}`,
+      generated({ ...book, template: uriTemplate } as never),
+    );
+    const read = await rawRequest(server, "resources/read", { uri: "books://7" });
+    expect(read.message.result).toEqual({ contents: [{ uri: "books://7", text: "book 7" }] });
+    // The failed addResources registered nothing (its fixed URI is not listed).
+    expect((await rawRequest(server, "resources/list")).message.result).toEqual({ resources: [] });
+  });
 
   it("two resources with one URI throw, naming both registrations", () => {
     const server = new McpServer({ name: "s", version: "1" }).addResources(new Notes());

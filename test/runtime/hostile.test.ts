@@ -4,7 +4,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
-import { defineResources, generated } from "../../packages/typed-mcp/dist/internal.js";
+import { defineResources, generated, uriTemplate } from "../../packages/typed-mcp/dist/internal.js";
 import type { RequestContext } from "../../packages/typed-mcp/dist/index.js";
 import { serveHttp } from "../../packages/typed-mcp/dist/node.js";
 import type { HttpServerHandle } from "../../packages/typed-mcp/dist/node.js";
@@ -257,6 +257,7 @@ describe("item 8: resources/read with a 1 MB URI", () => {
           listing: { uriTemplate: "notes://{id}", name: "note" },
           read: (vars: Record<string, string>) => [vars.id],
           write: (v: unknown, uri: string) => ({ contents: [{ uri, mimeType: "text/plain", text: String(v) }] }),
+          template: uriTemplate,
           member: "note",
         } as never,
       ]);

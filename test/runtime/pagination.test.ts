@@ -44,6 +44,7 @@ function catalog(count: number): object {
           listing: { uriTemplate: `notes://${i}/{id}`, name: `notes_${i}` },
           read: () => [],
           write: (value: unknown, uri: string) => ({ contents: [{ uri, text: String(value) }] }),
+          template: internal.uriTemplate,
           member: `notes${i}`,
         })),
       ] as never);

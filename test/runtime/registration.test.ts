@@ -108,6 +108,39 @@ describe("registration", () => {
     expect(await list(server)).not.toContain("fresh");
   });
 
+  it("a task tool whose descriptor carries no tasks runtime (an older plugin's) throws at registration, naming it; registers nothing", async () => {
+    const server = new McpServer({ name: "s", version: "1" });
+    const stale = (name: string, member?: string): internal.GeneratedTool => {
+      const d = emptyTool(name, member);
+      return { ...d, listing: { ...d.listing, execution: { taskSupport: "optional" } } };
+    };
+    const message = (name: string, origin: string) =>
+      `typed-mcp: tool "${name}" (${origin}) may run as a task, but its generated descriptor carries no task runtime (\`tasks\`): it was built by an older typed-mcp plugin. Rebuild it with the plugin of this typed-mcp version.`;
+    // @ts-expect-error the descriptor the build plugin appends (generated code) is not in the public signature
+    expect(() => server.tool("job", () => 1, internal.generated(stale("job")))).toThrow(
+      message("job", 'server.tool("job")'),
+    );
+    class Jobs {
+      static {
+        internal.defineTools(this, [emptyTool("fine", "a"), stale("old_job", "b")]);
+      }
+      a() {}
+      b() {}
+    }
+    expect(() => server.addTools(new Jobs())).toThrow(message("old_job", "Jobs.b"));
+    // With the runtime it carries, the same descriptor registers, and the server advertises tasks.
+    // @ts-expect-error as above
+    server.tool("job", () => 1, internal.generated({ ...stale("job"), tasks: internal.installTasks }));
+    expect(await list(server)).toEqual(["job"]);
+    const init = await rpc(server, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    expect(init.result.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+  });
+
   it("subclasses inherit decorated methods; `this` is the registered instance; overrides are called", async () => {
     class SpecialOrders extends Orders {
       override prefix = "special-";

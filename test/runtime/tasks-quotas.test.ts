@@ -48,6 +48,7 @@ function server(options: Record<string, unknown> = {}): McpServer {
       read: (args: { chars?: unknown }) =>
         typeof args?.chars === "number" ? [args.chars] : __tmcp.invalid("chars", "Expected a number."),
       write: (value: string) => ({ content: [{ type: "text", text: value }] }),
+      tasks: __tmcp.installTasks,
     }) as never,
   );
   return s;

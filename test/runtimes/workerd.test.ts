@@ -113,6 +113,26 @@ describe("the worker bundle", () => {
     ).toEqual([]);
   });
 
+  it('holds no tasks runtime: no tool of the fixture has the task option (docs/runtimes.md "Bundle size")', () => {
+    const ids = Object.keys(built.modules);
+    expect(ids.some((id) => id.endsWith("/packages/typed-mcp/dist/tasks/capabilities.js"))).toBe(true);
+    expect(
+      ids.filter((id) =>
+        /\/packages\/typed-mcp\/dist\/(?:tasks\/(?:tasks|input|wire)|store\/shared-tasks)\.js$/.test(id),
+      ),
+    ).toEqual([]);
+    // Nor the task store: the tasks runtime makes it (tasks/access.ts TaskSource); ctx.taskStatus's helper stays.
+    const store = Object.entries(built.modules).find(([id]) => id.endsWith("/packages/typed-mcp/dist/tasks/store.js"));
+    expect(store?.[1] ?? "").not.toMatch(/\bclass TaskStore\b/);
+  });
+
+  it("holds no RFC 6570 matcher: the fixture has no resource template (the SDK's UriTemplate is left out)", () => {
+    const sdk = Object.entries(built.modules).filter(([id]) => id.includes("/@modelcontextprotocol/server/dist/"));
+    expect(sdk.length).toBeGreaterThan(0);
+    // The SDK's matcher class and its length bound (`MAX_TEMPLATE_LENGTH`) are in none of the SDK's rendered modules.
+    for (const [id, code] of sdk) expect(code, id).not.toMatch(/\bclass UriTemplate\b|\bMAX_TEMPLATE_LENGTH\b/);
+  });
+
   it("contains no eval / new Function in typed-mcp's runtime or the generated code", () => {
     const own = ownModules(built.modules);
     const ids = Object.keys(own);

@@ -24,6 +24,11 @@ export function helperCall(name: RuntimeHelperName, ...args: string[]): string {
   return `${RUNTIME_NAMESPACE}.${name}(${args.join(", ")})`;
 }
 
+/** A reference to a runtime export (not a call): `__tmcp.<name>`, `name` checked as in {@link helperCall}. */
+function runtimeRef(name: RuntimeHelperName): string {
+  return `${RUNTIME_NAMESPACE}.${name}`;
+}
+
 /**
  * The argument a generated reader passes for a parameter the runtime fills (spec §3: never
  * listed): the call's `RequestContext` (`ctx`) or its `AbortSignal` (`ctx.signal`). Shared by
@@ -272,7 +277,7 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
 
 /**
  * Writes one generated descriptor (a tool's, resource's or prompt's) as a JS expression:
- * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, result?, destructured?, params?, member?, static? }`, wrapped in an
+ * `{ listing, read(a, ctx) {…}, <writeHead>…}, completions?, scopes?, taskStart?, <carried>?, result?, destructured?, params?, member?, static? }`, wrapped in an
  * arrow-function IIFE when the scope hoisted closure-level constants (built once per module load).
  *
  * @param read The reader's body, or the name of the shared unit (`shared.ts` `shareMethod`) that is the reader.
@@ -280,6 +285,9 @@ export type DescriptorSite = { kind: "method"; member: string; static: boolean }
  * @param write The writer's body, or the name of the shared unit that is the writer.
  * @param scopes The OAuth scopes a call needs (docs/auth.md "Scopes"); written only when non-empty.
  * @param taskStart A tool's `taskStart` option (docs/runtime.md "Tasks"); written only when `"after-input"`.
+ * @param carries The capability runtimes the descriptor carries into the bundle, key → `typed-mcp/internal` export
+ *   (`{ tasks: "installTasks" }`, `{ template: "uriTemplate" }`; docs/codegen.md "What a descriptor carries"),
+ *   written as references `key: __tmcp.<export>,` in the given order.
  * @param call The call shape for `typed-mcp/testing` (docs/testing.md "Typed calls"): a tool's §6 result kind
  *   (`result`) and `destructured: true` when its one listed parameter is a destructuring pattern (spec §3);
  *   a resource template's variables in parameter order (`params`, written when non-empty).
@@ -296,6 +304,7 @@ export function assemble(
   scopes?: readonly string[],
   taskStart?: string,
   call?: { result?: string; destructured?: boolean; params?: readonly string[] },
+  carries?: Readonly<Record<string, RuntimeHelperName>>,
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
@@ -307,6 +316,7 @@ export function assemble(
   if (completions !== undefined) obj.line(`completions: ${literal(completions)},`);
   if (scopes !== undefined && scopes.length > 0) obj.line(`scopes: ${literal(scopes)},`);
   if (taskStart === "after-input") obj.line(`taskStart: ${str(taskStart)},`);
+  for (const [key, name] of Object.entries(carries ?? {})) obj.line(`${key}: ${runtimeRef(name)},`);
   // How `typed-mcp/testing` calls the tool and reads its answer (docs/testing.md "Typed calls").
   if (call?.result !== undefined)
     obj.line(`result: ${str(call.result)},${call.destructured ? " destructured: true," : ""}`);

@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { mayRunAsTask } from "@typed-mcp/model";
 import type { ToolModel } from "@typed-mcp/model";
 import { Lines, Scope, assemble, type ImportRequest } from "./emit.js";
 import { profiledListing, type Profile, type ProfileWarning } from "./profiles.js";
@@ -107,6 +108,8 @@ export function generateTool(
       tool.scopes,
       tool.execution?.start,
       { result: tool.result.kind, destructured: tool.params.some((p) => p.role === "destructured") },
+      // A tool that may run as a task carries the tasks runtime (docs/codegen.md "What a descriptor carries").
+      mayRunAsTask(tool.execution) ? { tasks: "installTasks" } : undefined,
     ),
     warnings,
     units: share?.units ?? [],

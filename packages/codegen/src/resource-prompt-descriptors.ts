@@ -61,7 +61,7 @@ export function promptListing(p: PromptModel): PromptListing {
 
 /**
  * Generates a JavaScript expression evaluating to a `GeneratedResource` (`typed-mcp/internal`):
- * `{ listing, read(a, ctx), write(value, uri), completions?, scopes?, params?, member?, static? }` (`completions`:
+ * `{ listing, read(a, ctx), write(value, uri), completions?, scopes?, template?, params?, member?, static? }` (`completions`:
  * see {@link completionValues}).
  *
  * - `read(a, ctx)`: `a` holds the template variables (already percent-decoded strings); returns
@@ -105,9 +105,9 @@ export function generateResource(r: ResourceModel): { code: string; imports: Imp
     completionValues(r.params),
     r.scopes,
     undefined,
-    {
-      params,
-    },
+    { params },
+    // A template carries its RFC 6570 matcher (docs/codegen.md "What a descriptor carries").
+    r.uriTemplate !== undefined ? { template: "uriTemplate" } : undefined,
   );
 }
 

@@ -23,5 +23,5 @@ export { RUNTIME_HELPERS, type RuntimeHelperName } from "./runtime-helpers.js";
 export type * from "./diagnostics.js";
 export { formatDiagnostic } from "./diagnostics.js";
 export type * from "./model.js";
-export { assertNever, wireType } from "./model.js";
+export { assertNever, mayRunAsTask, wireType } from "./model.js";
 export { SCOPE_TOKEN, isValidToolName, toCamelCase, toSnakeCase, toolNameFromMember } from "./naming.js";

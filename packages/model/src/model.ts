@@ -218,6 +218,14 @@ export interface AnnotationsModel {
 /** MCP `Tool.execution.taskSupport` values (MCP 2025-11-25 "Tasks", tool-level negotiation). */
 export type TaskSupport = "forbidden" | "optional" | "required";
 
+/**
+ * Whether a tool with this `execution` may run as a task (`taskSupport` "optional" or "required"):
+ * the one rule codegen (which tools carry the tasks runtime) and the runtime (which tools need it) share.
+ */
+export function mayRunAsTask(execution: { readonly taskSupport: TaskSupport } | undefined): boolean {
+  return execution?.taskSupport === "optional" || execution?.taskSupport === "required";
+}
+
 /** A tool's `execution` (MCP 2025-11-25 `ToolExecution`): whether it may, or must, run as a task. */
 export interface ToolExecutionModel {
   taskSupport: TaskSupport;

@@ -3,7 +3,7 @@
  * import of `typed-mcp/internal` (docs/codegen.md; docs/mapping.md §1 generator and quick paths).
  *
  * One list, two checks, so that renaming or removing a helper on either side fails `pnpm build`:
- * `@typed-mcp/codegen` emits helper calls only through `helperCall(name, …)` typed with
+ * `@typed-mcp/codegen` emits helper calls only through `helperCall(name, …)` (references: `runtimeRef`) typed with
  * {@link RuntimeHelperName}, and `typed-mcp/internal` declares its helper table with
  * `satisfies Record<RuntimeHelperName, Function>`.
  *
@@ -44,6 +44,10 @@ export const RUNTIME_HELPERS = [
   "passthrough",
   "withContent",
   "resourceResult",
+  // Capability runtimes a descriptor carries, referenced, not called (typed-mcp/internal GeneratedTool.tasks,
+  // GeneratedResource.template).
+  "installTasks",
+  "uriTemplate",
 ] as const;
 
 /** The name of one runtime helper ({@link RUNTIME_HELPERS}). */

@@ -8,6 +8,7 @@
 import type { RuntimeHelperName, ToolListing } from "@typed-mcp/model";
 import type { CallToolResult, RequestContext } from "./types.js";
 import type * as self from "./internal.js";
+import type { TaskInstaller } from "./tasks/capabilities.js";
 
 /** Property under which generated tool descriptors are stored on a class (spec §1 generator path). */
 export const TOOLS: unique symbol = Symbol.for("typed-mcp.tools") as never;
@@ -35,6 +36,13 @@ export interface GeneratedTool {
   scopes?: readonly string[];
   /** The `taskStart` option (docs/runtime.md "Tasks", "Input before the task"): `"after-input"`, or absent (the task starts with the call). */
   taskStart?: "after-input";
+  /**
+   * A tool that may run as a task (`listing.execution.taskSupport` "optional" or "required") carries the
+   * tasks runtime's installer, `__tmcp.installTasks` (tasks/capabilities.ts), so that only a bundle with a
+   * task tool holds the tasks runtime (docs/runtimes.md "Bundle size"); absent on every other tool.
+   * Registering a task tool without it throws (a descriptor from an older plugin).
+   */
+  tasks?: TaskInstaller;
   /**
    * The §6 result kind (`ResultModel` kind of `@typed-mcp/model`): how `typed-mcp/testing` reads the answer
    * back (docs/testing.md "Typed calls"). Absent in descriptors of older builds.
@@ -68,6 +76,8 @@ export function isGenerated(value: unknown): value is BrandedTool {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[GENERATED] === true;
 }
 export * from "./codegen-support/helpers.js";
+/** The tasks runtime's installer, referenced (not called) by the descriptor of a task tool ({@link GeneratedTool.tasks}). */
+export { installTasks } from "./tasks/tasks.js";
 export * from "./codegen-support/resource-descriptors.js";
 
 /**

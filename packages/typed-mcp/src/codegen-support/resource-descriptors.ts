@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { UriTemplate } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/server";
 import type { PromptListing, ResourceListingEntry } from "@typed-mcp/model";
 import type { RequestContext } from "../types.js";
@@ -37,6 +38,12 @@ export interface GeneratedResource {
   completions?: Readonly<Record<string, readonly string[]>>;
   /** The `scopes` option: OAuth scopes a `resources/read` needs when the server has `auth` (docs/auth.md "Scopes"). */
   scopes?: readonly string[];
+  /**
+   * A template's RFC 6570 matcher, `__tmcp.uriTemplate` ({@link uriTemplate}), carried by its descriptor so that only a
+   * bundle with a template holds it (docs/codegen.md "What a descriptor carries"); absent for a fixed URI.
+   * Registering a template without it throws (a descriptor from an older plugin).
+   */
+  template?: (uriTemplate: string) => UriTemplate;
   /** A template's variables in parameter order (`typed-mcp/testing`'s positional reads); absent for a fixed URI. */
   params?: readonly string[];
   /** Generator path: the decorated method's name, and whether it is static. */
@@ -145,4 +152,14 @@ export function resourceResult(value: unknown, uri: string): ReadResourceResult 
   if (typeof value === "object" && value !== null && Array.isArray((value as { contents?: unknown }).contents))
     return value as ReadResourceResult;
   return { contents: [withUri(value)] };
+}
+
+/**
+ * The RFC 6570 matcher of a resource template (the MCP SDK's `UriTemplate`, the one the SDK's own
+ * `McpServer` uses), referenced (not called) by a template's descriptor as `template` and called by
+ * the registry with the listing's `uriTemplate`.
+ * @throws Error as the SDK's `UriTemplate` for a template it cannot parse (too long, too many expressions).
+ */
+export function uriTemplate(template: string): UriTemplate {
+  return new UriTemplate(template);
 }

@@ -5,13 +5,15 @@
  * The registry of resources and prompts (spec §8) behind `server.addResources`,
  * `server.addPrompts`, `server.resource`, `server.prompt` and `server.add`: registration, lookups
  * and completion hooks. The request handlers are resource-handlers.ts. Template matching is the
- * MCP SDK's `UriTemplate` (the RFC 6570 matcher the SDK's own `McpServer` uses).
+ * MCP SDK's `UriTemplate` (the RFC 6570 matcher the SDK's own `McpServer` uses), made by the
+ * `template` a template's descriptor carries (`__tmcp.uriTemplate`), so a bundle without
+ * templates holds no matcher.
  *
  * @module
  */
-import { UriTemplate } from "@modelcontextprotocol/server";
+import type { UriTemplate } from "@modelcontextprotocol/server";
 import { bindMember, collect } from "../server/class-members.js";
-import { pluginMissingMessage } from "../calls/errors.js";
+import { pluginMissingMessage, staleDescriptorMessage } from "../calls/errors.js";
 import { methodHooks } from "./completion.js";
 import type { CompletionHook, CompletionRef, MethodHook, RegisteredHook } from "./completion.js";
 import { isGenerated } from "../internal.js";
@@ -304,15 +306,21 @@ export class ResourceRegistry {
     origin: string,
   ): ResourceEntry {
     const listing = d.listing as { uri?: string; uriTemplate?: string };
-    if (listing.uriTemplate !== undefined)
+    if (listing.uriTemplate !== undefined) {
+      // The matcher is carried by the template's descriptor (docs/codegen.md "What a descriptor carries").
+      if (typeof d.template !== "function") {
+        const what = `resource template ${JSON.stringify(listing.uriTemplate)}`;
+        throw new Error(staleDescriptorMessage(what, origin, "is a URI template", ["template matcher", "template"]));
+      }
       return {
         key: listing.uriTemplate,
         descriptor: d,
         fn,
         thisArg,
         origin,
-        template: new UriTemplate(listing.uriTemplate),
+        template: d.template(listing.uriTemplate),
       };
+    }
     return { key: listing.uri!, descriptor: d, fn, thisArg, origin };
   }
 

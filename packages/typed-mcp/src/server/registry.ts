@@ -12,13 +12,15 @@ import type { UiResourceHtml, UiResourceOptions } from "./apps.js";
 import { bindMember, collect, noMembersMessage, quickArguments } from "./class-members.js";
 import { ToolListings } from "../calls/client-view.js";
 import type { ClientView, ListedTool } from "../calls/client-view.js";
-import { pluginMissingMessage } from "../calls/errors.js";
+import { pluginMissingMessage, staleDescriptorMessage } from "../calls/errors.js";
 import { GENERATED, TOOLS, isGenerated } from "../internal.js";
 import type { GeneratedTool } from "../internal.js";
 import type { ListKind } from "./dynamic-lists.js";
+import type { TaskInstaller } from "../tasks/capabilities.js";
 import type { Failure } from "../calls/pipeline.js";
 import { ResourceRegistry } from "../resources/resource-registry.js";
 import type { PendingEntries } from "../resources/resource-registry.js";
+import { mayRunAsTask } from "@typed-mcp/model";
 import type { ToolListing } from "@typed-mcp/model";
 
 /** One registered tool. */
@@ -39,8 +41,8 @@ export interface ToolEntry extends ListedTool {
 export class Registry {
   readonly #tools = new Map<string, ToolEntry>();
   readonly #listings = new ToolListings();
-  /** Some registered tool may run as a task (kept up to date like the MCP Apps flag). */
-  #hasTasks = false;
+  /** The task installer of a registered tool that may run as a task (its descriptor's `tasks`), kept up to date like the MCP Apps flag. */
+  #taskInstaller: TaskInstaller | undefined;
   /** Resources, templates and prompts (spec §8). */
   readonly resources: ResourceRegistry;
   #hasUi = false;
@@ -76,7 +78,7 @@ export class Registry {
   removeTool(name: string): boolean {
     if (!this.#tools.delete(name)) return false;
     this.#hasUi = [...this.#tools.values()].some((e) => e.listing._meta?.ui !== undefined);
-    this.#hasTasks = [...this.#tools.values()].some(isTaskTool);
+    this.#taskInstaller = [...this.#tools.values()].find(isTaskTool)?.descriptor.tasks;
     this.#listings.invalidate();
     this.#changed(["tools"]);
     return true;
@@ -196,7 +198,12 @@ export class Registry {
 
   /** Whether a registered tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
   hasTaskTools(): boolean {
-    return this.#hasTasks;
+    return this.#taskInstaller !== undefined;
+  }
+
+  /** What installs the tasks runtime on an SDK instance while a tool may run as a task (tasks/capabilities.ts), else `undefined`. */
+  taskInstaller(): TaskInstaller | undefined {
+    return this.#taskInstaller;
   }
 
   /** Whether the tool `name` may run as a task (tasks.ts answers only such calls' results specially). */
@@ -248,7 +255,7 @@ export class Registry {
     for (const entry of entries) {
       this.#tools.set(entry.name, entry);
       if (entry.listing._meta?.ui !== undefined) this.#hasUi = true;
-      if (isTaskTool(entry)) this.#hasTasks = true;
+      if (isTaskTool(entry)) this.#taskInstaller ??= entry.descriptor.tasks;
     }
     this.#listings.invalidate();
     this.#uiChecked = false;
@@ -277,6 +284,10 @@ function makeToolEntry(
   bound: { fn: (...args: unknown[]) => unknown; thisArg: unknown; origin: string },
 ): ToolEntry {
   const visibility = descriptor.listing._meta?.ui?.visibility;
+  if (mayRunAsTask(descriptor.listing.execution) && typeof descriptor.tasks !== "function") {
+    const what = `tool ${JSON.stringify(descriptor.listing.name)}`;
+    throw new Error(staleDescriptorMessage(what, bound.origin, "may run as a task", ["task runtime", "tasks"]));
+  }
   return {
     name: descriptor.listing.name,
     listing: descriptor.listing,
@@ -290,6 +301,5 @@ function makeToolEntry(
 
 /** Whether a tool may run as a task (`execution.taskSupport` "optional" or "required"; tasks.ts). */
 function isTaskTool(entry: ToolEntry): boolean {
-  const support = entry.listing.execution?.taskSupport;
-  return support === "optional" || support === "required";
+  return mayRunAsTask(entry.listing.execution);
 }

@@ -5,9 +5,9 @@
  *
  * Building one SDK `Server` from an `McpServer`'s parts (spec §0): the SDK server factory behind
  * `server.fetch` (one per HTTP request), `serveStdio` and `serveHttp` (one per connection). It
- * installs every handler — `tools/list`, `tools/call` (tool-call.ts, tasks.ts), resources and
- * prompts (resource-handlers.ts), the 2026-07-28 `input_required` flow — and the SDK patches the
- * request's transport needs (sdk-patches.ts).
+ * installs every handler — `tools/list`, `tools/call` (tool-call.ts; tasks.ts through the installer
+ * a task tool's descriptor carries), resources and prompts (resource-handlers.ts), the 2026-07-28
+ * `input_required` flow — and the SDK patches the request's transport needs (sdk-patches.ts).
  *
  * @module
  */
@@ -42,8 +42,8 @@ import { afterCancel, connectWithEventStore } from "../protocol/sdk-patches-stor
 import { eventStoreFor } from "../store/resumption.js";
 import { callerOf } from "../transports/caller.js";
 import type { Pager } from "../protocol/pagination.js";
-import { installTasks, withTaskCapabilities } from "../tasks/tasks.js";
-import type { ServerTasks } from "../tasks/access.js";
+import { withTaskCapabilities } from "../tasks/capabilities.js";
+import type { TaskSource } from "../tasks/access.js";
 import { callTool } from "../calls/tool-call.js";
 import { installMiddleware } from "../calls/middleware.js";
 import type { Middleware } from "../calls/middleware.js";
@@ -63,8 +63,8 @@ export interface ServerParts {
   readonly auth: AuthHandler | undefined;
   /** Bounds on `tools/call` arguments. */
   readonly limits: ArgumentLimits;
-  /** The tasks of every connection and request. */
-  readonly tasks: ServerTasks;
+  /** What the tasks of every connection and request are made from (by the tasks runtime, when a task tool is registered). */
+  readonly tasks: TaskSource;
   /** This instance's part in a shared store (the `store` option), else `undefined`. */
   readonly shared: SharedInstance | undefined;
   /** The pages of `tools/list` and the resource and prompt listings (the `pageSize` option). */
@@ -117,10 +117,16 @@ export function buildSdkServer(parts: ServerParts, ctx?: McpRequestContext, conn
   const limits = parts.limits;
   const observed = observe(sdk, parts.instrumentation, connection, ctx);
   const rawArguments = patchRawMessages(sdk, (args) => checkArgumentBounds(args, limits), observed);
-  // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is registered.
-  const tasks = registry.hasTaskTools()
-    ? installTasks(sdk, parts.tasks, (ctx) => viewOf(sdk, ctx), connection, parts.callerKey, registry)
-    : undefined;
+  // `task` option tools run as tasks for clients that negotiated them (tasks.ts), installed only while one is
+  // registered, by the installer their descriptors carry (tasks/capabilities.ts: no task tool, no task runtime bundled).
+  const tasks = registry.taskInstaller()?.(
+    sdk,
+    parts.tasks,
+    (ctx) => viewOf(sdk, ctx),
+    connection,
+    parts.callerKey,
+    registry,
+  );
   const shared = parts.shared;
   sdk.setRequestHandler("tools/call", (request, ctx) => {
     const entry = registry.tool(request.params.name);

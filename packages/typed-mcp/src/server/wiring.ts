@@ -14,7 +14,9 @@ import type { ArgumentLimits } from "../protocol/limits.js";
 import { Pager } from "../protocol/pagination.js";
 import { Subscriptions } from "../resources/subscriptions.js";
 import { shareFanOut } from "../store/fan-out.js";
-import { serverTasks } from "../store/shared-tasks.js";
+import { SharedInstance } from "../store/shared.js";
+import { resolveTaskOptions } from "../tasks/quotas.js";
+import type { TaskSource } from "../tasks/access.js";
 import { ListenStreams } from "../streams/listen-streams.js";
 import type { StreamLimits } from "../streams/listen-streams.js";
 import { checkAllowedOrigins } from "../transports/origin.js";
@@ -45,7 +47,8 @@ export interface ServerHooks {
  * Builds the state of a server from its checked options (`limits` is server/options.ts
  * `checkServerOptions`'s answer for `options`).
  *
- * @throws RangeError as `checkAllowedOrigins` for an invalid `allowedOrigins`.
+ * @throws RangeError or TypeError for invalid `tasks` options (tasks/quotas.ts) or `store.leaseMs`
+ *   (store/shared.ts), RangeError as `checkAllowedOrigins` for an invalid `allowedOrigins`.
  */
 export function wireServer(
   options: McpServerOptions,
@@ -54,7 +57,11 @@ export function wireServer(
 ): ServerState {
   const report = (failure: Parameters<typeof reportFailure>[0]) => reportFailure(failure, options);
   const lists = new ListChanges(options.dynamic === true);
-  const { tasks, shared } = serverTasks(options.tasks, options.store);
+  // The `tasks` option is checked here, then `store` (its `leaseMs`); the tasks themselves are made by
+  // the tasks runtime a task tool carries (tasks/access.ts `TaskSource`).
+  resolveTaskOptions(options.tasks);
+  const shared = options.store === undefined ? undefined : new SharedInstance(options.store);
+  const tasks: TaskSource = { options: options.tasks, shared };
   const fanOut = shareFanOut(shared, {
     dynamic: options.dynamic === true,
     lists: (kinds) => lists.announce(kinds),

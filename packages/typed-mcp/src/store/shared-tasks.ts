@@ -23,15 +23,14 @@ import type { Caller } from "../transports/caller.js";
 import { decodeCursor, encodeCursor } from "../protocol/pagination.js";
 import { cutEchoed } from "../codegen-support/argument-errors.js";
 import { abortedBy, cancelRecord, localAccess } from "../tasks/access.js";
-import type { ServerTasks, TaskAccess } from "../tasks/access.js";
+import type { ServerTasks, TaskAccess, TaskSource } from "../tasks/access.js";
 import { quotaError, resultBytes } from "../tasks/quotas.js";
 import { keepResult } from "./shared-results.js";
 import { isTerminal, TaskStore } from "../tasks/store.js";
-import type { TaskOptions } from "../tasks/store.js";
 import type { TaskError, TaskRecord, TaskStatus, TaskView } from "../tasks/store.js";
 import type { CallToolResult } from "../types.js";
-import { SharedInstance, storeUnavailable } from "./shared.js";
-import type { StoreOption } from "./shared.js";
+import { storeUnavailable } from "./shared.js";
+import type { SharedInstance } from "./shared.js";
 
 /** A task as the store keeps it (JSON). */
 interface StoredTask {
@@ -66,20 +65,16 @@ interface Run {
 }
 
 /**
- * The tasks of a new `McpServer` (server.ts): its own `TaskStore` (`options`), reached directly
- * without `store`; with it, through {@link SharedTasks} on this instance's {@link SharedInstance}.
- * @throws RangeError or TypeError for invalid `tasks` options (tasks/quotas.ts) or `store.leaseMs` (store/shared.ts).
+ * The tasks of a server (made once, by the tasks runtime, from its {@link TaskSource}): its own
+ * `TaskStore` (the `tasks` option), reached directly without `store`; with it, through
+ * {@link SharedTasks} on this instance's {@link SharedInstance}.
  */
-export function serverTasks(
-  options: TaskOptions | undefined,
-  store: StoreOption | undefined,
-): { tasks: ServerTasks; shared: SharedInstance | undefined } {
-  const local = new TaskStore(options);
-  if (store === undefined)
-    return { tasks: { store: local, access: localAccess(local), shared: undefined }, shared: undefined };
-  const shared = new SharedInstance(store);
-  const tasks = new SharedTasks(shared, local);
-  return { tasks: { store: local, access: tasks, shared: tasks }, shared };
+export function tasksOf(source: TaskSource): ServerTasks {
+  if (source.made !== undefined) return source.made;
+  const local = new TaskStore(source.options);
+  const shared = source.shared === undefined ? undefined : new SharedTasks(source.shared, local);
+  source.made = { store: local, access: shared ?? localAccess(local), shared };
+  return source.made;
 }
 
 /** Tasks per `tasks/list` page (as tasks/store.ts). */

@@ -9,6 +9,8 @@
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { TaskRecord, TaskStore, TaskView } from "./store.js";
+import type { TaskOptions } from "./quotas.js";
+import type { SharedInstance } from "../store/shared.js";
 import type { Caller } from "../transports/caller.js";
 
 /** The tasks of one `McpServer` (server.ts): its store, how the handlers reach tasks, and the shared store's writer (with the `store` option). */
@@ -23,6 +25,20 @@ export interface ServerTasks {
         readonly startTask: (work: () => Promise<void>) => void;
       }
     | undefined;
+}
+
+/**
+ * What a server's tasks are made from, in every bundle: the `tasks` option (checked by the
+ * constructor) and this instance's part in a shared store. The tasks themselves ({@link ServerTasks}:
+ * the `TaskStore`, and with a store store/shared-tasks.ts `SharedTasks`) are made by the tasks
+ * runtime a task tool's descriptor carries (tasks/capabilities.ts), once per server, the first time
+ * it is installed — so a bundle without task tools holds neither.
+ */
+export interface TaskSource {
+  readonly options: TaskOptions | undefined;
+  readonly shared: SharedInstance | undefined;
+  /** The tasks, once made. */
+  made?: ServerTasks;
 }
 
 /** The tasks as the `tasks/*` handlers see them. */

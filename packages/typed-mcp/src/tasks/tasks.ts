@@ -34,13 +34,14 @@ import {
   ProtocolErrorCode,
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
-import type { ServerCapabilities, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
+import type { Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { cutEchoed } from "../codegen-support/argument-errors.js";
 import type { ClientView } from "../calls/client-view.js";
 import { bindInputSource, roundAnswersOf } from "../calls/input-required.js";
 import { hasTasks, isStateless } from "../protocol/revisions.js";
 import { ConnectionTaskInputs, TaskInputs } from "./input.js";
-import type { ServerTasks, TaskAccess } from "./access.js";
+import type { ServerTasks, TaskAccess, TaskSource } from "./access.js";
+import { tasksOf } from "../store/shared-tasks.js";
 import { ANONYMOUS_OWNER, callerOf } from "../transports/caller.js";
 import type { Caller, CallerKey } from "../transports/caller.js";
 import { bindTask, checkRequestedTtl } from "./store.js";
@@ -48,12 +49,7 @@ import type { TaskChange, TaskRecord, TaskStore, TaskView } from "./store.js";
 import type { CallToolResult } from "../types.js";
 import { detailedTask, legacyPayload, legacyTask, modernTask } from "./wire.js";
 import { TaskCreated } from "./created.js";
-
-/** The SEP-2663 extension id of tasks on 2026-07-28. */
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
-/** The 2025-11-25 server capability: `tasks/list`, `tasks/cancel` and task-augmented `tools/call`. */
-const LEGACY_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+import { TASKS_EXTENSION } from "./capabilities.js";
 
 /** A request schema of `specTypeSchemas` as it is at run time (a zod object; typed as Standard Schema only). */
 type ParamsOf<P> = { shape: { params: StandardSchemaV1<P, P> } };
@@ -77,24 +73,14 @@ interface SdkInternals {
 export type CallRunner = (ctx: ServerContext) => Promise<CallToolResult>;
 
 /**
- * Adds the task capabilities to `capabilities` (when `taskTools` is true): the 2025-11-25
- * `tasks` capability and the 2026-07-28 extension. {@link installTasks} removes each from the
- * answer of the other revision family.
- */
-export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools: boolean): ServerCapabilities {
-  if (!taskTools) return capabilities;
-  const extensions = { ...(capabilities as { extensions?: Record<string, object> }).extensions, [TASKS_EXTENSION]: {} };
-  return { ...capabilities, tasks: LEGACY_CAPABILITY, extensions } as ServerCapabilities;
-}
-
-/**
  * Registers the `tasks/*` handlers on one SDK instance and shapes its capabilities per revision
  * (`initialize` without the extension key, `server/discover` without `capabilities.tasks`; the
  * SDK's `_oninitialize` / `_ondiscover` are wrapped on this instance).
  *
- * @param tasks The server's tasks: its store (shared by every SDK instance of the server), how the
- *   handlers reach tasks (its own store, or a shared store's: store/shared-tasks.ts), and the
- *   shared store's writer when there is one.
+ * @param source What the server's tasks are made from; the first installation makes them
+ *   (store/shared-tasks.ts `tasksOf`): the store shared by every SDK instance of the server, how
+ *   the handlers reach tasks (its own store, or a shared store's), and the shared store's writer
+ *   when there is one.
  * @param viewOf The client view of a request.
  * @param connection The id of the connection (stdio) the instance serves, which owns its tasks; `undefined` for HTTP.
  * @param callerKey The server's `callerKey` option (caller.ts).
@@ -103,13 +89,14 @@ export function withTaskCapabilities(capabilities: ServerCapabilities, taskTools
  */
 export function installTasks(
   sdk: Server,
-  tasks: ServerTasks,
+  source: TaskSource,
   viewOf: (ctx: ServerContext) => ClientView,
   connection: string | undefined,
   callerKey: CallerKey | undefined,
   tools: { mayRunAsTask(name: string): boolean },
 ): TaskCalls {
   patchSdkForTasks(sdk, tools);
+  const tasks = tasksOf(source);
   const calls = new TaskCalls(sdk, tasks, viewOf, connection, callerKey);
   installTaskHandlers(sdk, tasks.access, calls, viewOf);
   return calls;
