@@ -19,10 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
-import { eventually, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
+import { eventually, listen, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
 import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
 import { TASKS_EXTENSION } from "../helpers/raw-http.ts";
-import { sseMessages } from "../helpers/sse.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/everything", import.meta.url));
 const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
@@ -75,52 +74,6 @@ function post2026(url: URL, method: string, params: Record<string, unknown>) {
 let redis: RedisServer;
 let outDir: string;
 let everything: Cluster;
-
-/** A 2026-07-28 `subscriptions/listen` stream opened through the balancer: where it is held, and what arrived on it. */
-interface Listen {
-  upstream: string;
-  messages: Array<Record<string, any>>;
-  close(): void;
-}
-
-async function listen(url: URL, notifications: Record<string, unknown>): Promise<Listen> {
-  const controller = new AbortController();
-  const response = await fetch(url, {
-    method: "POST",
-    signal: controller.signal,
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "subscriptions/listen",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "subscriptions/listen",
-      params: {
-        notifications,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    }),
-  });
-  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const messages: Array<Record<string, any>> = [];
-  void (async () => {
-    try {
-      for await (const message of sseMessages(response.body!)) messages.push(message);
-    } catch {
-      // closed by the test
-    }
-  })();
-  // The SDK acknowledges a listen before any notification (SEP-2575): the stream is live after it.
-  await eventually(() => messages.length > 0);
-  return { upstream: response.headers.get("x-upstream") ?? "?", messages, close: () => controller.abort() };
-}
 
 beforeAll(async () => {
   // Synced on every write: the outage scenario checks that nothing acknowledged is lost.

@@ -13,8 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
-import { eventually, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
-import { messagesOf } from "../runtime/helpers.js";
+import { eventually, listen, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
 
 const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
 
@@ -149,64 +148,17 @@ describe("2025-era SSE resumption across instances", () => {
   });
 });
 
-/** A 2026-07-28 `subscriptions/listen` stream through the balancer: where it is held, what arrived, and its close. */
-async function listen(notifications: Record<string, unknown>) {
-  const controller = new AbortController();
-  const listenParams = {
-    notifications,
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
-      "io.modelcontextprotocol/clientCapabilities": {},
-    },
-  };
-  const response = await fetch(fixture.balancer.url, {
-    method: "POST",
-    signal: controller.signal,
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "subscriptions/listen",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: listenParams }),
-  });
-  const messages: Array<Record<string, any>> = [];
-  const ids: string[] = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = "";
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buffer += value;
-        const events = buffer.split("\n\n");
-        buffer = events.pop()!;
-        for (const event of events) {
-          ids.push(...[...event.matchAll(/^id: ?(.*)$/gm)].map((m) => m[1]!));
-          messages.push(...messagesOf(event));
-        }
-      }
-    } catch {
-      // cut by the test
-    }
-  })();
-  await eventually(() => messages.length > 0);
-  return { upstream: response.headers.get("x-upstream") ?? "?", messages, ids, cut: () => controller.abort() };
-}
-
 describe("2026-07-28: after a listen stream is cut, the client listens again", () => {
   it("the SDK's listen events carry no id (nothing to resume); a list_changed raised after the re-listen on another instance arrives on it", async () => {
     const [a, b, c] = fixture.upstreams as [string, string, string];
     await steer(fixture, a);
-    const first = await listen({ toolsListChanged: true });
+    const first = await listen(fixture.balancer.url, { toolsListChanged: true });
     expect(first.upstream).toBe(a);
     expect(first.ids).toEqual([]);
-    first.cut();
+    first.close();
     // docs/scaling.md: the client listens again (here on B), then re-lists what it cares about.
     await steer(fixture, b);
-    const again = await listen({ toolsListChanged: true });
+    const again = await listen(fixture.balancer.url, { toolsListChanged: true });
     expect(again.upstream).toBe(b);
     await steer(fixture, c);
     const listed = await post2026("tools/list");
@@ -216,6 +168,6 @@ describe("2026-07-28: after a listen stream is cut, the client listens again", (
     expect(removed.upstream).toBe(a);
     await eventually(() => again.messages.some((m) => m.method === "notifications/tools/list_changed"));
     expect(again.messages.filter((m) => m.method === "notifications/tools/list_changed")).toHaveLength(1);
-    again.cut();
+    again.close();
   });
 });
