@@ -1,14 +1,14 @@
 /**
  * Three Node instances of one server behind Debian's nginx (round robin), for the full-tier
- * scale-out tests (docs/scaling.md "Tests"): starting them, one raw JSON-RPC POST through the
- * balancer with the upstream that served it (nginx's `X-Upstream`), a 2026-07-28 listen stream
+ * scale-out tests (docs/scaling.md "Tests"): starting them (raw POSTs through the balancer, with
+ * the upstream that served each, are test/helpers/raw-http.ts's), a 2026-07-28 listen stream
  * opened through it, and steering the next request to a named instance with pings (round robin is
  * A, B, C, A, …).
  */
 import { startServer, type Running } from "../runtimes/helpers.ts";
 import { startBalancer, type Balancer } from "./balancer.ts";
-import { rpcRequest } from "./raw-http.ts";
-import { messagesOf, sseEvents } from "./sse.ts";
+import { post, rpcRequest } from "./raw-http.ts";
+import { sseEvents } from "./sse.ts";
 
 /** Three instances behind one balancer, and the upstream (`host:port`) of each. */
 export interface Cluster {
@@ -33,18 +33,6 @@ export async function startCluster(args: (i: number) => string[], env: Record<st
       for (const instance of instances) await instance.stop();
     },
   };
-}
-
-/** One raw JSON-RPC POST (2025-11-25 headers unless `headers` say otherwise); the answer to it and the upstream that served it. */
-export async function post(
-  url: URL,
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<{ answer: Record<string, any>; upstream: string }> {
-  const response = await fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method, params }, { url, headers }));
-  const answer = messagesOf(await response.text()).find((m) => m.id === 1)!;
-  return { answer, upstream: response.headers.get("x-upstream") ?? "?" };
 }
 
 /** Sends pings (no session) until the next request lands on `target` (round robin); bounded. */

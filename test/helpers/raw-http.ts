@@ -1,6 +1,7 @@
 /**
  * Raw Streamable HTTP requests, as `curl` sends them (no MCP client, no session): one JSON-RPC
- * POST, to a served URL or a server's own `fetch`, and the answer to it.
+ * POST, to a served URL or a server's own `fetch`, and the answer to it (with the upstream that
+ * served it, for the scale-out tests behind nginx).
  */
 import { messagesOf } from "./sse.ts";
 
@@ -28,43 +29,61 @@ export function rpcRequest(
   });
 }
 
-/** POSTs `{ jsonrpc: "2.0", id: 1, method, params }` with `headers`; the JSON-RPC answer to id 1 (JSON or SSE body). */
-async function answerTo(
-  url: URL | string,
+/** Where a raw request goes: a served URL (through `fetch`), or a server's own `fetch`. */
+export type Target = URL | string | { fetch(request: Request): Promise<Response> };
+
+/** The JSON-RPC answer to a raw POST, and the upstream that served it (nginx's `X-Upstream`; `?` without a balancer). */
+export interface Exchange {
+  answer: Record<string, any>;
+  upstream: string;
+}
+
+/**
+ * POSTs `{ jsonrpc: "2.0", id: 1, method, params }` to `target` (2025-11-25 headers unless
+ * `headers` say otherwise); the answer to id 1 (JSON or SSE body) and the upstream that served it.
+ */
+export async function post(
+  target: Target,
   method: string,
   params: Record<string, unknown>,
-  headers: Record<string, string>,
-): Promise<Record<string, any>> {
-  const response = await fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method, params }, { url, headers }));
-  return messagesOf(await response.text()).find((m) => m.id === 1)!;
+  headers: Record<string, string> = {},
+): Promise<Exchange> {
+  const message = { jsonrpc: "2.0", id: 1, method, params };
+  const response =
+    typeof target === "object" && "fetch" in target
+      ? await target.fetch(rpcRequest(message, { headers }))
+      : await fetch(rpcRequest(message, { url: target, headers }));
+  const answer = messagesOf(await response.text()).find((m) => m.id === 1)!;
+  return { answer, upstream: response.headers.get("x-upstream") ?? "?" };
 }
 
 /** One raw 2025-11-25 POST without a session (`headers` added, e.g. `Authorization`); the JSON-RPC answer to id 1. */
-export function post2025(
+export async function post2025(
   url: URL | string,
   method: string,
   params: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Record<string, any>> {
-  return answerTo(url, method, params, headers);
+  return (await post(url, method, params, headers)).answer;
 }
 
 /**
- * One raw 2026-07-28 POST: the SEP-2243 headers (`Mcp-Method`, and `Mcp-Name` from `params.name`
- * or `params.taskId`), `params._meta` the per-request envelope (protocol version, `clientInfo`
- * named `client`, client capabilities `{ elicitation: {}, extensions }`, by default declaring the
- * tasks extension), `headers` added; the JSON-RPC answer to id 1.
+ * One raw 2026-07-28 POST to `target`: the SEP-2243 headers (`Mcp-Method`, and `Mcp-Name` from
+ * `params.name` or `params.taskId`), `params._meta` the per-request envelope (protocol version,
+ * `clientInfo` named `client`, client capabilities `{ elicitation: {}, extensions }`, by default
+ * declaring the tasks extension), `headers` added; the JSON-RPC answer to id 1 and the upstream
+ * that served it.
  */
 export function post2026(
-  url: URL | string,
+  target: Target,
   method: string,
   params: Record<string, unknown>,
   options: { client?: string; extensions?: Record<string, object>; headers?: Record<string, string> } = {},
-): Promise<Record<string, any>> {
+): Promise<Exchange> {
   const { client = "raw", extensions = { [TASKS_EXTENSION]: {} }, headers = {} } = options;
   const name = params.name ?? params.taskId;
-  return answerTo(
-    url,
+  return post(
+    target,
     method,
     {
       ...params,

@@ -19,9 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
-import { eventually, listen, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
+import { eventually, listen, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
 import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
-import { TASKS_EXTENSION } from "../helpers/raw-http.ts";
+import { post, post2026 } from "../helpers/raw-http.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/everything", import.meta.url));
 const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
@@ -51,24 +51,6 @@ async function connectClient(
   await client.connect(new StreamableHTTPClientTransport(c.balancer.url, { fetch: recording(log) }));
   await eventually(() => log.some((l) => l.method === "GET"));
   return client;
-}
-
-/** A 2026-07-28 POST (SEP-2243 headers, the `_meta` envelope declaring elicitation and the tasks extension). */
-function post2026(url: URL, method: string, params: Record<string, unknown>) {
-  const name = (params.name ?? params.taskId) as string | undefined;
-  return post(
-    url,
-    method,
-    {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { name: "balanced", version: "1.0.0" },
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
-      },
-    },
-    { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name !== undefined && { "mcp-name": name }) },
-  );
 }
 
 let redis: RedisServer;

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startRedis, type RedisServer } from "../helpers/redis-server.ts";
-import { eventually, listen, post, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
+import { eventually, listen, startCluster, steer, type Cluster } from "../helpers/cluster.ts";
+import { post2026 } from "../helpers/raw-http.ts";
 
 const INSTANCE = fileURLToPath(new URL("./fixtures/instance.mjs", import.meta.url));
 
@@ -29,21 +30,13 @@ afterAll(async () => {
 });
 
 /** A 2026-07-28 request through the balancer (SEP-2243 headers, the `_meta` envelope). */
-function post2026(method: string, params: Record<string, unknown> = {}) {
-  const name = params.name as string | undefined;
-  const _meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "resume", version: "1.0.0" },
-    "io.modelcontextprotocol/clientCapabilities": {},
-  };
-  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name && { "mcp-name": name }) };
-  return post(fixture.balancer.url, method, { ...params, _meta }, headers);
-}
+const viaBalancer = (method: string, params: Record<string, unknown> = {}) =>
+  post2026(fixture.balancer.url, method, params, { client: "resume" });
 
 /** How many `drip` calls finished on the instance `at` (its `counts` tool, steered there). */
 async function drippedOn(at: string): Promise<number> {
   await steer(fixture, at);
-  const { answer, upstream } = await post2026("tools/call", { name: "counts", arguments: {} });
+  const { answer, upstream } = await viaBalancer("tools/call", { name: "counts", arguments: {} });
   expect(upstream).toBe(at);
   return JSON.parse(answer.result.content[0].text).dripped;
 }
@@ -161,10 +154,10 @@ describe("2026-07-28: after a listen stream is cut, the client listens again", (
     const again = await listen(fixture.balancer.url, { toolsListChanged: true });
     expect(again.upstream).toBe(b);
     await steer(fixture, c);
-    const listed = await post2026("tools/list");
+    const listed = await viaBalancer("tools/list");
     expect(listed.upstream).toBe(c);
     expect(listed.answer.result.tools.some((t: { name: string }) => t.name === "drip")).toBe(true);
-    const removed = await post2026("tools/call", { name: "remove_greet", arguments: {} });
+    const removed = await viaBalancer("tools/call", { name: "remove_greet", arguments: {} });
     expect(removed.upstream).toBe(a);
     await eventually(() => again.messages.some((m) => m.method === "notifications/tools/list_changed"));
     expect(again.messages.filter((m) => m.method === "notifications/tools/list_changed")).toHaveLength(1);
