@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
+import { createClient } from "@redis/client";
 import { freePort } from "../runtimes/helpers.ts";
 
 /** A running redis-server. */
@@ -23,7 +24,15 @@ export interface RedisServer {
   dispose(): Promise<void>;
   /** `DBSIZE`: the number of keys. */
   dbsize(): Promise<number>;
+  /** Runs `fn` with a node-redis client connected to this server (closed afterwards): `KEYS`, `INFO`, `MEMORY USAGE`, …. */
+  query<T>(fn: (client: RedisClient) => Promise<T>): Promise<T>;
 }
+
+/** A node-redis client (RESP 2, no modules) for the server on `port`. */
+const clientFor = (port: number) => createClient({ url: `redis://127.0.0.1:${port}` });
+
+/** The node-redis client {@link RedisServer.query} hands out. */
+type RedisClient = ReturnType<typeof clientFor>;
 
 /** Starts redis-server on a free 127.0.0.1 port; resolves once it answers PING (its data loaded). */
 export async function startRedis(options: { appendfsync?: "always" | "everysec" } = {}): Promise<RedisServer> {
@@ -66,6 +75,15 @@ export async function startRedis(options: { appendfsync?: "always" | "everysec" 
       const match = /^:(\d+)\r\n/.exec(reply);
       if (match === null) throw new Error(`DBSIZE answered ${JSON.stringify(reply)}`);
       return Number(match[1]);
+    },
+    async query(fn) {
+      const client = clientFor(port);
+      await client.connect();
+      try {
+        return await fn(client);
+      } finally {
+        client.destroy();
+      }
     },
   };
 }
