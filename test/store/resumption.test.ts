@@ -7,6 +7,9 @@
 //   result) is cut by the client after progress 2; the client resumes with `Last-Event-ID`
 //   (Streamable HTTP "Resumability and Redelivery") through another instance, and gets progress
 //   3–6 and the result, in order, each once.
+// - 2025-11-25, the server closes the stream on purpose (`ctx.closeStream()`, the polling style
+//   of SEP-1699) after progress 1 on A: the client reconnects with `Last-Event-ID` through
+//   another instance and gets progress 2 and the result, once.
 // - 2026-07-28: a listen stream cut, then listened again on another instance: a `list_changed`
 //   raised after the re-listen arrives on it.
 import { fileURLToPath } from "node:url";
@@ -33,12 +36,44 @@ afterAll(async () => {
 const viaBalancer = (method: string, params: Record<string, unknown> = {}) =>
   post2026(fixture.balancer.url, method, params, { client: "resume" });
 
-/** How many `drip` calls finished on the instance `at` (its `counts` tool, steered there). */
-async function drippedOn(at: string): Promise<number> {
+/** How many `drip` (or `poll`) calls finished on the instance `at` (its `counts` tool, steered there). */
+async function finishedOn(at: string, tool: "dripped" | "polled" = "dripped"): Promise<number> {
   await steer(fixture, at);
   const { answer, upstream } = await viaBalancer("tools/call", { name: "counts", arguments: {} });
   expect(upstream).toBe(at);
-  return JSON.parse(answer.result.content[0].text).dripped;
+  return JSON.parse(answer.result.content[0].text)[tool];
+}
+
+/** What the client's fetch sent: the upstream, the HTTP method and the request's `Last-Event-ID`. */
+type Sent = { upstream: string; method: string; lastEventId: string | null };
+
+/** A fetch that records every request into `log`, and hands the response to `shape` (for a cut). */
+function recording(
+  log: Sent[],
+  shape: (response: Response, body: { params?: { name?: string } }) => Response = (r) => r,
+): typeof fetch {
+  return async (input, init) => {
+    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { params?: { name?: string } }) : {};
+    const response = await fetch(input, init);
+    const headers = new Headers(init?.headers);
+    log.push({
+      upstream: response.headers.get("x-upstream") ?? "?",
+      method: init?.method ?? "GET",
+      lastEventId: headers.get("last-event-id"),
+    });
+    return shape(response, body);
+  };
+}
+
+/** A reconnection scheduler that waits until `tool` finished once more on `a`, then steers to `b` (not A) and reconnects. */
+function afterFinishing(a: string, b: string, tool: "dripped" | "polled", before: number) {
+  return (reconnect: () => void) => {
+    void (async () => {
+      await eventually(async () => (await finishedOn(a, tool)) > before, 20_000);
+      await steer(fixture, b);
+      reconnect();
+    })();
+  };
 }
 
 /**
@@ -75,27 +110,13 @@ function cutAfterProgress(response: Response, after: number): Response {
 describe("2025-era SSE resumption across instances", () => {
   it("a tools/call stream cut after progress 2 on A, resumed with Last-Event-ID through another instance, delivers progress 3–6 and the result in order, once", async () => {
     const [a, b] = fixture.upstreams as [string, string, string];
-    const before = await drippedOn(a);
-    const log: { upstream: string; method: string; lastEventId: string | null }[] = [];
-    const cutting: typeof fetch = async (input, init) => {
-      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { params?: { name?: string } }) : {};
-      const response = await fetch(input, init);
-      const headers = new Headers(init?.headers);
-      log.push({
-        upstream: response.headers.get("x-upstream") ?? "?",
-        method: init?.method ?? "GET",
-        lastEventId: headers.get("last-event-id"),
-      });
-      return body.params?.name === "drip" ? cutAfterProgress(response, 2) : response;
-    };
+    const before = await finishedOn(a);
+    const log: Sent[] = [];
+    const cutting = recording(log, (response, body) =>
+      body.params?.name === "drip" ? cutAfterProgress(response, 2) : response,
+    );
     // Each reconnection waits until the call finished on A, then is steered to B (not A).
-    const scheduler = (reconnect: () => void) => {
-      void (async () => {
-        await eventually(async () => (await drippedOn(a)) > before, 20_000);
-        await steer(fixture, b);
-        reconnect();
-      })();
-    };
+    const scheduler = afterFinishing(a, b, "dripped", before);
     const client = new Client({ name: "resume", version: "1.0.0" });
     await client.connect(
       new StreamableHTTPClientTransport(fixture.balancer.url, { fetch: cutting, reconnectionScheduler: scheduler }),
@@ -117,6 +138,34 @@ describe("2025-era SSE resumption across instances", () => {
     const resumed = log.filter((l) => l.lastEventId !== null);
     expect(resumed.length).toBeGreaterThan(0);
     expect(resumed.every((l) => l.upstream === b)).toBe(true);
+    await client.close();
+  });
+
+  it("a tools/call stream the server closes on purpose (ctx.closeStream()) after progress 1 on A: the client reconnects with Last-Event-ID through another instance and gets progress 2 and the result, once", async () => {
+    const [a, b] = fixture.upstreams as [string, string, string];
+    const before = await finishedOn(a, "polled");
+    const log: Sent[] = [];
+    const client = new Client({ name: "resume", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(fixture.balancer.url, {
+        fetch: recording(log),
+        reconnectionScheduler: afterFinishing(a, b, "polled", before),
+      }),
+    );
+    await eventually(() => log.some((l) => l.method === "GET"));
+    await steer(fixture, a);
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: "poll", arguments: {} },
+      { timeout: 15_000, onprogress: (p) => progress.push(p.progress) },
+    );
+    // closeStream() answered true: the stream was resumable, and the server ended it.
+    expect((result.content as { text: string }[])[0]!.text).toBe("closed true");
+    expect(progress).toEqual([1, 2]);
+    expect(log.find((l) => l.method === "POST" && l.upstream === a)).toBeDefined();
+    const resumed = log.filter((l) => l.lastEventId !== null);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed.every((l) => l.upstream === b && l.method === "GET")).toBe(true);
     await client.close();
   });
 
