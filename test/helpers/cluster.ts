@@ -7,7 +7,7 @@
  */
 import { startServer, type Running } from "../runtimes/helpers.ts";
 import { startBalancer, type Balancer } from "./balancer.ts";
-import { post, rpcRequest } from "./raw-http.ts";
+import { listenRequest, post } from "./raw-http.ts";
 import { sseEvents } from "./sse.ts";
 
 /** Three instances behind one balancer, and the upstream (`host:port`) of each. */
@@ -71,21 +71,9 @@ export interface Listen {
  */
 export async function listen(url: URL, notifications: Record<string, unknown>): Promise<Listen> {
   const controller = new AbortController();
-  const message = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "subscriptions/listen",
-    params: {
-      notifications,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
-        "io.modelcontextprotocol/clientCapabilities": {},
-      },
-    },
-  };
-  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" };
-  const response = await fetch(rpcRequest(message, { url, headers }), { signal: controller.signal });
+  const response = await fetch(listenRequest(notifications, { url, client: "listener" }), {
+    signal: controller.signal,
+  });
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("text/event-stream"))
     throw new Error(`subscriptions/listen answered ${response.status} ${type}: ${await response.text()}`);

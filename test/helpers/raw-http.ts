@@ -29,6 +29,36 @@ export function rpcRequest(
   });
 }
 
+/** The 2026-07-28 per-request `_meta` envelope: protocol version, `clientInfo` named `client`, `capabilities`. */
+function envelope(client: string, capabilities: Record<string, unknown>): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: client, version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+  };
+}
+
+/**
+ * A 2026-07-28 `subscriptions/listen` POST (SEP-2575) asking for `notifications` (e.g.
+ * `{ toolsListChanged: true }`): JSON-RPC id `id` (default 1), the SEP-2243 headers and the
+ * `_meta` envelope of a client named `client` (default `raw`) declaring no capabilities; `url`
+ * and `headers` as for {@link rpcRequest}.
+ */
+export function listenRequest(
+  notifications: unknown,
+  options: { id?: number; client?: string; url?: URL | string; headers?: Record<string, string> } = {},
+): Request {
+  const { id = 1, client = "raw", url, headers } = options;
+  const params = { notifications, _meta: envelope(client, {}) };
+  return rpcRequest(
+    { jsonrpc: "2.0", id, method: "subscriptions/listen", params },
+    {
+      ...(url !== undefined && { url }),
+      headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen", ...headers },
+    },
+  );
+}
+
 /** Where a raw request goes: a served URL (through `fetch`), or a server's own `fetch`. */
 export type Target = URL | string | { fetch(request: Request): Promise<Response> };
 
@@ -87,11 +117,7 @@ export function post2026(
     method,
     {
       ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { name: client, version: "1" },
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions },
-      },
+      _meta: envelope(client, { elicitation: {}, extensions }),
     },
     {
       "mcp-protocol-version": "2026-07-28",

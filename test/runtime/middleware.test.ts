@@ -16,6 +16,7 @@ import { generated } from "../../packages/typed-mcp/dist/internal.js";
 import { createServer } from "./fixtures/tools.mjs";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
 import { messagesOf } from "../helpers/sse.ts";
+import { listenRequest } from "../helpers/raw-http.ts";
 import { createTask, getTask } from "../helpers/tasks.ts";
 import { serveTransport } from "../../packages/typed-mcp/dist/transports/stdio.js";
 
@@ -467,28 +468,9 @@ describe("tasks and input_required rounds", () => {
 });
 
 describe("2026-07-28 subscriptions/listen on server.fetch", () => {
-  const ENVELOPE = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
-    "io.modelcontextprotocol/clientCapabilities": {},
-  };
   const listen = (server: McpServer, authInfo?: Record<string, unknown>) =>
     server.fetch(
-      new Request("http://127.0.0.1/mcp", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "subscriptions/listen",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 7,
-          method: "subscriptions/listen",
-          params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
-        }),
-      }),
+      listenRequest({ toolsListChanged: true }, { id: 7, client: "listener" }),
       authInfo === undefined ? undefined : { authInfo: authInfo as never },
     );
 
@@ -510,7 +492,7 @@ describe("2026-07-28 subscriptions/listen on server.fetch", () => {
       method: "subscriptions/listen",
       requestId: 7,
       protocolVersion: "2026-07-28",
-      clientInfo: { name: "listener", version: "1.0.0" },
+      clientInfo: { name: "listener", version: "1" },
       transport: "http",
       caller: "anonymous",
       inputRetry: false,

@@ -46,6 +46,7 @@ const EXPECTED_TOOLS =
   "]";
 
 import { recordIncoming, type Raw } from "../helpers/wire.ts";
+import { listenRequest } from "../helpers/raw-http.ts";
 export { recordIncoming, type Raw };
 
 /** A TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot report theirs). */
@@ -156,13 +157,6 @@ function toolsListResult(raw: Raw[]): Record<string, unknown> | undefined {
   return raw.find((m) => m.result && Array.isArray(m.result.tools))?.result;
 }
 
-/** The `_meta` envelope of a raw 2026-07-28 request. */
-const MODERN_ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
 export interface ScenarioOptions {
   /** The URL of the running server (read after `beforeAll`). */
   url: () => string;
@@ -222,22 +216,7 @@ export function httpScenario(opts: ScenarioOptions): void {
   // (re-streamed by typed-mcp with its byte ceiling) arrives whole on this runtime: the ack, then,
   // as the fixture advertises no listChanged, the listen result closing it.
   it("subscriptions/listen: 1,001 URIs is -32602 naming streams.maxListenUris; an accepted stream arrives whole", async () => {
-    const listen = (notifications: unknown) =>
-      fetch(opts.url(), {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "subscriptions/listen",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 9,
-          method: "subscriptions/listen",
-          params: { notifications, _meta: MODERN_ENVELOPE },
-        }),
-      });
+    const listen = (notifications: unknown) => fetch(listenRequest(notifications, { id: 9, url: opts.url() }));
     const refused = await listen({ resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `x://${i}`) });
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
