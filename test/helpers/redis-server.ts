@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
 import { createClient } from "@redis/client";
-import { freePort } from "../runtimes/helpers.ts";
+import { freePort, waitForPort } from "../runtimes/helpers.ts";
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -44,7 +44,7 @@ export async function startRedis(options: { appendfsync?: "always" | "everysec" 
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     child = spawn("redis-server", args, { stdio: "ignore" });
-    await waitForPort(port);
+    await waitForPort(port, child, "redis-server");
     // A restarted server answers -LOADING until its append-only file is read.
     const deadline = Date.now() + 20_000;
     while (!(await redisReply(port, "PING").catch(() => "")).startsWith("+PONG")) {
@@ -108,21 +108,4 @@ function redisCommand(port: number, command: string): Promise<void> {
     socket.on("close", () => resolve());
     socket.on("error", () => resolve());
   });
-}
-
-/** Resolves once `port` accepts a connection (bounded: 20 s). */
-async function waitForPort(port: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within 20 s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

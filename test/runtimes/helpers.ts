@@ -4,7 +4,7 @@
 // errors) for the fixture in test/runtimes/fixtures/src — never copied from output.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
@@ -59,6 +59,28 @@ export function freePort(): Promise<number> {
       s.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * Resolves once 127.0.0.1:`port` accepts a TCP connection (bounded: 20 s); rejects, naming `name`,
+ * at once when `child` exits first, or after the 20 s.
+ */
+export async function waitForPort(port: number, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening on ${port}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not listen on ${port} within 20 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A started server process, killed (with its process group) by `stop`. */
