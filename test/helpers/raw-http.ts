@@ -62,9 +62,11 @@ export function listenRequest(
 /** Where a raw request goes: a served URL (through `fetch`), or a server's own `fetch`. */
 export type Target = URL | string | { fetch(request: Request): Promise<Response> };
 
-/** The JSON-RPC answer to a raw POST, and the upstream that served it (nginx's `X-Upstream`; `?` without a balancer). */
+/** What a raw POST got: its JSON-RPC answer, every message of the body, the HTTP status, and the upstream that served it (nginx's `X-Upstream`; `?` without a balancer). */
 export interface Exchange {
   answer: Record<string, any>;
+  messages: Array<Record<string, any>>;
+  status: number;
   upstream: string;
 }
 
@@ -83,8 +85,9 @@ export async function post(
     typeof target === "object" && "fetch" in target
       ? await target.fetch(rpcRequest(message, { headers }))
       : await fetch(rpcRequest(message, { url: target, headers }));
-  const answer = messagesOf(await response.text()).find((m) => m.id === 1)!;
-  return { answer, upstream: response.headers.get("x-upstream") ?? "?" };
+  const messages = messagesOf(await response.text());
+  const answer = messages.find((m) => m.id === 1)!;
+  return { answer, messages, status: response.status, upstream: response.headers.get("x-upstream") ?? "?" };
 }
 
 /** One raw 2025-11-25 POST without a session (`headers` added, e.g. `Authorization`); the JSON-RPC answer to id 1. */
@@ -99,25 +102,31 @@ export async function post2025(
 
 /**
  * One raw 2026-07-28 POST to `target`: the SEP-2243 headers (`Mcp-Method`, and `Mcp-Name` from
- * `params.name` or `params.taskId`), `params._meta` the per-request envelope (protocol version,
- * `clientInfo` named `client`, client capabilities `{ elicitation: {}, extensions }`, by default
- * declaring the tasks extension), `headers` added; the JSON-RPC answer to id 1 and the upstream
- * that served it.
+ * `params.name`, `params.taskId` or `params.uri`), `params._meta` the per-request envelope
+ * (protocol version, `clientInfo` named `client`, client capabilities `capabilities`, by default
+ * `{ elicitation: {}, extensions }` with `extensions` by default declaring the tasks extension)
+ * with the keys of the `params._meta` given added, `headers` added; what it got ({@link Exchange}).
  */
 export function post2026(
   target: Target,
   method: string,
   params: Record<string, unknown>,
-  options: { client?: string; extensions?: Record<string, object>; headers?: Record<string, string> } = {},
+  options: {
+    client?: string;
+    extensions?: Record<string, object>;
+    capabilities?: Record<string, unknown>;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Exchange> {
   const { client = "raw", extensions = { [TASKS_EXTENSION]: {} }, headers = {} } = options;
-  const name = params.name ?? params.taskId;
+  const capabilities = options.capabilities ?? { elicitation: {}, extensions };
+  const name = params.name ?? params.taskId ?? params.uri;
   return post(
     target,
     method,
     {
       ...params,
-      _meta: envelope(client, { elicitation: {}, extensions }),
+      _meta: { ...envelope(client, capabilities), ...(params._meta as object | undefined) },
     },
     {
       "mcp-protocol-version": "2026-07-28",
