@@ -14,31 +14,34 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { interleavedRounds, median } from "./rounds.mjs";
 import { generatedTools, payloads, zodSchemas } from "../../packages/codegen/bench/readers.mjs";
 
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
-/** A 2026-07-28 `tools/call` request for `name` with `args` (also otel.mjs's). */
-export function callRequest(name, args) {
-  return new Request("http://127.0.0.1/mcp", {
+/**
+ * A 2026-07-28 POST of `method` with `params` (also cold-start.mjs's and store.mjs's): the `_meta`
+ * envelope (client `bench`, `capabilities` its client capabilities), MCP-Protocol-Version,
+ * Mcp-Method and, from `params.name` or `params.taskId`, Mcp-Name; to `url` (default
+ * `http://127.0.0.1/mcp`, for a server's own `fetch`).
+ */
+export function request2026(method, params, { url = "http://127.0.0.1/mcp", capabilities = {} } = {}) {
+  const name = params.name ?? params.taskId;
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+  };
+  return new Request(url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
+      "mcp-method": method,
+      ...(name !== undefined && { "mcp-name": name }),
     },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name, arguments: args, _meta: ENVELOPE },
-    }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta } }),
   });
 }
+
+/** A 2026-07-28 `tools/call` request for `name` with `args` (also otel.mjs's). */
+export const callRequest = (name, args) => request2026("tools/call", { name, arguments: args });
 
 /** The JSON-RPC result of a response (JSON or one SSE `data:` line). */
 export async function resultOf(response) {

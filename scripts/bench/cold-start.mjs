@@ -20,6 +20,7 @@ import { build } from "vite";
 import typedMcp from "@typed-mcp/unplugin/vite";
 import { viteConfig, writeProject } from "./project.mjs";
 import { median } from "./rounds.mjs";
+import { request2026, resultOf } from "./call.mjs";
 
 const TOOLS = 5;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -128,39 +129,6 @@ const mcpWorker :Workerd.Worker = (
 `;
 }
 
-/** A 2026-07-28 `tools/list` POST (the `_meta` envelope and the MCP-Protocol-Version / Mcp-Method headers). */
-async function listTools(url) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/list",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/list",
-      params: {
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const json = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .find((l) => l.startsWith("data: "))
-        ?.slice(6);
-  return JSON.parse(json ?? "null")?.result;
-}
-
 /** One workerd run: milliseconds from the spawn of `workerd serve config` to the answer of the first `tools/list`. */
 export async function workerdRun(workerd, config) {
   const t0 = performance.now();
@@ -178,7 +146,7 @@ export async function workerdRun(workerd, config) {
         if (m.event === "listen" && m.socket === "http") resolve(m.port);
       });
     });
-    const result = await listTools(`http://127.0.0.1:${port}/mcp`);
+    const result = await resultOf(await fetch(request2026("tools/list", {}, { url: `http://127.0.0.1:${port}/mcp` })));
     const ms = performance.now() - t0;
     checkListing(result, `workerd ${config}`);
     return ms;

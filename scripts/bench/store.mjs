@@ -18,40 +18,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { interleavedRounds, median } from "./rounds.mjs";
+import { request2026, resultOf } from "./call.mjs";
 
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-};
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const OWNER = { token: "t", clientId: "bench", scopes: [], extra: { issuer: "https://issuer.example", subject: "u" } };
 
-/** A 2026-07-28 POST of `method` with `params`. */
-function request(method, params) {
-  const name = params.name ?? params.taskId;
-  return new Request("http://127.0.0.1/mcp", {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(name !== undefined && { "mcp-name": name }),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } }),
-  });
-}
-
-async function resultOf(response) {
-  const text = await response.text();
-  const json = text.startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .find((l) => l.startsWith("data: "))
-        ?.slice(6);
-  return JSON.parse(json ?? "null")?.result;
-}
+/** A 2026-07-28 POST of `method` with `params`, declaring the tasks extension. */
+const request = (method, params) => request2026(method, params, { capabilities: TASKS });
 
 const freePort = () =>
   new Promise((resolve) => {

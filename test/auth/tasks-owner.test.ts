@@ -138,7 +138,7 @@ describe.each(["jwt", "opaque"] as const)("access tokens: %s", (format) => {
       post2026(http.url, method, params, {
         client: user,
         headers: { authorization: `Bearer ${users[user].accessToken}` },
-      });
+      }).then((exchange) => exchange.answer);
 
     it("bob gets exactly the unknown-id answer; alice's task is untouched and hers", async () => {
       const created = (await post("alice", "tools/call", { name: "slow_compute", arguments: { seconds: 30 } })).result;

@@ -7,10 +7,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../runtimes/helpers.ts";
+import { freePort, waitForPort } from "../runtimes/helpers.ts";
 
 /** A running balancer. */
 export interface Balancer {
@@ -60,7 +59,7 @@ export async function startBalancer(upstreams: readonly string[]): Promise<Balan
   const child: ChildProcess = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log")], {
     stdio: "ignore",
   });
-  await waitForPort(port, child);
+  await waitForPort(port, child, "nginx");
   return {
     url: new URL(`http://127.0.0.1:${port}/mcp`),
     async stop() {
@@ -72,21 +71,4 @@ export async function startBalancer(upstreams: readonly string[]): Promise<Balan
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}) before listening`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port} within 20 s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -1,13 +1,14 @@
 /**
  * Three Node instances of one server behind Debian's nginx (round robin), for the full-tier
- * scale-out tests (docs/scaling.md "Tests"): starting them, one raw JSON-RPC POST through the
- * balancer with the upstream that served it (nginx's `X-Upstream`), and steering the next request
- * to a named instance with pings (round robin is A, B, C, A, …).
+ * scale-out tests (docs/scaling.md "Tests"): starting them (raw POSTs through the balancer, with
+ * the upstream that served each, are test/helpers/raw-http.ts's), a 2026-07-28 listen stream
+ * opened through it, and steering the next request to a named instance with pings (round robin is
+ * A, B, C, A, …).
  */
 import { startServer, type Running } from "../runtimes/helpers.ts";
 import { startBalancer, type Balancer } from "./balancer.ts";
-import { rpcRequest } from "./raw-http.ts";
-import { messagesOf } from "./sse.ts";
+import { listenRequest, post } from "./raw-http.ts";
+import { sseEvents } from "./sse.ts";
 
 /** Three instances behind one balancer, and the upstream (`host:port`) of each. */
 export interface Cluster {
@@ -34,18 +35,6 @@ export async function startCluster(args: (i: number) => string[], env: Record<st
   };
 }
 
-/** One raw JSON-RPC POST (2025-11-25 headers unless `headers` say otherwise); the answer to it and the upstream that served it. */
-export async function post(
-  url: URL,
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<{ answer: Record<string, any>; upstream: string }> {
-  const response = await fetch(rpcRequest({ jsonrpc: "2.0", id: 1, method, params }, { url, headers }));
-  const answer = messagesOf(await response.text()).find((m) => m.id === 1)!;
-  return { answer, upstream: response.headers.get("x-upstream") ?? "?" };
-}
-
 /** Sends pings (no session) until the next request lands on `target` (round robin); bounded. */
 export async function steer(c: Cluster, target: string): Promise<void> {
   const before = c.upstreams[(c.upstreams.indexOf(target) + c.upstreams.length - 1) % c.upstreams.length];
@@ -60,4 +49,46 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
     if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A 2026-07-28 `subscriptions/listen` stream: where it is held, what arrived on it (and the SSE ids its events carried), and its close. */
+export interface Listen {
+  /** The instance holding it (nginx's `X-Upstream`; `?` without a balancer). */
+  upstream: string;
+  /** The JSON-RPC messages that arrived, in order (the acknowledgement first). */
+  messages: Array<Record<string, any>>;
+  /** The `id` of every event that carried one, in order. */
+  ids: string[];
+  /** Closes it from the client's side (a cut, as the instance sees it). */
+  close(): void;
+}
+
+/**
+ * Opens a 2026-07-28 `subscriptions/listen` stream at `url` asking for `notifications`
+ * (SEP-2575's filter, e.g. `{ toolsListChanged: true }`) and resolves once the SDK's
+ * acknowledgement arrived (the stream is live after it; bounded by {@link eventually}). Throws
+ * when the answer is not an SSE stream.
+ */
+export async function listen(url: URL, notifications: Record<string, unknown>): Promise<Listen> {
+  const controller = new AbortController();
+  const response = await fetch(listenRequest(notifications, { url, client: "listener" }), {
+    signal: controller.signal,
+  });
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.startsWith("text/event-stream"))
+    throw new Error(`subscriptions/listen answered ${response.status} ${type}: ${await response.text()}`);
+  const messages: Array<Record<string, any>> = [];
+  const ids: string[] = [];
+  void (async () => {
+    try {
+      for await (const event of sseEvents(response.body!)) {
+        if (event.id !== undefined) ids.push(event.id);
+        messages.push(...event.messages);
+      }
+    } catch {
+      // closed by the test
+    }
+  })();
+  await eventually(() => messages.length > 0);
+  return { upstream: response.headers.get("x-upstream") ?? "?", messages, ids, close: () => controller.abort() };
 }

@@ -9,7 +9,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
-import { freePort } from "../runtimes/helpers.ts";
+import { createClient } from "@redis/client";
+import { freePort, waitForPort } from "../runtimes/helpers.ts";
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -23,7 +24,15 @@ export interface RedisServer {
   dispose(): Promise<void>;
   /** `DBSIZE`: the number of keys. */
   dbsize(): Promise<number>;
+  /** Runs `fn` with a node-redis client connected to this server (closed afterwards): `KEYS`, `INFO`, `MEMORY USAGE`, …. */
+  query<T>(fn: (client: RedisClient) => Promise<T>): Promise<T>;
 }
+
+/** A node-redis client (RESP 2, no modules) for the server on `port`. */
+const clientFor = (port: number) => createClient({ url: `redis://127.0.0.1:${port}` });
+
+/** The node-redis client {@link RedisServer.query} hands out. */
+type RedisClient = ReturnType<typeof clientFor>;
 
 /** Starts redis-server on a free 127.0.0.1 port; resolves once it answers PING (its data loaded). */
 export async function startRedis(options: { appendfsync?: "always" | "everysec" } = {}): Promise<RedisServer> {
@@ -35,7 +44,7 @@ export async function startRedis(options: { appendfsync?: "always" | "everysec" 
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     child = spawn("redis-server", args, { stdio: "ignore" });
-    await waitForPort(port);
+    await waitForPort(port, child, "redis-server");
     // A restarted server answers -LOADING until its append-only file is read.
     const deadline = Date.now() + 20_000;
     while (!(await redisReply(port, "PING").catch(() => "")).startsWith("+PONG")) {
@@ -67,6 +76,15 @@ export async function startRedis(options: { appendfsync?: "always" | "everysec" 
       if (match === null) throw new Error(`DBSIZE answered ${JSON.stringify(reply)}`);
       return Number(match[1]);
     },
+    async query(fn) {
+      const client = clientFor(port);
+      await client.connect();
+      try {
+        return await fn(client);
+      } finally {
+        client.destroy();
+      }
+    },
   };
 }
 
@@ -90,21 +108,4 @@ function redisCommand(port: number, command: string): Promise<void> {
     socket.on("close", () => resolve());
     socket.on("error", () => resolve());
   });
-}
-
-/** Resolves once `port` accepts a connection (bounded: 20 s). */
-async function waitForPort(port: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within 20 s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

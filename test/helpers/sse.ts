@@ -18,12 +18,19 @@ export function messagesOf(body: string): Array<Record<string, any>> {
     .map((data) => JSON.parse(data));
 }
 
+/** One complete SSE event: its `id` field (`undefined` when it has none) and its JSON-RPC messages. */
+export interface SseEvent {
+  id: string | undefined;
+  messages: Array<Record<string, any>>;
+}
+
 /**
- * The JSON-RPC messages of a live SSE body, each as soon as its event is complete (an event split
- * across chunks waits for the rest). Ends when the stream ends; rejects when it errors; leaving
- * the loop early releases the body's reader (the body itself stays open: cancel it to close it).
+ * The events of a live SSE body, each as soon as it is complete (an event split across chunks
+ * waits for the rest); `id` is the value of its `id:` line (one leading space dropped, WHATWG
+ * HTML §9.2.6). Ends when the stream ends; rejects when it errors; leaving the loop early
+ * releases the body's reader (the body itself stays open: cancel it to close it).
  */
-export async function* sseMessages(body: ReadableStream<BufferSource>): AsyncGenerator<Record<string, any>> {
+export async function* sseEvents(body: ReadableStream<BufferSource>): AsyncGenerator<SseEvent> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   try {
@@ -33,9 +40,17 @@ export async function* sseMessages(body: ReadableStream<BufferSource>): AsyncGen
       buffer += value;
       const events = buffer.split("\n\n");
       buffer = events.pop()!;
-      for (const event of events) yield* messagesOf(event);
+      for (const event of events) {
+        const id = /^id: ?(.*)$/m.exec(event)?.[1];
+        yield { id, messages: messagesOf(event) };
+      }
     }
   } finally {
     reader.releaseLock();
   }
+}
+
+/** The JSON-RPC messages of a live SSE body, in order, as {@link sseEvents} reads them. */
+export async function* sseMessages(body: ReadableStream<BufferSource>): AsyncGenerator<Record<string, any>> {
+  for await (const event of sseEvents(body)) yield* event.messages;
 }

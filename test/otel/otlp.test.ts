@@ -151,6 +151,31 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * One `graph_stats` call over HTTP, start to stop: a receiver started, the bundle started over
+ * HTTP with `env` (and `OTEL_EXPORTER_OTLP_ENDPOINT` = the receiver, unless `exporting` is false),
+ * the official client's call (with `meta` as its `_meta`), then SIGTERM (the playground flushes)
+ * and the receiver closed; what it received and the call's result.
+ */
+async function callOverHttp(
+  env: Record<string, string>,
+  { exporting = true, meta }: { exporting?: boolean; meta?: Record<string, unknown> } = {},
+): Promise<{ receiver: Receiver; result: Awaited<ReturnType<Client["callTool"]>> }> {
+  const receiver = new Receiver();
+  await receiver.start();
+  const { child, url } = await startHttp({ ...(exporting && { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }), ...env });
+  try {
+    const client = new Client({ name: "otlp-e2e", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const result = await client.callTool({ name: "graph_stats", arguments: {}, ...(meta && { _meta: meta }) });
+    await client.close();
+    return { receiver, result };
+  } finally {
+    await stop(child);
+    await receiver.close();
+  }
+}
+
 const BOUNDS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** Waits (bounded, 10 s) until `check` holds. */
@@ -166,21 +191,11 @@ const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
 describe("the playground with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   it("over serveHttp: the tools/call span, child of the client's traceparent, and the operation histogram, in OTLP protobuf", async () => {
-    const receiver = new Receiver();
-    await receiver.start();
-    const { child, url } = await startHttp({
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_SERVICE_NAME: "memory-e2e",
-    });
-    try {
-      const client = new Client({ name: "otlp-e2e", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      const result = await client.callTool({ name: "graph_stats", arguments: {}, _meta: { traceparent: TRACEPARENT } });
-      expect(result.isError).toBeUndefined();
-      await client.close();
-    } finally {
-      await stop(child);
-    }
+    const { receiver, result } = await callOverHttp(
+      { OTEL_SERVICE_NAME: "memory-e2e" },
+      { meta: { traceparent: TRACEPARENT } },
+    );
+    expect(result.isError).toBeUndefined();
     expect(receiver.contentTypes).toContain("/v1/traces application/x-protobuf");
     expect(receiver.resource["service.name"]).toBe("memory-e2e");
     const span = receiver.spans.find((s) => s.name === "tools/call graph_stats");
@@ -204,7 +219,6 @@ describe("the playground with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       count: 1,
       bounds: BOUNDS,
     });
-    await receiver.close();
   });
 
   it("over stdio: notifications/initialized and the tools/call as SERVER spans (network.transport pipe), mcp.server.session.duration at close", async () => {
@@ -239,40 +253,16 @@ describe("the playground with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   });
 
   it("OTEL_RESOURCE_ATTRIBUTES reaches the exported resource beside OTEL_SERVICE_NAME's default", async () => {
-    const receiver = new Receiver();
-    await receiver.start();
-    const { child, url } = await startHttp({
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=e2e",
-    });
-    try {
-      const client = new Client({ name: "otlp-e2e", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      await client.callTool({ name: "graph_stats", arguments: {} });
-      await client.close();
-    } finally {
-      await stop(child);
-    }
+    const { receiver } = await callOverHttp({ OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=e2e" });
     expect(receiver.resource).toMatchObject({
       "deployment.environment.name": "e2e",
       "service.name": "typed-mcp-memory",
     });
-    await receiver.close();
   });
 
   it("without it: nothing is exported", async () => {
-    const receiver = new Receiver();
-    await receiver.start();
-    const { child, url } = await startHttp({ OTEL_SERVICE_NAME: "memory-e2e" });
-    try {
-      const client = new Client({ name: "otlp-e2e", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      await client.callTool({ name: "graph_stats", arguments: {} });
-      await client.close();
-    } finally {
-      await stop(child);
-    }
+    const { receiver, result } = await callOverHttp({ OTEL_SERVICE_NAME: "memory-e2e" }, { exporting: false });
+    expect(result.isError).toBeUndefined();
     expect(receiver.contentTypes).toEqual([]);
-    await receiver.close();
   });
 });

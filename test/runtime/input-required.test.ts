@@ -17,7 +17,7 @@ import type {
   ElicitResult,
   RequestContext,
 } from "../../packages/typed-mcp/dist/index.js";
-import { messagesOf } from "./helpers.js";
+import { post2026 } from "../helpers/raw-http.ts";
 
 const NAME_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
   type: "object",
@@ -144,40 +144,16 @@ function createServer(options: { key?: string } = {}): McpServer {
   return server;
 }
 
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, sampling: {}, roots: {} },
-};
-
-/** One raw 2026-07-28 POST to `server.fetch`: HTTP status and the JSON-RPC response. */
+/** One raw 2026-07-28 POST to `server.fetch` (declaring elicitation, sampling and roots): HTTP status, the JSON-RPC response and every message. */
 async function post(
   server: McpServer,
   method: string,
   params: Record<string, unknown>,
   headers: Record<string, string> = {},
 ) {
-  const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        ...(typeof (params.name ?? params.uri) === "string" && { "mcp-name": String(params.name ?? params.uri) }),
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method,
-        params: { ...params, _meta: { ...ENVELOPE, ...(params._meta as object) } },
-      }),
-    }),
-  );
-  const messages = messagesOf(await response.text());
-  return { status: response.status, message: messages.find((m) => m.id === 1)!, messages };
+  const capabilities = { elicitation: {}, sampling: {}, roots: {} };
+  const { status, answer, messages } = await post2026(server, method, params, { capabilities, headers });
+  return { status, message: answer, messages };
 }
 
 const call = (server: McpServer, name: string, extra: Record<string, unknown> = {}) =>

@@ -15,7 +15,7 @@ import { SDK_FACTORY } from "../../packages/typed-mcp/dist/server.js";
 import { generated } from "../../packages/typed-mcp/dist/internal.js";
 import { createServer } from "./fixtures/tools.mjs";
 import { createTaskServer } from "./fixtures/tasks-tools.mjs";
-import { messagesOf } from "../helpers/sse.ts";
+import { listenRequest, post2026 } from "../helpers/raw-http.ts";
 import { createTask, getTask } from "../helpers/tasks.ts";
 import { serveTransport } from "../../packages/typed-mcp/dist/transports/stdio.js";
 
@@ -299,32 +299,11 @@ describe("a list a middleware changes per caller", () => {
       if (!filter || ctx.method !== "tools/list") return result;
       return { ...result, tools: (result.tools as Array<{ name: string }>).filter((t) => t.name === "add") };
     });
-    const raw = async () => {
-      const response = await server.fetch(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/list",
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tools/list",
-            params: {
-              _meta: {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-                "io.modelcontextprotocol/clientCapabilities": {},
-              },
-            },
-          }),
-        }),
-      );
-      return messagesOf(await response.text())[0]!.result as { tools: Array<{ name: string }>; cacheScope?: string };
-    };
+    const raw = async () =>
+      (await post2026(server, "tools/list", {}, { capabilities: {} })).answer.result as {
+        tools: Array<{ name: string }>;
+        cacheScope?: string;
+      };
     // The SDK 2.4.0 answers every 2026-07-28 list `private` unless a cache hint says otherwise;
     // the chain sets it itself on a list a middleware built, whatever that default becomes.
     expect((await raw()).tools.length).toBeGreaterThan(1);
@@ -467,28 +446,9 @@ describe("tasks and input_required rounds", () => {
 });
 
 describe("2026-07-28 subscriptions/listen on server.fetch", () => {
-  const ENVELOPE = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "listener", version: "1.0.0" },
-    "io.modelcontextprotocol/clientCapabilities": {},
-  };
   const listen = (server: McpServer, authInfo?: Record<string, unknown>) =>
     server.fetch(
-      new Request("http://127.0.0.1/mcp", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "subscriptions/listen",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 7,
-          method: "subscriptions/listen",
-          params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
-        }),
-      }),
+      listenRequest({ toolsListChanged: true }, { id: 7, client: "listener" }),
       authInfo === undefined ? undefined : { authInfo: authInfo as never },
     );
 
@@ -510,7 +470,7 @@ describe("2026-07-28 subscriptions/listen on server.fetch", () => {
       method: "subscriptions/listen",
       requestId: 7,
       protocolVersion: "2026-07-28",
-      clientInfo: { name: "listener", version: "1.0.0" },
+      clientInfo: { name: "listener", version: "1" },
       transport: "http",
       caller: "anonymous",
       inputRetry: false,

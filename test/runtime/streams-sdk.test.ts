@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { listenRequest } from "../helpers/raw-http.ts";
 import { PINNED_SDK_VERSION } from "../../packages/typed-mcp/dist/protocol/sdk-patches.js";
 import { applyListenRules } from "../../packages/typed-mcp/dist/streams/stdio-listen.js";
 
@@ -92,24 +93,7 @@ describe("SDK assumptions of the stream bounds", () => {
 
   it("7. createMcpHandler answers a listen with a text/event-stream body whose cancel tears the subscription down (frees its maxSubscriptions slot)", async () => {
     const handler = sdk.createMcpHandler(factory, { maxSubscriptions: 1 });
-    const listen = () =>
-      handler.fetch(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "subscriptions/listen",
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "subscriptions/listen",
-            params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
-          }),
-        }),
-      );
+    const listen = () => handler.fetch(listenRequest({ toolsListChanged: true }));
     const first = await listen();
     expect(first.headers.get("content-type"), changed("a listen stream is no longer text/event-stream")).toMatch(
       /^text\/event-stream/,

@@ -7,14 +7,9 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterEach, describe, expect, it } from "vitest";
 import { heldBytes } from "../helpers/heap.ts";
 import { sseMessages } from "../helpers/sse.ts";
+import { listenRequest } from "../helpers/raw-http.ts";
 import { McpServer } from "../../packages/typed-mcp/dist/index.js";
 import type { McpServerOptions } from "../../packages/typed-mcp/dist/index.js";
-
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
 
 /** A token caller as an application's own auth hands it to server.fetch (caller.ts: issuer + sub + client_id). */
 const token = (subject: string) => ({
@@ -44,22 +39,7 @@ async function listen(
   o: { id?: number; headers?: Record<string, string>; authInfo?: ReturnType<typeof token> } = {},
 ): Promise<Response> {
   const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "subscriptions/listen",
-        ...o.headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: o.id ?? 1,
-        method: "subscriptions/listen",
-        params: { notifications, _meta: ENVELOPE },
-      }),
-    }),
+    listenRequest(notifications, { ...(o.id !== undefined && { id: o.id }), ...(o.headers && { headers: o.headers }) }),
     o.authInfo === undefined ? undefined : { authInfo: o.authInfo },
   );
   opened.push(response);

@@ -322,7 +322,7 @@ describe("tasks over HTTP (2026-07-28, SEP-2663 extension)", () => {
 
   /** One raw 2026-07-28 POST (SEP-2243 headers, the `_meta` envelope); `extensions` are the request's declared client extensions. */
   const post = (method: string, params: Record<string, unknown>, extensions?: Record<string, object>) =>
-    post2026(http.url, method, params, { extensions });
+    post2026(http.url, method, params, { extensions }).then((exchange) => exchange.answer);
   const strip = ({ _meta, ...rest }: Record<string, unknown>) => rest;
   /** Polls tasks/get until the task is terminal (or `status`). */
   async function settled(taskId: string, status?: string): Promise<Record<string, any>> {

@@ -4,7 +4,7 @@
 // errors) for the fixture in test/runtimes/fixtures/src — never copied from output.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
@@ -46,6 +46,7 @@ const EXPECTED_TOOLS =
   "]";
 
 import { recordIncoming, type Raw } from "../helpers/wire.ts";
+import { listenRequest } from "../helpers/raw-http.ts";
 export { recordIncoming, type Raw };
 
 /** A TCP port that was free a moment ago on 127.0.0.1 (for servers that cannot report theirs). */
@@ -58,6 +59,28 @@ export function freePort(): Promise<number> {
       s.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * Resolves once 127.0.0.1:`port` accepts a TCP connection (bounded: 20 s); rejects, naming `name`,
+ * at once when `child` exits first, or after the 20 s.
+ */
+export async function waitForPort(port: number, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening on ${port}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not listen on ${port} within 20 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A started server process, killed (with its process group) by `stop`. */
@@ -156,13 +179,6 @@ function toolsListResult(raw: Raw[]): Record<string, unknown> | undefined {
   return raw.find((m) => m.result && Array.isArray(m.result.tools))?.result;
 }
 
-/** The `_meta` envelope of a raw 2026-07-28 request. */
-const MODERN_ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
 export interface ScenarioOptions {
   /** The URL of the running server (read after `beforeAll`). */
   url: () => string;
@@ -222,22 +238,7 @@ export function httpScenario(opts: ScenarioOptions): void {
   // (re-streamed by typed-mcp with its byte ceiling) arrives whole on this runtime: the ack, then,
   // as the fixture advertises no listChanged, the listen result closing it.
   it("subscriptions/listen: 1,001 URIs is -32602 naming streams.maxListenUris; an accepted stream arrives whole", async () => {
-    const listen = (notifications: unknown) =>
-      fetch(opts.url(), {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "subscriptions/listen",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 9,
-          method: "subscriptions/listen",
-          params: { notifications, _meta: MODERN_ENVELOPE },
-        }),
-      });
+    const listen = (notifications: unknown) => fetch(listenRequest(notifications, { id: 9, url: opts.url() }));
     const refused = await listen({ resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `x://${i}`) });
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",

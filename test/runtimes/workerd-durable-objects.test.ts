@@ -20,7 +20,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { startWorkerd, type Workerd } from "../helpers/workerd-store.ts";
 import { cancelTask, createTask, getTask, taskResult } from "../helpers/tasks.ts";
 import { post2026 as post2026At } from "../helpers/raw-http.ts";
-import { listen } from "../helpers/listen.ts";
+import { listen } from "../helpers/cluster.ts";
 
 const WORKER = fileURLToPath(new URL("./fixtures/durable-objects/worker.mjs", import.meta.url));
 const CLASSES = { STORE: "McpObject" };
@@ -93,7 +93,7 @@ describe("in memory", () => {
   });
 
   it("resources/updated raised through b reaches the 2026-07-28 listen stream opened through a, only for its URI", async () => {
-    const stream = await listen(`${workerd.urls.a}mcp`, { resourceSubscriptions: ["demo://watched"] });
+    const stream = await listen(new URL(`${workerd.urls.a}mcp`), { resourceSubscriptions: ["demo://watched"] });
     for (const uri of ["demo://other", "demo://watched"])
       expect(
         (await post2026(workerd.urls.b, "tools/call", { name: "announce_update", arguments: { uri } })).result,

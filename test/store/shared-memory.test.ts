@@ -12,34 +12,6 @@ import * as __tmcp from "../../packages/typed-mcp/dist/internal.js";
 import { createTaskServer, taskState } from "../runtime/fixtures/tasks-tools.mjs";
 import { cancelTask, createTask, getTask, listTasks, taskResult } from "../helpers/tasks.ts";
 import { post2026 } from "../helpers/raw-http.ts";
-import { messagesOf } from "../runtime/helpers.js";
-
-/** A 2026-07-28 request (the tasks extension declared) to `server.fetch` itself; the JSON-RPC answer. */
-async function post2026Fetch(
-  server: { fetch: (r: Request) => Promise<Response> },
-  method: string,
-  params: Record<string, any>,
-) {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-  };
-  const response = await server.fetch(
-    new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        "mcp-name": params.name,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
-    }),
-  );
-  return messagesOf(await response.text()).find((m) => m.id === 1)!;
-}
 
 type Served = Awaited<ReturnType<typeof serveHttp>>;
 const store = new MemoryStateStore();
@@ -122,13 +94,13 @@ describe("the store option", () => {
     const broken = new MemoryStateStore();
     await broken.close();
     const server = createTaskServer({ store: broken });
-    const created = await post2026Fetch(server, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    const created = (await post2026(server, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } })).answer;
     expect(created.error).toEqual({
       code: -32603,
       message: "The shared store is unavailable (typed-mcp: the memory store is closed.); try again.",
       data: { store: "unavailable" },
     });
-    const greeted = await post2026Fetch(server, "tools/call", { name: "greet", arguments: { name: "Ada" } });
+    const greeted = (await post2026(server, "tools/call", { name: "greet", arguments: { name: "Ada" } })).answer;
     expect(greeted.result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
     await expect(server.storeReady()).rejects.toThrow("typed-mcp: the memory store is closed.");
   });
@@ -223,10 +195,10 @@ describe("2026-07-28 input_required rounds across two instances", () => {
     const plain = { extensions: {} };
     const first = (
       await post2026(instances.A.url, "tools/call", { name: "confirm", arguments: { file: "b.txt" } }, plain)
-    ).result;
+    ).answer.result;
     expect(first.resultType).toBe("input_required");
     expect(typeof first.requestState).toBe("string");
-    const retried = await post2026(
+    const { answer: retried } = await post2026(
       instances.B.url,
       "tools/call",
       {
@@ -244,7 +216,7 @@ describe("2026-07-28 input_required rounds across two instances", () => {
 
 describe("2026-07-28 tasks (SEP-2663) across two instances", () => {
   const post = (to: "A" | "B", method: string, params: Record<string, unknown>) =>
-    post2026(instances[to].url, method, params);
+    post2026(instances[to].url, method, params).then((exchange) => exchange.answer);
 
   it("an input request parks the task on A; B shows it and delivers the answer; A finishes", async () => {
     const created = (await post("A", "tools/call", { name: "confirm", arguments: { file: "a.txt" } })).result;
@@ -304,9 +276,9 @@ describe("finished-task quotas across two instances (tasks.anonymous.maxResults 
   }
   /** Runs one `slow_compute` task to its end on the instance at `url`; its id. */
   async function finished(url: URL): Promise<string> {
-    const created = await post2026(url, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } });
+    const created = (await post2026(url, "tools/call", { name: "slow_compute", arguments: { seconds: 0 } })).answer;
     const taskId = created.result.taskId as string;
-    await eventually(async () => (await post2026(url, "tasks/get", { taskId })).result?.status === "completed");
+    await eventually(async () => (await post2026(url, "tasks/get", { taskId })).answer.result?.status === "completed");
     return taskId;
   }
 
@@ -317,13 +289,13 @@ describe("finished-task quotas across two instances (tasks.anonymous.maxResults 
     const third = await finished(a);
     // A task id of the same shape that never existed (128 random bits, as the server makes them).
     const never = first.replace(/./g, (c) => (c === "a" ? "b" : "a"));
-    const unknown = (await post2026(a, "tasks/get", { taskId: never })).error;
+    const unknown = (await post2026(a, "tasks/get", { taskId: never })).answer.error;
     expect(unknown?.code).toBeTypeOf("number");
     for (const at of [a, b]) {
-      const dropped = (await post2026(at, "tasks/get", { taskId: first })).error;
+      const dropped = (await post2026(at, "tasks/get", { taskId: first })).answer.error;
       expect(dropped).toEqual(JSON.parse(JSON.stringify(unknown).replaceAll(never, first)));
       for (const kept of [second, third])
-        expect((await post2026(at, "tasks/get", { taskId: kept })).result.status).toBe("completed");
+        expect((await post2026(at, "tasks/get", { taskId: kept })).answer.result.status).toBe("completed");
     }
     await close();
   });
@@ -336,9 +308,9 @@ describe("finished-task quotas across two instances (tasks.anonymous.maxResults 
     const second = await finished(a);
     const third = await finished(b);
     for (const at of [a, b]) {
-      expect((await post2026(at, "tasks/get", { taskId: first })).error?.code).toBeTypeOf("number");
+      expect((await post2026(at, "tasks/get", { taskId: first })).answer.error?.code).toBeTypeOf("number");
       for (const kept of [second, third])
-        expect((await post2026(at, "tasks/get", { taskId: kept })).result.status).toBe("completed");
+        expect((await post2026(at, "tasks/get", { taskId: kept })).answer.result.status).toBe("completed");
     }
     await close();
   });

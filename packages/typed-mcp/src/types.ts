@@ -140,4 +140,15 @@ export interface RequestContext {
    * (`{ roots: [{ uri, name? }] }`). Same eras, keys and errors as {@link elicit} (capability `roots`).
    */
   listRoots(options?: InputRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Ends this request's SSE response stream now while the call goes on — the 2025-era polling
+   * style (Streamable HTTP "Resumability and Redelivery"; SEP-1699): the client reconnects with
+   * `GET` and `Last-Event-ID`, on any instance, and receives what was sent since and, once there,
+   * the response. Only a `tools/call` of a 2025-11-25 client over HTTP with a shared `store` has
+   * such a stream (docs/scaling.md "After a stream is cut"); anywhere else (stdio, 2026-07-28, no
+   * `store`, an older revision, `resources/read`, `prompts/get`) it does nothing. Called before
+   * anything was sent, the stream ends after its priming event.
+   * @returns `true` when this request's stream is resumable (and is closed now, or already was), else `false`.
+   */
+  closeStream(): boolean;
 }

@@ -14,6 +14,7 @@ import type { ClientView } from "./client-view.js";
 import { inputRoundOf } from "./input-required.js";
 import { hasMissingCapabilityError } from "../protocol/revisions.js";
 import { setTaskStatusMessage } from "../tasks/store.js";
+import { closeResumableStream } from "../store/resumption.js";
 import type { LogLevel, RequestContext } from "../types.js";
 
 /**
@@ -21,6 +22,8 @@ import type { LogLevel, RequestContext } from "../types.js";
  *
  * - `progress` sends `notifications/progress` only when the request has `_meta.progressToken`.
  * - `taskStatus` sets the `statusMessage` of the task the call runs as (tasks/store.ts), else nothing.
+ * - `closeStream` ends the client's side of a resumable 2025-era `tools/call` stream
+ *   (store/resumption.ts `closeResumableStream`), else returns `false`.
  * - `elicit` / `sample` / `listRoots`: on revisions with {@link hasMissingCapabilityError}, a
  *   rejected `MissingRequiredClientCapabilityError` (`-32021`) when the declared client
  *   capabilities lack the one needed; else the `input_required` round of the request
@@ -65,6 +68,7 @@ export function requestContext(sdk: Server, ctx: ServerContext, view: ClientView
     log(level: LogLevel, data: unknown): Promise<void> {
       return ctx.mcpReq.log(level, data);
     },
+    closeStream: () => closeResumableStream(ctx.http?.req),
     taskStatus(message: string): Promise<void> {
       try {
         setTaskStatusMessage(ctx, message);

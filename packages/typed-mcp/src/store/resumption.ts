@@ -8,9 +8,12 @@
  * The SDK's `createMcpHandler` builds its 2025-era transports without an event store, and tears
  * the call down when its response stream is cancelled. So, for such a call, the request handed
  * to it carries a signal of its own ({@link resumableCall}), the factory gives the transport the
- * store (protocol/sdk-patches-store.ts `useEventStore`), and a cut response body is read on to its
- * end instead of being cancelled ({@link readOnAfterCut}). The replay is served by the SDK's own
- * web-standard transport, built with the store ({@link replay}).
+ * store (protocol/sdk-patches-store.ts `connectWithEventStore`), and a cut response body is read
+ * on to its end instead of being cancelled ({@link readOnAfterCut}). The server's own close
+ * (`ctx.closeStream()`, {@link closeResumableStream}) is that cut made on purpose: the client's
+ * body ends while the SDK's stream is read on (the SDK's `closeSSEStream` would end the SDK's
+ * stream, and `createMcpHandler` tears a 2025-era call down when its stream ends). The replay is
+ * served by the SDK's own web-standard transport, built with the store ({@link replay}).
  *
  * Event ids are `<stream id>_<sequence>` (the SDK's stream id is a random UUID of the POST); each
  * event is one key (`event` kind: owner, stream id, sequence — hashed, so a `Last-Event-ID` names
@@ -39,6 +42,7 @@ export class SharedEvents implements EventStore {
   readonly #next = new Map<string, number>();
   /** Events not written yet (before a cut): key parts and JSON. */
   #pending: Array<[string, number, string]> | undefined = [];
+  #primed = false;
 
   constructor(
     readonly shared: SharedInstance,
@@ -48,10 +52,17 @@ export class SharedEvents implements EventStore {
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const sequence = this.#next.get(streamId) ?? 0;
     this.#next.set(streamId, sequence + 1);
+    // The priming event (an empty object), which the SDK writes only where clients resume (≥ 2025-11-25).
+    if (Object.keys(message).length === 0) this.#primed = true;
     const json = JSON.stringify(message);
     if (this.#pending !== undefined) this.#pending.push([streamId, sequence, json]);
     else await this.#write(streamId, sequence, json).catch(() => {});
     return `${streamId}_${sequence}`;
+  }
+
+  /** Whether the stream began with a priming event (its client can resume it). */
+  get primed(): boolean {
+    return this.#primed;
   }
 
   /** The client's connection was cut: writes the events kept so far, in order, and every later one at once. */
@@ -103,8 +114,17 @@ function parse(eventId: string): { streamId: string; sequence: number } | undefi
   return match === null ? undefined : { streamId: match[1]!, sequence: Number(match[2]) };
 }
 
-/** The event stores of resumable calls, by the request handed to the SDK (read by the factory). */
-const RESUMABLE = new WeakMap<Request, { events: SharedEvents; used: boolean }>();
+/** A resumable call: its events, whether the factory made it resumable, and how to end the client's body. */
+interface Resumable {
+  events: SharedEvents;
+  used: boolean;
+  /** Ends the client's body as a cut (set once the response is wrapped; before that, `closing` asks for it). */
+  close?: () => void;
+  closing?: boolean;
+}
+
+/** The resumable calls, by the request handed to the SDK (read by the factory and `ctx.closeStream()`). */
+const RESUMABLE = new WeakMap<Request, Resumable>();
 
 /**
  * For a POST that may be a 2025-era `tools/call` (its `MCP-Protocol-Version` absent or 2025-era)
@@ -126,13 +146,19 @@ export function resumableCall(
   const controller = new AbortController();
   // The body was read ahead (the SDK gets it as `parsedBody`), so the request handed on has none.
   const handed = new Request(request.url, { method: "POST", headers: request.headers, signal: controller.signal });
-  const entry = { events: new SharedEvents(shared, owner()), used: false };
+  const entry: Resumable = { events: new SharedEvents(shared, owner()), used: false };
   RESUMABLE.set(handed, entry);
   request.signal.addEventListener("abort", () => entry.used || controller.abort(request.signal.reason), {
     once: true,
   });
   const cut = () => void entry.events.cut().catch(() => {});
-  return { request: handed, respond: (response) => (entry.used ? readOnAfterCut(response, cut) : response) };
+  const respond = (response: Response): Response => {
+    if (!entry.used) return response;
+    const wrapped = readOnAfterCut(response, cut, entry.closing === true);
+    entry.close = wrapped.close;
+    return wrapped.response;
+  };
+  return { request: handed, respond };
 }
 
 /**
@@ -146,27 +172,75 @@ export function eventStoreFor(request: Request): SharedEvents | undefined {
 }
 
 /**
- * `response` whose body, when the client cancels it (a cut connection), is read on to its end
- * (the SDK's stream ends after the call's response) after `onCut()`: the call finishes and its
- * events are stored.
+ * `ctx.closeStream()` of the request `request` handed to the SDK: when it is a resumable call
+ * whose stream began with a priming event, ends the client's body as a cut (at once, or after
+ * the first chunk — the priming event — when nothing was sent yet) and returns `true`; else `false`.
  */
-function readOnAfterCut(response: Response, onCut: () => void): Response {
-  if (response.body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+export function closeResumableStream(request: Request | undefined): boolean {
+  const entry = request === undefined ? undefined : RESUMABLE.get(request);
+  if (entry === undefined || !entry.used || !entry.events.primed) return false;
+  if (entry.close !== undefined) entry.close();
+  else entry.closing = true;
+  return true;
+}
+
+/**
+ * `response` whose body, when the client cancels it (a cut connection) or `close()` ends it (the
+ * server's own cut; `closeAfterFirst`: after the first chunk), is read on to its end (the SDK's stream
+ * ends after the call's response) after `onCut()`: the call finishes and its events are stored.
+ */
+function readOnAfterCut(
+  response: Response,
+  onCut: () => void,
+  closeAfterFirst: boolean,
+): { response: Response; close: () => void } {
+  const wrapped = { response, close: () => {} };
+  if (response.body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) return wrapped;
   const reader = response.body.getReader();
+  let detached = false;
+  let sent = false;
+  let closing = closeAfterFirst;
+  let ended = false;
+  let out: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const detach = (): void => {
+    if (detached) return;
+    detached = true;
+    onCut();
+    void (async () => {
+      for (;;) if ((await reader.read()).done) return;
+    })().catch(() => {});
+  };
+  const close = (): void => {
+    if (ended || detached) return;
+    if (!sent) return void (closing = true);
+    detach();
+    out?.close();
+  };
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      out = controller;
+    },
     async pull(controller) {
       const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
+      // A chunk read as the body was detached is dropped: its events are in the store.
+      if (detached) return;
+      if (done) {
+        ended = true;
+        return controller.close();
+      }
+      controller.enqueue(value);
+      sent = true;
+      if (closing) close();
     },
-    cancel() {
-      onCut();
-      void (async () => {
-        for (;;) if ((await reader.read()).done) return;
-      })().catch(() => {});
-    },
+    cancel: detach,
   });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  wrapped.response = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  wrapped.close = close;
+  return wrapped;
 }
 
 /**
