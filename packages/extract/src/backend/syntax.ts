@@ -4,7 +4,7 @@
  * order a union's members are written in is `written-order.ts`.
  */
 import type { DefaultValue, SourceLocation } from "@typed-mcp/model";
-import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, TypeNodeRef, TypeRef } from "./host.js";
+import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, RawDoc, TypeNodeRef, TypeRef } from "./host.js";
 import { ApiPrimitives, type Any } from "./primitives.js";
 import { norm } from "./library.js";
 
@@ -34,17 +34,19 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     return { file: norm(sf.fileName), line: lc.line + 1, column: lc.character + 1 };
   }
 
-  /** The raw text of the last JSDoc block attached to a node (TypeScript's attachment rule). */
-  protected lastDoc(node: Any): string | undefined {
+  /** The raw text of the last JSDoc block attached to a node (TypeScript's attachment rule) and where it starts. */
+  protected lastDoc(node: Any): RawDoc | undefined {
     const docs = node?.jsDoc as Any[] | undefined;
     if (!docs || docs.length === 0) return undefined;
     const d = docs[docs.length - 1]!;
-    const text = d.getSourceFile().text as string;
-    return text.slice(d.pos, d.end);
+    const sf = d.getSourceFile();
+    const lc = sf.getLineAndCharacterOfPosition(d.pos);
+    const at = { file: norm(sf.fileName), line: lc.line + 1, column: lc.character + 1 };
+    return { text: (sf.text as string).slice(d.pos, d.end), at };
   }
 
   /** The first JSDoc among the declarations of `sym` (a getter's may be on its setter). */
-  protected firstDeclarationDoc(sym: Any): string | undefined {
+  protected firstDeclarationDoc(sym: Any): RawDoc | undefined {
     for (const d of this.declarations(sym)) {
       const doc = this.lastDoc(this.resolve(d));
       if (doc) return doc;
@@ -53,7 +55,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   }
 
   /** JSDoc of a tool function: its own, else its `const` statement's, else the enclosing call statement's. */
-  protected docOfFunction(node: Any): string | undefined {
+  protected docOfFunction(node: Any): RawDoc | undefined {
     const K = this.K;
     const own = this.lastDoc(node);
     if (own) return own;

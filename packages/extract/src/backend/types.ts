@@ -10,6 +10,7 @@ import type {
   NamedInfo,
   ObjectShape,
   PropertyInfo,
+  RawDoc,
   TypeHost,
   TypeNodeRef,
   TypeRef,
@@ -169,7 +170,7 @@ export abstract class TypeFacts extends WrittenOrderFacts {
   }
 
   /** {@link TypeHost.typeDoc}: the JSDoc of the type's symbol, else of its alias. */
-  typeDoc(t: TypeRef): string | undefined {
+  typeDoc(t: TypeRef): RawDoc | undefined {
     const sym = this.symbolOf(t) ?? this.aliasSymbolOf(t);
     if (!sym) return undefined;
     const doc = this.firstDeclarationDoc(sym);
