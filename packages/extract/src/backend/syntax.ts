@@ -98,6 +98,25 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     return this.resolve(this.declarations(sym)[0]);
   }
 
+  /**
+   * The declaration of the value a symbol names. A name can be a `const` and a type alias at once
+   * (`const Color = {…} as const; type Color = (typeof Color)[keyof typeof Color]`), one merged
+   * symbol whose first declaration may be either: a value is read from its value declaration.
+   */
+  protected valueDeclaration(sym: Any): Any {
+    return sym.valueDeclaration ? this.resolve(sym.valueDeclaration) : this.firstDeclaration(sym);
+  }
+
+  /** The type alias declaration of a symbol (see {@link valueDeclaration}: it may be a `const` too), if it is a type alias. */
+  protected typeAliasDeclaration(sym: Any): Any {
+    if (!sym || !(sym.flags & this.SF.TypeAlias)) return undefined;
+    for (const d of this.declarations(sym)) {
+      const n = this.resolve(d);
+      if (n?.kind === this.K.TypeAliasDeclaration) return n;
+    }
+    return undefined;
+  }
+
   /** The symbol an import alias stands for; any other symbol as it is. */
   protected unaliased(sym: Any): Any {
     return sym && sym.flags & this.SF.Alias ? this.aliasedSymbol(sym) : sym;
@@ -266,7 +285,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     const K = this.K;
     if (hops > MAX_DEPTH) return { error: `the chain of constants through ${text} is more than ${MAX_DEPTH} deep` };
     const sym = this.unaliased(this.symbolAt(e.kind === K.PropertyAccessExpression ? e.name : e));
-    const decl = sym ? this.firstDeclaration(sym) : undefined;
+    const decl = sym ? this.valueDeclaration(sym) : undefined;
     if (!decl) return { error: `${text} does not name a declaration TypeScript can resolve` };
     if (seen.has(decl)) return { error: `${text} refers to itself` };
     const isConst = decl.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const;
@@ -339,15 +358,15 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   aliasTypeNode(t: TypeRef): TypeNodeRef | undefined {
     const K = this.K;
     const alias = this.aliasSymbolOf(t);
-    const decl = alias ? this.firstDeclaration(alias) : undefined;
-    if (decl?.kind !== K.TypeAliasDeclaration) return undefined;
+    const decl = this.typeAliasDeclaration(alias);
+    if (!decl) return undefined;
     let n = decl.type as Any;
     for (let depth = 0; depth < MAX_DEPTH; depth++) {
       n = this.unparenType(n);
       if (n.kind !== K.TypeReference || n.typeArguments?.length) break;
       const sym = this.unaliased(this.symbolAt(n.typeName));
-      const next = sym && sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (next?.kind !== K.TypeAliasDeclaration) break;
+      const next = this.typeAliasDeclaration(sym);
+      if (!next) break;
       n = next.type;
     }
     return n as never;

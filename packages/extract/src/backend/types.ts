@@ -162,8 +162,8 @@ export abstract class TypeFacts extends WrittenOrderFacts {
         const found = this.errorsOfFile(n).find((d) => d.start >= start && d.start < n.end);
         return found && { written: String(n.getText(sf)), message: found.text };
       }
-      const decl = sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (decl?.kind !== this.K.TypeAliasDeclaration) return undefined;
+      const decl = this.typeAliasDeclaration(sym);
+      if (!decl) return undefined;
       n = this.unparenType(decl.type);
     }
     return undefined;
