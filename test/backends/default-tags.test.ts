@@ -54,6 +54,7 @@ describe.each(Object.keys(backends))("backend %s: a JSDoc @default on an input i
       "38:28 OMCG0007 Tool 'read'",
       "47:15 OMCG0007 Resource 'reading', parameter 'id'",
       "53:11 OMCG0007 Prompt 'ask', parameter 'topic'",
+      "60:28 OMCG0007 Prompt 'brief'",
     ]);
   });
 
