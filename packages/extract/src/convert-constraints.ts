@@ -6,7 +6,7 @@
 import { assertNever } from "@typed-mcp/model";
 import type { Constraints, TypeModel } from "@typed-mcp/model";
 import type { ConvertContext } from "./convert.js";
-import type { DocComment } from "./jsdoc.js";
+import { tagLocation, type DocComment } from "./jsdoc.js";
 import { tagProblem } from "./convert-problems.js";
 import { classifyTag, defaultTagMessage, isDefaultTag } from "./jsdoc-tags.js";
 
@@ -23,7 +23,7 @@ export function docConstraints(ctx: ConvertContext, path: string, doc: DocCommen
   if (!doc) return c;
   for (const tag of doc.tags) {
     if (ctx.mode === "input" && isDefaultTag(tag.name)) {
-      tagProblem(ctx, path, defaultTagMessage(tag.name, tag.text, path), tag.loc);
+      tagProblem(ctx, path, defaultTagMessage(tag.name, tag.text, path), tagLocation(doc, tag));
       continue;
     }
     const kind = classifyTag(tag.name);

@@ -7,7 +7,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { SourceLocation } from "@typed-mcp/model";
-import type { DocComment } from "./jsdoc.js";
+import { tagLocation, type DocComment } from "./jsdoc.js";
 
 /** The validation tags, exactly as written (spec §4 table). */
 const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
@@ -95,7 +95,8 @@ export function functionDocProblems(doc: DocComment | undefined): { message: str
     if (tag.name === "param") param = /^\s*(?:\{[^}]*\}\s*)?\[?([\w$]+)/.exec(tag.text)?.[1] ?? "name";
     if (isDefaultTag(tag.name)) {
       const message = `the doc comment: ${defaultTagMessage(tag.name, tag.text, undefined, param)}`;
-      out.push({ message, ...(tag.loc && { loc: tag.loc }) });
+      const loc = tagLocation(doc!, tag);
+      out.push({ message, ...(loc && { loc }) });
       continue;
     }
     const c = classifyTag(tag.name);

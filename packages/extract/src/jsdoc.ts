@@ -11,19 +11,28 @@ import type { RawDoc } from "./backend/host.js";
 
 /**
  * One `@tag text` of a doc comment. `text` is raw (not yet normalised), without the tag name;
- * `loc` is where its `@` is (1-based line and UTF-16 column, as TypeScript counts them), when the
- * comment came with its location ({@link RawDoc}).
+ * `offset` is where its `@` is in the raw comment text ({@link tagLocation} makes it a location).
  */
 interface DocTag {
   name: string;
   text: string;
-  loc?: SourceLocation;
+  offset: number;
 }
 
-/** A parsed doc comment: the main text (raw) and its tags in written order. */
+/** A parsed doc comment: the main text (raw) and its tags in written order; `raw` when it came with its location. */
 export interface DocComment {
   main: string;
   tags: DocTag[];
+  raw?: RawDoc;
+}
+
+/**
+ * Where a tag's `@` is (1-based line and UTF-16 column, as TypeScript prints them), or
+ * `undefined` when the comment came without its location (a plain string). Computed on demand:
+ * only a problem with the tag needs it (spec §3, a `@default` on an input).
+ */
+export function tagLocation(doc: DocComment, tag: DocTag): SourceLocation | undefined {
+  return doc.raw && locationIn(doc.raw.text, tag.offset, doc.raw.at);
 }
 
 /**
@@ -126,9 +135,7 @@ function commentBody(raw: string): { text: string; from: number[] } {
  * `{@link X}` stays in the text). Never throws.
  */
 export function parseDocComment(raw: string | RawDoc): DocComment {
-  const source = typeof raw === "string" ? raw : raw.text;
-  const { text, from } = commentBody(source);
-  const at = typeof raw === "string" ? undefined : raw.at;
+  const { text, from } = commentBody(typeof raw === "string" ? raw : raw.text);
   const tags: DocTag[] = [];
   let main = "";
   let current: DocTag | undefined;
@@ -144,8 +151,7 @@ export function parseDocComment(raw: string | RawDoc): DocComment {
         if (current) current.text = buf;
         else main = buf;
         buf = "";
-        current = { name: m[1]!, text: "" };
-        if (at) current.loc = locationIn(source, from[i]!, at);
+        current = { name: m[1]!, text: "", offset: from[i]! };
         tags.push(current);
         i += m[0].length - 1;
         continue;
@@ -155,7 +161,7 @@ export function parseDocComment(raw: string | RawDoc): DocComment {
   }
   if (current) current.text = buf;
   else main = buf;
-  return { main, tags };
+  return typeof raw === "string" ? { main, tags } : { main, tags, raw };
 }
 
 /**
