@@ -30,7 +30,7 @@ describe("a default outside its own listed constraints is OMCG0007 at the defaul
   });
 });
 
-describe("a JSDoc @default / @defaultValue on an input is OMCG0007 (§3)", () => {
+describe("a JSDoc @default / @defaultValue on an input is OMCG0007 at the tag (§3)", () => {
   it("on the function's JSDoc, a parameter's inline JSDoc, a destructured and a nested property; not on an output", () => {
     const r = cli(["check", "tags.ts"], dir);
     expect(r.code).toBe(1);
@@ -40,12 +40,13 @@ describe("a JSDoc @default / @defaultValue on an input is OMCG0007 (§3)", () =>
     const tail = "so what is listed is what the tool gets.";
     expect(r.stdout).toBe(
       [
-        `tags.ts:12:1 - OMCG0007: Tool 'forecast': the doc comment: ${head("default")}; write the default in the signature, e.g. \`(days: T = 3)\`, ${tail}`,
-        `tags.ts:14:47 - OMCG0007: Parameter 'count' of tool 'inline': 'count': ${head("defaultValue")}; write it in the signature, \`count: T = 5\`, ${tail}`,
-        `tags.ts:24:30 - OMCG0007: Parameter '{…}' of tool 'destructured': '{…}.label': ${head("default")}; write it in the destructuring, \`({ label = "x" }: Args)\`, ${tail}`,
-        `tags.ts:24:30 - OMCG0007: Parameter '{…}' of tool 'destructured': '{…}.nested.depth': ${head("default")}; ${nested}`,
-        `tags.ts:25:23 - OMCG0007: Parameter 'args' of tool 'named': 'args.label': ${head("default")}; ${nested}`,
-        `tags.ts:25:23 - OMCG0007: Parameter 'args' of tool 'named': 'args.nested.depth': ${head("default")}; ${nested}`,
+        // At the tag itself (spec §3): the `@` of each `@default` / `@defaultValue`.
+        `tags.ts:7:31 - OMCG0007: Tool 'forecast': the doc comment: ${head("default")}; write the default in the signature, e.g. \`(days: T = 3)\`, ${tail}`,
+        `tags.ts:14:28 - OMCG0007: Parameter 'count' of tool 'inline': 'count': ${head("defaultValue")}; write it in the signature, \`count: T = 5\`, ${tail}`,
+        `tags.ts:17:7 - OMCG0007: Parameter '{…}' of tool 'destructured': '{…}.label': ${head("default")}; write it in the destructuring, \`({ label = "x" }: Args)\`, ${tail}`,
+        `tags.ts:17:7 - OMCG0007: Parameter 'args' of tool 'named': 'args.label': ${head("default")}; ${nested}`,
+        `tags.ts:20:9 - OMCG0007: Parameter '{…}' of tool 'destructured': '{…}.nested.depth': ${head("default")}; ${nested}`,
+        `tags.ts:20:9 - OMCG0007: Parameter 'args' of tool 'named': 'args.nested.depth': ${head("default")}; ${nested}`,
         "",
       ].join("\n"),
     );

@@ -64,6 +64,16 @@ describe.each(BACKENDS)("backend %s: §4 enum order of const arrays and objects"
     expect(values("objects", "named")).toEqual(["y", "z"]);
   });
 
+  it("a const and a type alias of one name (the enum-like idiom), either declared first: source order", () => {
+    expect(values("idiom", "color")).toEqual(["red", "green", "blue", "amber"]);
+    expect(values("idiom", "shape")).toEqual(["square", "circle"]);
+    expect(values("idiom", "sizes")).toEqual(["xl", "m"]);
+    expect(property("idiom", "inner")).toBe(
+      '{"type":"object","properties":{"c":{"type":"string","enum":["red","green","blue","amber"]}}}',
+    );
+    expect(property("idiom", "fallback")).toBe('{"type":"string","enum":["square","circle"],"default":"circle"}');
+  });
+
   it("golden listing: enum values in source order, null last", () => {
     expect(property("arrays", "kind")).toBe('{"type":"string","enum":["Text","Blob"]}');
     expect(property("arrays", "levels")).toBe('{"type":"integer","enum":[3,1,2]}');

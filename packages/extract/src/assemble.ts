@@ -129,10 +129,11 @@ export class DeclarationContext {
   /**
    * Reports the tag problems of the declaration's own doc comment as OMCG0007 at the site (spec §4
    * "Validation tags": a typo is never silently ignored; a validation tag there applies to no
-   * parameter). `subject` begins each message (`Tool 'add'`, `Resource 'r'`).
+   * parameter), a `@default` / `@defaultValue` at the tag (spec §3). `subject` begins each message (`Tool 'add'`, `Resource 'r'`).
    */
   checkOwnDoc(subject: string): void {
-    for (const m of functionDocProblems(this.doc)) this.report("OMCG0007", this.siteLoc, `${subject}: ${m}`);
+    for (const m of functionDocProblems(this.doc))
+      this.report("OMCG0007", m.loc ?? this.siteLoc, `${subject}: ${m.message}`);
   }
 
   /** Spec §1 "Name" default (§8 too): the method name, or the quick path's bound function name, without `Async`, snake_case. */

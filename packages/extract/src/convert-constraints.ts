@@ -6,7 +6,7 @@
 import { assertNever } from "@typed-mcp/model";
 import type { Constraints, TypeModel } from "@typed-mcp/model";
 import type { ConvertContext } from "./convert.js";
-import type { DocComment } from "./jsdoc.js";
+import { tagLocation, type DocComment } from "./jsdoc.js";
 import { tagProblem } from "./convert-problems.js";
 import { classifyTag, defaultTagMessage, isDefaultTag } from "./jsdoc-tags.js";
 
@@ -15,15 +15,15 @@ import { classifyTag, defaultTagMessage, isDefaultTag } from "./jsdoc-tags.js";
  * @maxLength @pattern @format`; a name within two edits of one (`@minimun`, `@minlength`), a JSON
  * Schema keyword typed-mcp does not write (`@min`, `@maxItems`, `@exclusiveMinimum`, …) or a
  * near-miss of `@jsonName` / `@naming` / `@ignore` is OMCG0007 ({@link classifyTag}). On an input,
- * a `@default` / `@defaultValue` tag is OMCG0007 too (spec §3: never a second way to state a
- * default); output-only properties ignore it.
+ * a `@default` / `@defaultValue` tag is OMCG0007 too, at the tag (spec §3: never a second way to
+ * state a default); output-only properties ignore it.
  */
 export function docConstraints(ctx: ConvertContext, path: string, doc: DocComment | undefined): Constraints {
   const c: Constraints = {};
   if (!doc) return c;
   for (const tag of doc.tags) {
     if (ctx.mode === "input" && isDefaultTag(tag.name)) {
-      tagProblem(ctx, path, defaultTagMessage(tag.name, tag.text, path));
+      tagProblem(ctx, path, defaultTagMessage(tag.name, tag.text, path), tagLocation(doc, tag));
       continue;
     }
     const kind = classifyTag(tag.name);

@@ -3,6 +3,7 @@
  * return type (spec §4: it "names … where that type is declared") and OMCG0007 tag problems.
  */
 import { isAbsolute, relative } from "node:path";
+import type { SourceLocation } from "@typed-mcp/model";
 import type { TypeRef } from "./backend/host.js";
 import type { ConvertContext } from "./convert.js";
 
@@ -50,7 +51,7 @@ export function displayPath(file: string, root: string | undefined): string {
   return (rel === "" || isAbsolute(rel) ? file : rel).replace(/\\/g, "/");
 }
 
-/** Reports a tag problem (OMCG0007). */
-export function tagProblem(ctx: ConvertContext, path: string, message: string): void {
-  ctx.problems.push({ code: "OMCG0007", message: `${ctx.subject}: '${path}': ${message}` });
+/** Reports a tag problem (OMCG0007); `loc`: where it is when that is not the parameter (the tag itself). */
+export function tagProblem(ctx: ConvertContext, path: string, message: string, loc?: SourceLocation): void {
+  ctx.problems.push({ code: "OMCG0007", message: `${ctx.subject}: '${path}': ${message}`, ...(loc && { loc }) });
 }

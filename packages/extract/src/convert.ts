@@ -8,7 +8,7 @@
  * type) is reported once, naming the path into the type, the type, and where it is declared.
  */
 import { assertNever } from "@typed-mcp/model";
-import type { ObjectModel, TypeModel, UnionModel } from "@typed-mcp/model";
+import type { ObjectModel, SourceLocation, TypeModel, UnionModel } from "@typed-mcp/model";
 import type { TypeHost, TypeNodeRef, TypeRef } from "./backend/host.js";
 import { enumModel, literalEnum } from "./convert-enums.js";
 import { convertIntersection } from "./convert-intersections.js";
@@ -22,6 +22,8 @@ interface ConvertProblem {
   message: string;
   /** A type TypeScript cannot resolve (spec §4): OMCG0005 wherever the parameter is read (resources and prompts too). */
   unresolved?: true;
+  /** Where the problem is when that is not the parameter itself (a JSDoc `@default` tag, spec §3). */
+  loc?: SourceLocation;
 }
 
 /** Conversion context for one parameter or one return type. */

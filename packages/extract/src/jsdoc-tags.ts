@@ -6,7 +6,8 @@
  * `@maxLenght` counts two edits), on lower-cased names.
  */
 import { distance } from "fastest-levenshtein";
-import type { DocComment } from "./jsdoc.js";
+import type { SourceLocation } from "@typed-mcp/model";
+import { tagLocation, type DocComment } from "./jsdoc.js";
 
 /** The validation tags, exactly as written (spec §4 table). */
 const VALIDATION_TAGS = ["minimum", "maximum", "minLength", "maxLength", "pattern", "format"] as const;
@@ -84,23 +85,26 @@ export function classifyTag(name: string): TagClass {
  * parameter (its place is the parameter's inline comment, `(/** @minimum 1 *\/ qty: Int)`), and
  * a mistaken tag name (typo, unwritten keyword) is reported as {@link classifyTag} says. Tags are
  * found anywhere in the comment, inside a `@param` text included; a `@default` / `@defaultValue`
- * there is a problem too (spec §3). Returns messages in tag order.
+ * there is a problem too (spec §3), located at the tag (`loc`, when the comment came with its
+ * location). Returns the problems in tag order.
  */
-export function functionDocProblems(doc: DocComment | undefined): string[] {
-  const out: string[] = [];
+export function functionDocProblems(doc: DocComment | undefined): { message: string; loc?: SourceLocation }[] {
+  const out: { message: string; loc?: SourceLocation }[] = [];
   let param = "name"; // the parameter of the `@param` the tag follows, for the fix
   for (const tag of doc?.tags ?? []) {
     if (tag.name === "param") param = /^\s*(?:\{[^}]*\}\s*)?\[?([\w$]+)/.exec(tag.text)?.[1] ?? "name";
     if (isDefaultTag(tag.name)) {
-      out.push(`the doc comment: ${defaultTagMessage(tag.name, tag.text, undefined, param)}`);
+      const message = `the doc comment: ${defaultTagMessage(tag.name, tag.text, undefined, param)}`;
+      const loc = tagLocation(doc!, tag);
+      out.push({ message, ...(loc && { loc }) });
       continue;
     }
     const c = classifyTag(tag.name);
-    if (c.kind === "mistake") out.push(`the doc comment: ${c.message}`);
+    if (c.kind === "mistake") out.push({ message: `the doc comment: ${c.message}` });
     else if (c.kind === "validation")
-      out.push(
-        `the doc comment: @${tag.name} applies to no parameter here; put it in the parameter's inline comment, e.g. \`(/** @${tag.name} ${tag.text.trim().split(/\s+/)[0] || "…"} */ name: T)\`, or on a property.`,
-      );
+      out.push({
+        message: `the doc comment: @${tag.name} applies to no parameter here; put it in the parameter's inline comment, e.g. \`(/** @${tag.name} ${tag.text.trim().split(/\s+/)[0] || "…"} */ name: T)\`, or on a property.`,
+      });
   }
   return out;
 }

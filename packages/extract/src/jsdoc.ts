@@ -6,16 +6,33 @@
  * line, or directly before a parameter); this module only reads the text.
  */
 
-/** One `@tag text` of a doc comment. `text` is raw (not yet normalised), without the tag name. */
+import type { SourceLocation } from "@typed-mcp/model";
+import type { RawDoc } from "./backend/host.js";
+
+/**
+ * One `@tag text` of a doc comment. `text` is raw (not yet normalised), without the tag name;
+ * `offset` is where its `@` is in the raw comment text ({@link tagLocation} makes it a location).
+ */
 interface DocTag {
   name: string;
   text: string;
+  offset: number;
 }
 
-/** A parsed doc comment: the main text (raw) and its tags in written order. */
+/** A parsed doc comment: the main text (raw) and its tags in written order; `raw` when it came with its location. */
 export interface DocComment {
   main: string;
   tags: DocTag[];
+  raw?: RawDoc;
+}
+
+/**
+ * Where a tag's `@` is (1-based line and UTF-16 column, as TypeScript prints them), or
+ * `undefined` when the comment came without its location (a plain string). Computed on demand:
+ * only a problem with the tag needs it (spec §3, a `@default` on an input).
+ */
+export function tagLocation(doc: DocComment, tag: DocTag): SourceLocation | undefined {
+  return doc.raw && locationIn(doc.raw.text, tag.offset, doc.raw.at);
 }
 
 /**
@@ -29,6 +46,12 @@ export interface DocComment {
  * comment (already just the comment, or a bare body) is returned unchanged.
  */
 export function docCommentText(raw: string): string {
+  const [from, to] = docCommentRange(raw);
+  return raw.slice(from, to);
+}
+
+/** {@link docCommentText} as `[start, end)` offsets into `raw` (`[0, 0]` when there is no JSDoc comment). */
+function docCommentRange(raw: string): [number, number] {
   const end = raw.trimEnd().length;
   let i = 0;
   while (i < end) {
@@ -39,21 +62,71 @@ export function docCommentText(raw: string): string {
     }
     if (raw.startsWith("//", i)) {
       const nl = raw.slice(i).search(/\r|\n/);
-      if (nl < 0) return "";
+      if (nl < 0) return [0, 0];
       i += nl;
       continue;
     }
     if (raw.startsWith("/*", i)) {
       const close = raw.indexOf("*/", i + 2);
-      if (close < 0) return raw.slice(i);
+      if (close < 0) return [i, raw.length];
       const after = close + 2;
-      if (after >= end) return raw.startsWith("/**", i) && !raw.startsWith("/**/", i) ? raw.slice(i, after) : "";
+      if (after >= end) return raw.startsWith("/**", i) && !raw.startsWith("/**/", i) ? [i, after] : [0, 0];
       i = after;
       continue;
     }
-    return raw.slice(i);
+    return [i, raw.length];
   }
-  return "";
+  return [0, 0];
+}
+
+/** Line breaks as TypeScript counts them for line numbers (CR LF, CR, LF, U+2028, U+2029). */
+const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+
+/** The location of `offset` in a comment whose first character is at `at` (line and column 1-based, UTF-16). */
+function locationIn(text: string, offset: number, at: SourceLocation): SourceLocation {
+  let line = at.line;
+  let lineStart = -1;
+  for (const m of text.slice(0, offset).matchAll(LINE_BREAK)) {
+    line++;
+    lineStart = m.index + m[0].length;
+  }
+  return { file: at.file, line, column: lineStart < 0 ? at.column + offset : offset - lineStart + 1 };
+}
+
+/**
+ * The body of a JSDoc comment with its delimiters and each line's leading ` * ` removed, lines
+ * joined by `\n`, and for each of its characters the offset in `raw` it came from.
+ */
+function commentBody(raw: string): { text: string; from: number[] } {
+  let [start, end] = docCommentRange(raw);
+  while (start < end && /\s/.test(raw[start]!)) start++;
+  while (end > start && /\s/.test(raw[end - 1]!)) end--;
+  if (raw.startsWith("/**", start)) start += 3;
+  if (end - start >= 2 && raw.startsWith("*/", end - 2)) end -= 2;
+  let text = "";
+  const from: number[] = [];
+  let lineStart = start;
+  let first = true;
+  const addLine = (lineEnd: number, breakAt: number | undefined) => {
+    const line = raw.slice(lineStart, lineEnd);
+    const m = /^\s*\*(?!\/)\s?/.exec(line);
+    const cut = first && !m ? 0 : m ? m[0].length : line.length - line.replace(/^\s+/, "").length;
+    for (let k = cut; k < line.length; k++) from.push(lineStart + k);
+    text += line.slice(cut);
+    if (breakAt !== undefined) {
+      text += "\n";
+      from.push(breakAt);
+    }
+    first = false;
+  };
+  const breaks = /\r\n|\r|\n/g;
+  breaks.lastIndex = start;
+  for (let m = breaks.exec(raw); m && m.index < end; m = breaks.exec(raw)) {
+    addLine(m.index, m.index);
+    lineStart = m.index + m[0].length;
+  }
+  addLine(end, undefined);
+  return { text, from };
 }
 
 /**
@@ -61,15 +134,8 @@ export function docCommentText(raw: string): string {
  * Tags start at an `@name` that begins a line or follows whitespace, outside `{…}` (so
  * `{@link X}` stays in the text). Never throws.
  */
-export function parseDocComment(raw: string): DocComment {
-  let body = docCommentText(raw).trim();
-  if (body.startsWith("/**")) body = body.slice(3);
-  if (body.endsWith("*/")) body = body.slice(0, -2);
-  const lines = body.split(/\r\n|\r|\n/).map((line, i) => {
-    const m = /^\s*\*(?!\/)\s?/.exec(line);
-    return i === 0 && !m ? line : m ? line.slice(m[0].length) : line.replace(/^\s+/, "");
-  });
-  const text = lines.join("\n");
+export function parseDocComment(raw: string | RawDoc): DocComment {
+  const { text, from } = commentBody(typeof raw === "string" ? raw : raw.text);
   const tags: DocTag[] = [];
   let main = "";
   let current: DocTag | undefined;
@@ -85,7 +151,7 @@ export function parseDocComment(raw: string): DocComment {
         if (current) current.text = buf;
         else main = buf;
         buf = "";
-        current = { name: m[1]!, text: "" };
+        current = { name: m[1]!, text: "", offset: from[i]! };
         tags.push(current);
         i += m[0].length - 1;
         continue;
@@ -95,7 +161,7 @@ export function parseDocComment(raw: string): DocComment {
   }
   if (current) current.text = buf;
   else main = buf;
-  return { main, tags };
+  return typeof raw === "string" ? { main, tags } : { main, tags, raw };
 }
 
 /**

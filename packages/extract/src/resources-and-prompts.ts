@@ -233,7 +233,7 @@ function stringParam(
     return undefined;
   }
   if (c.ctx.problems.length) {
-    for (const prob of c.ctx.problems) a.report(prob.code, p.loc, prob.message);
+    for (const prob of c.ctx.problems) a.report(prob.code, prob.loc ?? p.loc, prob.message);
     return undefined;
   }
   if (inner.kind === "union" && inner.members.slice(0, -1).some((m) => m.kind === "string")) {

@@ -112,7 +112,7 @@ function buildTool(a: DeclarationContext, site: Site<"tool">): ToolModel | undef
 /** A named value parameter (spec §3): its type, requiredness, description and default. */
 function valueParam(a: DeclarationContext, p: ParamInfo, subject: string): ValueParam | undefined {
   const c = convertParam(a, p, subject);
-  for (const prob of c.ctx.problems) a.report(prob.code, p.loc, prob.message);
+  for (const prob of c.ctx.problems) a.report(prob.code, prob.loc ?? p.loc, prob.message);
   if (!c.model || c.ctx.problems.length) return undefined;
   const vp: ValueParam = { role: "value", name: p.name!, type: c.model, required: !c.optional };
   if (c.description !== undefined) vp.description = c.description;
@@ -144,7 +144,7 @@ function destructuredParam(
   }
   const ctx = a.context("input", subject);
   const d = destructured(a.host, ctx, p);
-  for (const prob of ctx.problems) a.report(prob.code, p.loc, prob.message);
+  for (const prob of ctx.problems) a.report(prob.code, prob.loc ?? p.loc, prob.message);
   if (ctx.problems.length || !d) return undefined;
   for (const prob of d.bindingProblems) a.report(prob.code, prob.loc, prob.message);
   return d.param;

@@ -16,6 +16,17 @@ export interface TypeNodeRef {
   readonly __typeNodeRef: never;
 }
 
+/**
+ * A raw JSDoc block as a backend hands it over (the source from the JSDoc node's `pos` to its
+ * `end`, trivia included: `jsdoc.ts` reads it) and the location of its first character, so a
+ * problem with one tag is reported at the tag (spec §3: a `@default` on an input is OMCG0007 at
+ * the tag).
+ */
+export interface RawDoc {
+  text: string;
+  at: SourceLocation;
+}
+
 /** What kind of type a handle is (spec §4 dispatch). */
 export type TypeShape =
   | {
@@ -78,8 +89,8 @@ export interface PropertyInfo {
   type: TypeRef;
   /** Declared with `?`. */
   optional: boolean;
-  /** Raw JSDoc text attached to the declaration (TypeScript's attachment rule). */
-  doc?: string;
+  /** Raw JSDoc attached to the declaration (TypeScript's attachment rule). */
+  doc?: RawDoc;
   typeNode?: TypeNodeRef;
   declaredAt?: SourceLocation;
   kind: "field" | "getter" | "getterSetter" | "setter" | "method" | "other";
@@ -131,7 +142,7 @@ export interface ParamInfo {
   type: TypeRef;
   typeNode?: TypeNodeRef;
   /** Raw inline JSDoc of the parameter (`(/** @minimum 1 *\/ qty: Int)`). */
-  doc?: string;
+  doc?: RawDoc;
   loc: SourceLocation;
   default?: DefaultInfo;
 }
@@ -143,7 +154,7 @@ export interface SignatureInfo {
   returnTypeNode?: TypeNodeRef;
   returnLoc: SourceLocation;
   /** Raw JSDoc of the declaration. */
-  doc?: string;
+  doc?: RawDoc;
   hasTypeParameters: boolean;
 }
 
@@ -157,7 +168,7 @@ export interface ConstructorInfo {
   /** The export name (`"default"` for a default export), or the local name for a class in the tool's module. */
   exportName: string | undefined;
   /** Raw JSDoc of the constructor (its `@param` tags describe parameter properties). */
-  doc?: string;
+  doc?: RawDoc;
   params: { name: string | undefined; optional: boolean; hasDefault: boolean; rest: boolean }[];
 }
 
@@ -178,7 +189,7 @@ export interface TypeHost {
    */
   unresolvedReason(node: TypeNodeRef | undefined): { written: string; message: string } | undefined;
   /** Raw JSDoc of the declaration of a named object type (interface, class, alias), for `@naming`. */
-  typeDoc(t: TypeRef): string | undefined;
+  typeDoc(t: TypeRef): RawDoc | undefined;
   /** The type as written by the checker (`Item[]`, `"a" | "b"`), for messages. */
   text(t: TypeRef): string;
   /** Where the type is declared (`undefined` for anonymous / primitive types). */

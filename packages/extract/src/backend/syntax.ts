@@ -4,7 +4,7 @@
  * order a union's members are written in is `written-order.ts`.
  */
 import type { DefaultValue, SourceLocation } from "@typed-mcp/model";
-import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, TypeNodeRef, TypeRef } from "./host.js";
+import type { ConstantValue, DefaultInfo, EnumInfo, FoldResult, RawDoc, TypeNodeRef, TypeRef } from "./host.js";
 import { ApiPrimitives, type Any } from "./primitives.js";
 import { norm } from "./library.js";
 
@@ -34,17 +34,19 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     return { file: norm(sf.fileName), line: lc.line + 1, column: lc.character + 1 };
   }
 
-  /** The raw text of the last JSDoc block attached to a node (TypeScript's attachment rule). */
-  protected lastDoc(node: Any): string | undefined {
+  /** The raw text of the last JSDoc block attached to a node (TypeScript's attachment rule) and where it starts. */
+  protected lastDoc(node: Any): RawDoc | undefined {
     const docs = node?.jsDoc as Any[] | undefined;
     if (!docs || docs.length === 0) return undefined;
     const d = docs[docs.length - 1]!;
-    const text = d.getSourceFile().text as string;
-    return text.slice(d.pos, d.end);
+    const sf = d.getSourceFile();
+    const lc = sf.getLineAndCharacterOfPosition(d.pos);
+    const at = { file: norm(sf.fileName), line: lc.line + 1, column: lc.character + 1 };
+    return { text: (sf.text as string).slice(d.pos, d.end), at };
   }
 
   /** The first JSDoc among the declarations of `sym` (a getter's may be on its setter). */
-  protected firstDeclarationDoc(sym: Any): string | undefined {
+  protected firstDeclarationDoc(sym: Any): RawDoc | undefined {
     for (const d of this.declarations(sym)) {
       const doc = this.lastDoc(this.resolve(d));
       if (doc) return doc;
@@ -53,7 +55,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   }
 
   /** JSDoc of a tool function: its own, else its `const` statement's, else the enclosing call statement's. */
-  protected docOfFunction(node: Any): string | undefined {
+  protected docOfFunction(node: Any): RawDoc | undefined {
     const K = this.K;
     const own = this.lastDoc(node);
     if (own) return own;
@@ -94,6 +96,25 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   /** The node of a symbol's first declaration. */
   protected firstDeclaration(sym: Any): Any {
     return this.resolve(this.declarations(sym)[0]);
+  }
+
+  /**
+   * The declaration of the value a symbol names. A name can be a `const` and a type alias at once
+   * (`const Color = {…} as const; type Color = (typeof Color)[keyof typeof Color]`), one merged
+   * symbol whose first declaration may be either: a value is read from its value declaration.
+   */
+  protected valueDeclaration(sym: Any): Any {
+    return sym.valueDeclaration ? this.resolve(sym.valueDeclaration) : this.firstDeclaration(sym);
+  }
+
+  /** The type alias declaration of a symbol (see {@link valueDeclaration}: it may be a `const` too), if it is a type alias. */
+  protected typeAliasDeclaration(sym: Any): Any {
+    if (!sym || !(sym.flags & this.SF.TypeAlias)) return undefined;
+    for (const d of this.declarations(sym)) {
+      const n = this.resolve(d);
+      if (n?.kind === this.K.TypeAliasDeclaration) return n;
+    }
+    return undefined;
   }
 
   /** The symbol an import alias stands for; any other symbol as it is. */
@@ -264,7 +285,7 @@ export abstract class SyntaxFacts extends ApiPrimitives {
     const K = this.K;
     if (hops > MAX_DEPTH) return { error: `the chain of constants through ${text} is more than ${MAX_DEPTH} deep` };
     const sym = this.unaliased(this.symbolAt(e.kind === K.PropertyAccessExpression ? e.name : e));
-    const decl = sym ? this.firstDeclaration(sym) : undefined;
+    const decl = sym ? this.valueDeclaration(sym) : undefined;
     if (!decl) return { error: `${text} does not name a declaration TypeScript can resolve` };
     if (seen.has(decl)) return { error: `${text} refers to itself` };
     const isConst = decl.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const;
@@ -337,15 +358,15 @@ export abstract class SyntaxFacts extends ApiPrimitives {
   aliasTypeNode(t: TypeRef): TypeNodeRef | undefined {
     const K = this.K;
     const alias = this.aliasSymbolOf(t);
-    const decl = alias ? this.firstDeclaration(alias) : undefined;
-    if (decl?.kind !== K.TypeAliasDeclaration) return undefined;
+    const decl = this.typeAliasDeclaration(alias);
+    if (!decl) return undefined;
     let n = decl.type as Any;
     for (let depth = 0; depth < MAX_DEPTH; depth++) {
       n = this.unparenType(n);
       if (n.kind !== K.TypeReference || n.typeArguments?.length) break;
       const sym = this.unaliased(this.symbolAt(n.typeName));
-      const next = sym && sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (next?.kind !== K.TypeAliasDeclaration) break;
+      const next = this.typeAliasDeclaration(sym);
+      if (!next) break;
       n = next.type;
     }
     return n as never;

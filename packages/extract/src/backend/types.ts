@@ -10,6 +10,7 @@ import type {
   NamedInfo,
   ObjectShape,
   PropertyInfo,
+  RawDoc,
   TypeHost,
   TypeNodeRef,
   TypeRef,
@@ -161,15 +162,15 @@ export abstract class TypeFacts extends WrittenOrderFacts {
         const found = this.errorsOfFile(n).find((d) => d.start >= start && d.start < n.end);
         return found && { written: String(n.getText(sf)), message: found.text };
       }
-      const decl = sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (decl?.kind !== this.K.TypeAliasDeclaration) return undefined;
+      const decl = this.typeAliasDeclaration(sym);
+      if (!decl) return undefined;
       n = this.unparenType(decl.type);
     }
     return undefined;
   }
 
   /** {@link TypeHost.typeDoc}: the JSDoc of the type's symbol, else of its alias. */
-  typeDoc(t: TypeRef): string | undefined {
+  typeDoc(t: TypeRef): RawDoc | undefined {
     const sym = this.symbolOf(t) ?? this.aliasSymbolOf(t);
     if (!sym) return undefined;
     const doc = this.firstDeclarationDoc(sym);

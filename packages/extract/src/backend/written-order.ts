@@ -28,8 +28,8 @@ export abstract class WrittenOrderFacts extends SyntaxFacts {
     }
     const alias = this.aliasSymbolOf(t);
     if (alias && this.aliasArgumentCount(t) === 0) {
-      const decl = this.firstDeclaration(alias);
-      if (decl?.kind === this.K.TypeAliasDeclaration && this.collectLiterals(decl.type, out, 0)) return out;
+      const decl = this.typeAliasDeclaration(alias);
+      if (decl && this.collectLiterals(decl.type, out, 0)) return out;
     }
     return undefined;
   }
@@ -58,8 +58,8 @@ export abstract class WrittenOrderFacts extends SyntaxFacts {
     if (n.kind === K.IndexedAccessType && this.collectConstMembers(n, out)) return true;
     if (n.kind === K.TypeReference && !n.typeArguments?.length) {
       const sym = this.unaliased(this.symbolAt(n.typeName));
-      const decl = sym && sym.flags & this.SF.TypeAlias ? this.firstDeclaration(sym) : undefined;
-      if (decl?.kind === K.TypeAliasDeclaration && this.unparenType(decl.type)?.kind === K.UnionType)
+      const decl = this.typeAliasDeclaration(sym);
+      if (decl && this.unparenType(decl.type)?.kind === K.UnionType)
         return this.collectMembers(decl.type, out, depth + 1);
     }
     const type = this.typeFromTypeNode(n);
@@ -115,8 +115,8 @@ export abstract class WrittenOrderFacts extends SyntaxFacts {
     const sym = this.unaliased(this.symbolAt(node.typeName));
     if (!sym) return false;
     if (sym.flags & SF.TypeAlias) {
-      const decl = this.firstDeclaration(sym);
-      return decl?.kind === this.K.TypeAliasDeclaration ? this.collectLiterals(decl.type, out, depth + 1) : false;
+      const decl = this.typeAliasDeclaration(sym);
+      return decl ? this.collectLiterals(decl.type, out, depth + 1) : false;
     }
     if (sym.flags & SF.Enum || sym.flags & SF.EnumMember) {
       const t = this.typeFromTypeNode(node);
@@ -154,7 +154,7 @@ export abstract class WrittenOrderFacts extends SyntaxFacts {
   private constDeclaration(name: Any): Any {
     const K = this.K;
     const sym = this.unaliased(this.symbolAt(name.kind === K.QualifiedName ? name.right : name));
-    const decl = sym ? this.firstDeclaration(sym) : undefined;
+    const decl = sym ? this.valueDeclaration(sym) : undefined;
     return decl?.kind === K.VariableDeclaration && decl.parent?.flags & this.NF.Const ? decl : undefined;
   }
 

@@ -29,7 +29,9 @@ export type { ServeStdioOptions, StdioServerHandle };
  * opened by a 2025-era `initialize` or a 2026-07-28 `server/discover`, served by one SDK server
  * instance built from `server`'s registry. stdout carries only protocol messages: while serving,
  * `console.log`, `console.info` and `console.debug` write to stderr instead (same text, see
- * stdio-console.ts), until `close()` puts them back. Other writes to stdout corrupt the stream.
+ * stdio-console.ts), until `close()` puts them back. Other writes to stdout corrupt the stream,
+ * and so does a `console.log` run before this call (a module's top level, an import's side
+ * effect): log those with `console.error` (docs/runtime.md "stdio and `console`").
  *
  * Unless `options.transport` is given, every stdin line goes through {@link JsonRpcLines} first:
  * a line that is not JSON is answered `-32700` `Parse error` (`id: null`); JSON that is not a
