@@ -36,7 +36,7 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 15_000):
 
 /** A 2026-07-28 POST to the MCP endpoint of the service at `base` (test/helpers/raw-http.ts): the JSON-RPC answer. */
 const post2026 = (base: string, method: string, params: Record<string, unknown>) =>
-  post2026At(`${base}mcp`, method, params);
+  post2026At(`${base}mcp`, method, params).then((sent) => sent.answer);
 
 describe("in memory", () => {
   let workerd: Workerd;
