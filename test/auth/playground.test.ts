@@ -13,7 +13,7 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import { RPC, post } from "./setup.js";
 import { freePort, startServer, type Running } from "../runtimes/helpers.js";
-import { cachedPlaygroundBuild } from "../helpers/build-cache.ts";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
 let work: string;
 let as: AuthorizationServer;
@@ -21,7 +21,7 @@ let running: Running;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-auth-playground-"));
-  const bundle = await cachedPlaygroundBuild();
+  const bundle = await cachedServerBuild("playground");
   as = await startAuthorizationServer();
   const port = await freePort();
   running = await startServer(process.execPath, [bundle, "--http"], {

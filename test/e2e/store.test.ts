@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { FULL } from "../helpers/tier.ts";
-import { cachedPlaygroundBuild } from "../helpers/build-cache.ts";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
 /** Writers killed: 6 in the full tier, 3 in the fast one (docs/contributing.md "Test tiers"). */
 const KILL_ROUNDS = FULL ? 6 : 3;
@@ -22,7 +22,7 @@ let bundle: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-store-"));
-  bundle = await cachedPlaygroundBuild();
+  bundle = await cachedServerBuild("playground");
 });
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });

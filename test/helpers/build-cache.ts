@@ -1,7 +1,7 @@
 /**
  * Build outputs cached by content hash, shared by the tests of the fast tier that build the same
  * inputs (docs/contributing.md "Test tiers"): the bundler tests (test/bundlers/cache.ts) and the
- * tests that run the playground's bundle ({@link cachedPlaygroundBuild}). An output is reused when
+ * tests that run the playground's or the everything port's bundle ({@link cachedServerBuild}). An output is reused when
  * everything it is built from is byte-identical: the caller's labels (what builds it, with which
  * options), every file of its source folders, every file of `packages/*\/dist` (the plugin, the
  * extractor, the runtime), pnpm-lock.yaml (the bundlers' and TypeScript's versions), this file and
@@ -114,25 +114,20 @@ export async function cachedOutput<Meta>(
   return { file: join(dir, file), meta: built.meta, cached: false };
 }
 
-/** The playground (`<repo>/playground`). */
-const PLAYGROUND = join(repo, "playground");
-
 /**
- * The playground's `dist/server.js` as `vite build` writes it with playground/vite.config.ts (the
- * typed-mcp plugin, SSR, everything bundled, with its source map), reused in the fast tier by the
- * tests that run the bundle (test/e2e/store, test/auth/playground, test/otel/otlp).
- * test/e2e/playground.test.ts builds it itself: it checks what the build leaves running.
- * @returns the bundle's absolute path (in `<repo>/.tmp/bundles`; run it with `MEMORY_FILE_PATH` set).
+ * The `server.js` that `vite build` writes with the `vite.config.ts` of `project` (the typed-mcp
+ * plugin, SSR, everything bundled, with its source map): the playground, reused in the fast tier
+ * by the tests that run its bundle (test/e2e/store, test/auth/playground, test/otel/otlp), and
+ * the everything port (test/everything/parity). test/e2e/playground.test.ts builds the playground
+ * itself: it checks what the build leaves running.
+ * @param project the project's folder relative to the repository root.
+ * @returns the bundle's absolute path (in `<repo>/.tmp/bundles`; the playground's wants `MEMORY_FILE_PATH`).
  */
-export async function cachedPlaygroundBuild(): Promise<string> {
-  const key = contentKey({ labels: [["build", "playground vite.config.ts"]], sources: [PLAYGROUND], code: [] });
-  const { file } = await cachedOutput("playground", key, async (outDir) => {
-    await build({
-      root: PLAYGROUND,
-      configFile: join(PLAYGROUND, "vite.config.ts"),
-      logLevel: "silent",
-      build: { outDir },
-    });
+export async function cachedServerBuild(project: "playground" | "examples/everything"): Promise<string> {
+  const root = join(repo, project);
+  const key = contentKey({ labels: [["build", `${project} vite.config.ts`]], sources: [root], code: [] });
+  const { file } = await cachedOutput(project.replace(/\W+/g, "-"), key, async (outDir) => {
+    await build({ root, configFile: join(root, "vite.config.ts"), logLevel: "silent", build: { outDir } });
     return { file: join(outDir, "server.js"), meta: null };
   });
   return file;

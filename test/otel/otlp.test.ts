@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { cachedPlaygroundBuild } from "../helpers/build-cache.ts";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
 const require = createRequire(import.meta.url);
 // The generated OTLP protobuf schema (opentelemetry-proto) of the OTel JS packages.
@@ -108,7 +108,7 @@ let bundle: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-otlp-"));
-  bundle = await cachedPlaygroundBuild();
+  bundle = await cachedServerBuild("playground");
 });
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
