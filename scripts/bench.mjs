@@ -20,7 +20,8 @@
 //      latency across instances (scripts/bench/store.mjs).
 //
 // Options: `--quick` (or BENCH_QUICK=1): small projects and short timings, for the test that keeps
-// this code working (test/bench/bench.test.ts) — its figures are not to be quoted; the real-shaped
+// this code working (test/bench/bench.test.ts) — its figures are not to be quoted (its Vite builds run
+// in this process, not one process each: scripts/bench/projects.mjs); the real-shaped
 // project is built at one size and not watched, so its growth and watch rows say "not measured"
 // (scripts/bench/projects.mjs `projectPlan`); `--every-row` (with `--quick`, the test's full tier):
 // both shapes at two sizes with the watch loop, every row measured; `--out FILE`:
@@ -66,7 +67,7 @@ try {
   log("typed-mcp/otel…");
   const otel = await runOtel({ root, quick, generated: await generatedTools(env) });
   log("projects…");
-  const projects = runProjects({ ...env, everyRow: values["every-row"], log });
+  const projects = await runProjects({ ...env, everyRow: values["every-row"], log });
   log("cold starts (Node stdio, workerd)…");
   const coldStart = await runColdStart({ root, tmp, quick });
   let extraction;

@@ -3,13 +3,17 @@
 // bundle size and growth per tool, warm-cache `vite build` wall time and peak RSS (GNU time, one
 // process per build, flavours interleaved, medians of the rounds), the `vite build --watch` edit
 // loop (p50), IPC round trips per tool cold (per 7.x backend), and the Worker bundle (5 tools,
-// minified) — each typed-mcp (with the plugin) against the SDK + zod version.
+// minified) — each typed-mcp (with the plugin) against the SDK + zod version. With `--quick` the
+// Vite runs happen in the bench's own process instead (no process start and Vite import per run):
+// the wall time is then the run's `performance.now()` span and the peak RSS the process's own so
+// far — not per-build figures, one more reason a quick run's figures are not to be quoted.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProject } from "./project.mjs";
 import { median } from "./rounds.mjs";
+import { runVite } from "./vite-run.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CHILD = join(here, "vite-child.mjs");
@@ -28,12 +32,24 @@ function child(args) {
 }
 
 /**
+ * One Vite run (scripts/bench/vite-run.mjs modes): in its own process under GNU time, or with
+ * `quick` in this process (wall seconds by `performance.now()`, `rssKiB` this process's peak so far).
+ * @returns {Promise<object>} the run's answer with `wallS` and `rssKiB`.
+ */
+async function vite(args, quick) {
+  if (!quick) return child(args);
+  const t0 = performance.now();
+  const out = await runVite(args);
+  return { ...out, wallS: (performance.now() - t0) / 1000, rssKiB: process.resourceUsage().maxRSS };
+}
+
+/**
  * Builds every project size in both flavours; `rounds` warm-cache builds each (after one that
  * fills the cache), interleaved typed/zod. With `rounds` 0 (`--quick`) the cache-filling build is
  * the only one, and its wall time and RSS stand for the warm figures.
  * @returns per size and flavour: bundle bytes, median wall seconds, median peak RSS (KiB).
  */
-function builds(root, tmp, sizes, rounds, shape) {
+async function builds(root, tmp, sizes, rounds, shape, quick) {
   const out = {};
   for (const n of sizes) {
     out[n] = {};
@@ -43,17 +59,18 @@ function builds(root, tmp, sizes, rounds, shape) {
       rmSync(dirs[flavor], { recursive: true, force: true });
       writeProject(root, dirs[flavor], flavor, n, shape);
       // The first build fills the plugin's cache: the cold build.
-      out[n][flavor] = { first: child(["build", dirs[flavor], flavor, "node", "0"]), runs: [] };
+      out[n][flavor] = { first: await vite(["build", dirs[flavor], flavor, "node", "0"], quick), runs: [] };
     }
     for (let r = 0; r < rounds; r++)
       for (const flavor of ["typed", "zod"])
-        out[n][flavor].runs.push(child(["build", dirs[flavor], flavor, "node", "0"]));
+        out[n][flavor].runs.push(await vite(["build", dirs[flavor], flavor, "node", "0"], quick));
     for (const flavor of ["typed", "zod"]) {
       const f = out[n][flavor];
       if (f.runs.length === 0) f.runs.push(f.first);
       f.bytes = f.first.bytes;
       // Minified bytes of the two largest sizes (growth per tool, minified).
-      if (sizes.indexOf(n) >= sizes.length - 2) f.minBytes = child(["build", dirs[flavor], flavor, "node", "1"]).bytes;
+      if (sizes.indexOf(n) >= sizes.length - 2)
+        f.minBytes = (await vite(["build", dirs[flavor], flavor, "node", "1"], quick)).bytes;
       f.wallS = median(f.runs.map((x) => x.wallS));
       f.rssKiB = median(f.runs.map((x) => x.rssKiB));
     }
@@ -62,13 +79,13 @@ function builds(root, tmp, sizes, rounds, shape) {
 }
 
 /** The watch edit loop on a project of `n` tools: p50 milliseconds per flavour. */
-function watchLoop(root, tmp, n, edits, shape) {
+async function watchLoop(root, tmp, n, edits, shape, quick) {
   const out = {};
   for (const flavor of ["typed", "zod"]) {
     const dir = join(tmp, `watch-${shape}-${flavor}-${n}`);
     rmSync(dir, { recursive: true, force: true });
     writeProject(root, dir, flavor, n, shape);
-    const { latencies } = child(["watch", dir, flavor, String(n), String(edits), shape]);
+    const { latencies } = await vite(["watch", dir, flavor, String(n), String(edits), shape], quick);
     out[flavor] = { p50: median(latencies), latencies };
   }
   return out;
@@ -100,18 +117,18 @@ function roundTrips(root, tmp, n, createExtractor) {
 
 /**
  * The Worker bundle of 5 tools, minified: bytes per flavour, and (`groups`) the minified bytes
- * each source group contributes (vite-child.mjs `profile`: the same build with a source map, read
+ * each source group contributes (vite-run.mjs `profile`: the same build with a source map, read
  * by source-map-explorer). With `quick`, the profile build alone gives both (its bytes include
  * the `sourceMappingURL` comment).
  */
-export function worker(root, tmp, quick) {
+async function worker(root, tmp, quick) {
   const out = { groups: {} };
   for (const flavor of ["typed", "zod"]) {
     const dir = join(tmp, `worker-${flavor}`);
     rmSync(dir, { recursive: true, force: true });
     writeProject(root, dir, flavor, 5);
-    const profile = child(["profile", dir, flavor, "worker", "1"]);
-    out[flavor] = quick ? profile.bytes : child(["build", dir, flavor, "worker", "1"]).bytes;
+    const profile = await vite(["profile", dir, flavor, "worker", "1"], quick);
+    out[flavor] = quick ? profile.bytes : (await vite(["build", dir, flavor, "worker", "1"], quick)).bytes;
     out.groups[flavor] = profile.groups;
   }
   return out;
@@ -138,22 +155,22 @@ export function projectPlan(quick, everyRow = false) {
  * Runs the whole-build rows.
  * @param {{ root: string, tmp: string, quick: boolean, everyRow?: boolean, createExtractor: Function, log: (s: string) => void }} env
  */
-export function runProjects({ root, tmp, quick, everyRow, createExtractor, log }) {
+export async function runProjects({ root, tmp, quick, everyRow, createExtractor, log }) {
   const shapes = {};
   for (const [shape, { sizes, watch: watchSizes }] of Object.entries(projectPlan(quick, everyRow))) {
     log(`  builds of ${sizes.join("/")}-tool ${shape} projects…`);
-    const built = builds(root, tmp, sizes, quick ? 0 : 3, shape);
+    const built = await builds(root, tmp, sizes, quick ? 0 : 3, shape, quick);
     const watch = {};
     for (const n of watchSizes) {
       log(`  watch edit loop, ${n} tools (${shape})…`);
-      watch[n] = watchLoop(root, tmp, n, quick ? 1 : 7, shape);
+      watch[n] = await watchLoop(root, tmp, n, quick ? 1 : 7, shape, quick);
     }
     shapes[shape] = { sizes, built, watch };
   }
   log("  IPC round trips…");
   const ipc = roundTrips(root, tmp, quick ? 20 : 100, createExtractor);
   log("  Worker bundles…");
-  return { shapes, ipc, worker: worker(root, tmp, quick) };
+  return { shapes, ipc, worker: await worker(root, tmp, quick) };
 }
 
 // `node scripts/bench/projects.mjs worker` (after `pnpm build`): the Worker row alone — both 5-tool
@@ -165,7 +182,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "w
   mkdirSync(join(root, ".tmp"), { recursive: true });
   const tmp = mkdtempSync(join(root, ".tmp", "bench-worker-"));
   try {
-    const w = worker(root, tmp, false);
+    const w = await worker(root, tmp, false);
     console.log(`typed-mcp ${w.typed} B, SDK + zod ${w.zod} B: ×${(w.typed / w.zod).toFixed(3)}`);
     console.log(workerGroups(w.groups).join("\n"));
   } finally {

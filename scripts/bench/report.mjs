@@ -58,7 +58,7 @@ export function renderReport(r) {
   const out = [];
   out.push("# Benchmarks", "");
   out.push(
-    `Written by \`pnpm bench${r.quick ? " --quick" : ""}\` (scripts/bench.mjs) on ${r.startedAt.toISOString()} in ${r.seconds.toFixed(0)} s.${r.quick ? " **Quick run**: small projects, short timings — not figures to quote." : ""} Goals are issue 26's.`,
+    `Written by \`pnpm bench${r.quick ? " --quick" : ""}\` (scripts/bench.mjs) on ${r.startedAt.toISOString()} in ${r.seconds.toFixed(0)} s.${r.quick ? " **Quick run**: small projects, short timings, the Vite builds in the bench's own process (their wall times and peak RSS are not per build) — not figures to quote." : ""} Goals are issue 26's.`,
     "",
   );
   out.push("| figure | now | goal |", "|---|---|---|");

@@ -1,36 +1,30 @@
 /**
- * The playground (docs/auth.md "Trying it"): built by Vite with the typed-mcp plugin, served with
+ * The playground (docs/auth.md "Trying it"): built by Vite with the typed-mcp plugin (the bundle of
+ * test/helpers/build-cache.ts, reused in the fast tier when its inputs are unchanged), served with
  * `--http` and `AUTH_ISSUER` set to scripts/oidc-provider.mjs's issuer, it is an OAuth resource
  * server whose audience is its own URL; the official client gets a token by client credentials
  * and calls its tools. (Without `AUTH_ISSUER` it stays open: test/e2e/playground.test.ts.)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { build } from "vite";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { M2M, startAuthorizationServer, type AuthorizationServer } from "./authorization-server.js";
 import { RPC, post } from "./setup.js";
 import { freePort, startServer, type Running } from "../runtimes/helpers.js";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
-const playground = resolve(dirname(fileURLToPath(import.meta.url)), "../../playground");
 let work: string;
 let as: AuthorizationServer;
 let running: Running;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-auth-playground-"));
-  await build({
-    root: playground,
-    configFile: join(playground, "vite.config.ts"),
-    logLevel: "silent",
-    build: { outDir: join(work, "dist") },
-  });
+  const bundle = await cachedServerBuild("playground");
   as = await startAuthorizationServer();
   const port = await freePort();
-  running = await startServer(process.execPath, [join(work, "dist/server.js"), "--http"], {
+  running = await startServer(process.execPath, [bundle, "--http"], {
     env: { PORT: String(port), AUTH_ISSUER: as.issuer, MEMORY_FILE_PATH: join(work, "memory.json") },
     listening: /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)[\s\S]*OAuth: bearer tokens/,
   });

@@ -1,5 +1,6 @@
 /**
- * The playground store across processes (issue 13 item 10): Vite builds the playground bundle;
+ * The playground store across processes (issue 13 item 10): Vite builds the playground bundle
+ * (test/helpers/build-cache.ts: reused in the fast tier when its inputs are unchanged);
  * real server processes on one MEMORY_FILE_PATH, driven over stdio by the official client.
  * Two processes writing at once lose no acknowledged write; writers killed with SIGKILL leave no
  * `*.tmp` behind once the next write ran and never a corrupt file; names stay unique.
@@ -7,29 +8,21 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "vite";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { FULL } from "../helpers/tier.ts";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
 /** Writers killed: 6 in the full tier, 3 in the fast one (docs/contributing.md "Test tiers"). */
 const KILL_ROUNDS = FULL ? 6 : 3;
-const playground = resolve(dirname(fileURLToPath(import.meta.url)), "../../playground");
 let work: string;
 let bundle: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-store-"));
-  await build({
-    root: playground,
-    configFile: join(playground, "vite.config.ts"),
-    logLevel: "silent",
-    build: { outDir: join(work, "dist") },
-  });
-  bundle = join(work, "dist", "server.js");
+  bundle = await cachedServerBuild("playground");
 });
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });

@@ -9,8 +9,7 @@
  * Normalised before comparing: times and random UUIDs only (normalise.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "vite";
-import { EXAMPLE, SAMPLED, connect, until, type Session, type Via, type Which } from "./servers.ts";
+import { SAMPLED, buildPort, connect, until, type Session, type Via, type Which } from "./servers.ts";
 import { DIFFERENCES, type DifferenceId } from "./differences.ts";
 import { answer, normalise } from "./normalise.ts";
 import { researchTaskParity } from "./tasks.ts";
@@ -61,7 +60,7 @@ function rawResult(s: Session, key: string): Json[] {
 }
 
 beforeAll(async () => {
-  await build({ root: EXAMPLE, configFile: `${EXAMPLE}/vite.config.ts`, logLevel: "silent" });
+  await buildPort();
 }, 120_000);
 
 describe.each<Via>(["stdio", "http"])("everything over %s", (via) => {

@@ -1,6 +1,6 @@
 /**
  * Starts the original everything server (`@modelcontextprotocol/server-everything`, its
- * published bin) or the typed-mcp port (`examples/everything/dist/server.js`), over stdio or
+ * published bin) or the typed-mcp port (built from examples/everything by {@link buildPort}), over stdio or
  * Streamable HTTP, and connects the official client (`@modelcontextprotocol/client`, protocol
  * 2025-11-25) with roots, sampling and elicitation (form and URL), answering those requests with
  * fixed values and recording every notification and server→client request it receives.
@@ -13,12 +13,25 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { freePort } from "../runtimes/helpers.ts";
 import { recordIncoming, type Raw } from "../helpers/wire.ts";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The example package. */
-export const EXAMPLE = resolve(here, "../../examples/everything");
+const EXAMPLE = resolve(here, "../../examples/everything");
 /** The port's bundle (built by the test's `beforeAll`). */
-const PORT_BUNDLE = join(EXAMPLE, "dist/server.js");
+/** The port's bundle, once {@link buildPort} has built it. */
+let portBundle: string | undefined;
+
+/** Builds the port with its vite.config.ts (reused in the fast tier: test/helpers/build-cache.ts); before any {@link connect} to it. */
+export async function buildPort(): Promise<void> {
+  portBundle = await cachedServerBuild("examples/everything");
+}
+
+/** The port's bundle; throws before {@link buildPort}. */
+function portBundlePath(): string {
+  if (portBundle === undefined) throw new Error("buildPort() first: the port is not built");
+  return portBundle;
+}
 /** The original's published bin (`bin.mcp-server-everything` of its package.json). */
 const ORIGINAL_BIN = join(
   dirname(createRequire(join(EXAMPLE, "package.json")).resolve("@modelcontextprotocol/server-everything/package.json")),
@@ -135,7 +148,7 @@ export async function connect(which: Which, via: Via, options: ConnectOptions = 
   let child: ChildProcess | undefined;
   let transport: StdioClientTransport | StreamableHTTPClientTransport;
   if (via === "stdio") {
-    const args = which === "original" ? [ORIGINAL_BIN, "stdio"] : [PORT_BUNDLE];
+    const args = which === "original" ? [ORIGINAL_BIN, "stdio"] : [portBundlePath()];
     transport = new StdioClientTransport({ command: process.execPath, args, env: ENV, stderr: "ignore" });
   } else {
     const port = await freePort();
@@ -143,7 +156,7 @@ export async function connect(which: Which, via: Via, options: ConnectOptions = 
     const args =
       which === "original"
         ? ["--import", loopback, ORIGINAL_BIN, "streamableHttp"]
-        : [PORT_BUNDLE, "--http", "--port", String(port)];
+        : [portBundlePath(), "--http", "--port", String(port)];
     child = spawn(process.execPath, args, { env: { ...ENV, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
     await waitFor(child, /listening on/i);
     transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));

@@ -1,4 +1,5 @@
-// End to end over OTLP/HTTP: Vite builds the playground (which exports with the OTel SDK for Node
+// End to end over OTLP/HTTP: Vite builds the playground (test/helpers/build-cache.ts, reused in the
+// fast tier when its inputs are unchanged; it exports with the OTel SDK for Node
 // when OTEL_EXPORTER_OTLP_ENDPOINT is set, playground/src/telemetry.ts); the bundle runs over
 // Streamable HTTP (serveHttp) and over stdio, driven by the official client, and exports to a
 // loopback receiver (node:http, port 0) that decodes the protobuf bodies with the OTel packages'
@@ -10,15 +11,12 @@ import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "vite";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { cachedServerBuild } from "../helpers/build-cache.ts";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const playground = resolve(here, "../../playground");
 const require = createRequire(import.meta.url);
 // The generated OTLP protobuf schema (opentelemetry-proto) of the OTel JS packages.
 const root = require("otlp-transformer-0.52/build/src/generated/root.js").opentelemetry.proto;
@@ -110,13 +108,7 @@ let bundle: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "typed-mcp-otlp-"));
-  await build({
-    root: playground,
-    configFile: join(playground, "vite.config.ts"),
-    logLevel: "silent",
-    build: { outDir: join(work, "dist") },
-  });
-  bundle = join(work, "dist/server.js");
+  bundle = await cachedServerBuild("playground");
 });
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });

@@ -263,19 +263,30 @@ export async function typiaValidators(root) {
  */
 const typiaBad = (name, { valid, bad }) => (name === "strings" ? { ...valid, at: "2026-07-28T25:30:00Z" } : bad);
 
+/** {@link generatedTools}' answers by output module path: one extraction per module and process. */
+const generatedOnce = new Map();
+
 /**
  * The generated descriptors of the payload tools, by tool name (extracted from the fixture, loaded
  * as a module), as the plugins ship them: with `share` (`share: false` for the inline code), each
  * shared unit declared once at the module's top, dependencies first, as `@typed-mcp/babel` does.
+ * Extracted and generated once per `tmp` and `share` in a process (the readers, tools/call and
+ * otel rows share it; a second `import()` of the module would answer the first one anyway).
  */
-export async function generatedTools({ root, tmp, createExtractor, generateTool }, share = true) {
+export function generatedTools(env, share = true) {
+  const out = join(env.tmp, `bench-payload-readers${share ? "" : "-inline"}.mjs`);
+  if (!generatedOnce.has(out)) generatedOnce.set(out, generate(env, share, out));
+  return generatedOnce.get(out);
+}
+
+/** Extracts the payload tools, writes their generated module to `out` and imports it. */
+async function generate({ root, createExtractor, generateTool }, share, out) {
   const file = join(root, "scripts/bench/fixture/src/payloads.ts");
   const ex = createExtractor({ cwd: root });
   const model = ex.extract(file, readFileSync(file, "utf8"));
   ex.close();
   if (model.diagnostics.length) throw new Error(JSON.stringify(model.diagnostics));
   const internal = pathToFileURL(join(root, "packages/typed-mcp/dist/internal.js")).href;
-  const out = join(tmp, `bench-payload-readers${share ? "" : "-inline"}.mjs`);
   const units = new Map();
   const entries = model.tools
     .map((t) => {
