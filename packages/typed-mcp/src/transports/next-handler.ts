@@ -16,6 +16,10 @@
  * `/.well-known/oauth-protected-resource/<route>` sends) is served as that well-known URL, so the
  * server's `auth` gate answers its RFC 9728 document (docs/nextjs.md "Auth").
  *
+ * The server sees the URL the client sent the request to: the `Host` header's host and the app's
+ * `basePath` in front of the path (Next.js hands a route `http://localhost:<port>` without it).
+ * With a `basePath`, the document is served inside it and the 401/403 names it there.
+ *
  * @module
  */
 import type { FetchOptions } from "./fetch-entry.js";
@@ -79,7 +83,7 @@ function metadataRequest(request: Request, basePath: string): Request | undefine
  * `https://mcp.example.com` was refused HTTP 403) and the auth gate's well-known path (which
  * includes `basePath`): so the host is the `Host` header's (as `serveHttp` has it) and the path
  * is prefixed with the app's `basePath` ({@link nextBasePath}). A request whose
- * URL already has both (a plain `Request`, Vercel's) is passed on as it came; a `Host` that is no
+ * URL already has both (a plain `Request`) is passed on as it came; a `Host` that is no
  * URL host keeps the URL's.
  */
 function publicRequest(request: Request, basePath: string): Request {
