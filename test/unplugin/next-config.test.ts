@@ -81,6 +81,12 @@ describe("withTypedMcp", () => {
     expect(ours({ turbopack: { rules: { "*.ts": own } } })["*.mts"]).toEqual(ours({})["*.mts"]);
   });
 
+  it("refuses a config that already went through withTypedMcp (the webpack plugin would run twice)", () => {
+    expect(() => withTypedMcp(withTypedMcp({}))).toThrow(
+      "withTypedMcp: this config already went through withTypedMcp (its webpack() is typed-mcp's); apply it once, with all your options.",
+    );
+  });
+
   it("refuses a list that mixes loaders and rule objects, naming the glob and the fix", () => {
     expect(() => withTypedMcp({ turbopack: { rules: { "*.ts": ["a", { loaders: ["b"] }] } } })).toThrow(
       'withTypedMcp: turbopack.rules["*.ts"] mixes loaders and rule objects; write it as a list of rule objects ({ loaders, as, condition }) (docs/nextjs.md).',

@@ -96,6 +96,9 @@ function withMetadataRewrite(own: NextConfigLike["rewrites"]): () => Promise<Rew
   };
 }
 
+/** Marks the `webpack()` function withTypedMcp returns: a second application would add the webpack plugin twice. */
+const APPLIED = Symbol.for("@typed-mcp/unplugin/next.withTypedMcp");
+
 /** The loader's module specifier, as Turbopack resolves it from the app. */
 const LOADER = "@typed-mcp/unplugin/loader";
 
@@ -156,7 +159,8 @@ function withOwnRules(glob: string, ours: TurbopackRule, own: unknown): unknown 
  * @returns The new config.
  * @throws Error when `nextConfig.turbopack.rules` has, for `*.ts`, `*.tsx`, `*.mts` or `*.cts`, a
  *   list that mixes loaders and rule objects (a rule object or a list of either is kept, after
- *   typed-mcp's rule).
+ *   typed-mcp's rule); Error when `nextConfig` is itself the result of `withTypedMcp` (the webpack
+ *   plugin would run twice).
  */
 export function withTypedMcp<C extends NextConfigLike>(
   nextConfig: C,
@@ -174,16 +178,23 @@ export function withTypedMcp<C extends NextConfigLike>(
     rules[glob] = glob in rules ? withOwnRules(glob, rule, rules[glob]) : rule;
   }
   const userWebpack = nextConfig.webpack;
+  if (userWebpack && APPLIED in userWebpack) {
+    throw new Error(
+      "withTypedMcp: this config already went through withTypedMcp (its webpack() is typed-mcp's); apply it once, with all your options.",
+    );
+  }
+  const webpack = (config: { plugins?: unknown[] }, context: unknown) => {
+    const out = (userWebpack ? userWebpack(config, context) : config) as { plugins?: unknown[] };
+    out.plugins = [...(out.plugins ?? []), webpackPlugin(options)];
+    return out;
+  };
+  Object.defineProperty(webpack, APPLIED, { value: true });
   return {
     ...nextConfig,
     // nextHandler (typed-mcp) reads it: Next.js tells a route handler nothing of basePath.
     ...(nextConfig.basePath ? { env: { ...nextConfig.env, TYPED_MCP_NEXT_BASE_PATH: nextConfig.basePath } } : {}),
     turbopack: { ...nextConfig.turbopack, rules },
     rewrites: withMetadataRewrite(nextConfig.rewrites),
-    webpack(config: { plugins?: unknown[] }, context: unknown) {
-      const out = (userWebpack ? userWebpack(config, context) : config) as { plugins?: unknown[] };
-      out.plugins = [...(out.plugins ?? []), webpackPlugin(options)];
-      return out;
-    },
+    webpack,
   };
 }
