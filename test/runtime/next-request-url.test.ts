@@ -4,9 +4,10 @@
 // config's `basePath` (`GET /base/api/mcp` with `Host: 127.0.0.1:3000` → `http://localhost:3000/api/mcp`);
 // the rewritten well-known request arrives as `http://localhost:3000/.well-known/oauth-protected-resource/api/mcp`
 // with no query. The requests below are those URLs and headers. What must hold (docs/security.md
-// "Origin": same host is the `Origin`'s hostname equal to the request's; RFC 9728 §3.1 and §5.1):
-// a page on the host the client named is served, and with a basePath the document is served inside
-// the app, where the 401's `resource_metadata` names it.
+// "Origin": same host is the `Origin`'s hostname equal to the request's; "DNS-rebinding protection";
+// RFC 9728 §3.1 and §5.1): a page on the loopback host the client named is served, a rebinding page
+// is not, and with a basePath the document is served inside the app, where the 401's
+// `resource_metadata` names it.
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer, nextHandler } from "../../packages/typed-mcp/dist/index.js";
 import { oauth } from "../../packages/typed-mcp/dist/auth.js";
@@ -25,7 +26,7 @@ afterEach(() => {
   delete process.env.TYPED_MCP_NEXT_BASE_PATH;
 });
 
-describe("nextHandler: the host is the Host header's (Next.js hands every route http://localhost:<port>)", () => {
+describe("nextHandler: a loopback Host header's host (Next.js hands every route http://localhost:<port>)", () => {
   const { POST } = nextHandler(new McpServer({ name: "s", version: "1" }));
 
   it("serves a page on the host the client named (same-host Origin rule)", async () => {
@@ -36,23 +37,44 @@ describe("nextHandler: the host is the Host header's (Next.js hands every route 
     expect(await res.text()).toContain('"protocolVersion":"2025-11-25"');
   });
 
-  it("serves a proxied host's page (Host: mcp.example.com) and still refuses another origin, 403", async () => {
-    const ok = await POST(
-      post("http://localhost:3000/api/mcp", { host: "mcp.example.com", origin: "https://mcp.example.com" }),
-    );
-    expect(ok.status).toBe(200);
+  it("refuses a DNS-rebinding page (Host and Origin evil.example: not a loopback Host, so the URL stays Next.js's localhost)", async () => {
     const refused = await POST(
-      post("http://localhost:3000/api/mcp", { host: "127.0.0.1:3000", origin: "http://localhost:3000" }),
+      post("http://localhost:3000/api/mcp", { host: "evil.example:3000", origin: "http://evil.example:3000" }),
     );
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
       error: {
         code: -32000,
-        message: "Forbidden: Origin http://localhost:3000 is not allowed (McpServerOptions.allowedOrigins)",
+        message: "Forbidden: Origin http://evil.example:3000 is not allowed (McpServerOptions.allowedOrigins)",
       },
       id: null,
     });
+  });
+
+  it("a public host behind a proxy: its page is served once allowedOrigins names it", async () => {
+    const proxied = post("http://localhost:3000/api/mcp", {
+      host: "mcp.example.com",
+      origin: "https://mcp.example.com",
+    });
+    expect((await POST(proxied.clone())).status).toBe(403);
+    const allowed = nextHandler(
+      new McpServer({ name: "s", version: "1", allowedOrigins: ["https://mcp.example.com"] }),
+    );
+    expect((await allowed.POST(proxied)).status).toBe(200);
+  });
+
+  it("uses the Host header's loopback host ([::1], 127.0.0.2) and refuses localhost's page then", async () => {
+    for (const [host, origin] of [
+      ["[::1]:3000", "http://[::1]:3000"],
+      ["127.0.0.2:3000", "http://127.0.0.2:3000"],
+    ]) {
+      expect((await POST(post("http://localhost:3000/api/mcp", { host: host!, origin: origin! }))).status).toBe(200);
+    }
+    const other = await POST(
+      post("http://localhost:3000/api/mcp", { host: "127.0.0.1:3000", origin: "http://localhost:3000" }),
+    );
+    expect(other.status).toBe(403);
   });
 
   it("keeps the URL's host when the Host header is no host (a path, user info)", async () => {

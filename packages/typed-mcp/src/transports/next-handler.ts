@@ -16,14 +16,16 @@
  * `/.well-known/oauth-protected-resource/<route>` sends) is served as that well-known URL, so the
  * server's `auth` gate answers its RFC 9728 document (docs/nextjs.md "Auth").
  *
- * The server sees the URL the client sent the request to: the `Host` header's host and the app's
- * `basePath` in front of the path (Next.js hands a route `http://localhost:<port>` without it).
+ * The server sees the URL the client sent the request to: the `Host` header's host when it is a
+ * loopback one, and the app's `basePath` in front of the path (Next.js hands a route
+ * `http://localhost:<port>` without it).
  * With a `basePath`, the document is served inside it and the 401/403 names it there.
  *
  * @module
  */
 import type { FetchOptions } from "./fetch-entry.js";
 import { checkCors } from "./cors.js";
+import { isLoopback } from "./origin.js";
 
 /** A route handler of the App Router: Next.js calls it with the web-standard `Request`. */
 export type RouteHandler = (request: Request) => Promise<Response>;
@@ -79,9 +81,9 @@ function metadataRequest(request: Request, basePath: string): Request | undefine
  * gives a route handler `request.url` as `http://localhost:<port><path>` whatever `Host` the client
  * named, and without the config's `basePath` (measured on Next.js 16.4.6: `Host: 127.0.0.1:3000`,
  * basePath `/base`, `GET /base/api/mcp` → `http://localhost:3000/api/mcp`). The server reads its
- * URL for the same-host `Origin` rule (a page at `http://127.0.0.1:3000` or behind a proxy at
- * `https://mcp.example.com` was refused HTTP 403) and the auth gate's well-known path (which
- * includes `basePath`): so the host is the `Host` header's (as `serveHttp` has it) and the path
+ * URL for the same-host `Origin` rule (a page at `http://127.0.0.1:3000` was refused HTTP 403)
+ * and the auth gate's well-known path (which includes `basePath`): so the host is the `Host`
+ * header's when that names a loopback host ({@link hostOf}) and the path
  * is prefixed with the app's `basePath` ({@link nextBasePath}). A request whose
  * URL already has both (a plain `Request`) is passed on as it came; a `Host` that is no
  * URL host keeps the URL's.
@@ -143,11 +145,19 @@ function withMovedMetadata(response: Response, basePath: string): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-/** `header` (a `Host` value) as a URL host (`hostname[:port]`, lower case), `undefined` when it is none. */
+/**
+ * `header` (a `Host` value) as a URL host (`hostname[:port]`, lower case) when it names a loopback
+ * host (`127.0.0.1`, `[::1]`, `localhost`), `undefined` otherwise. Only those: for any other name
+ * the URL keeps Next.js's `localhost`, so a DNS-rebinding page (`Host: evil.example`,
+ * `Origin: http://evil.example`) stays refused by the same-host `Origin` rule, as `serveHttp`'s
+ * `Host` check refuses it (docs/security.md "DNS-rebinding protection"); a public host behind a
+ * proxy names its origins in `allowedOrigins`.
+ */
 function hostOf(header: string | null, protocol: string): string | undefined {
   if (header === null || header === "" || /[/?#@\\\s]/.test(header)) return undefined;
   try {
-    return new URL(`${protocol}//${header}`).host;
+    const url = new URL(`${protocol}//${header}`);
+    return isLoopback(url.hostname) ? url.host : undefined;
   } catch {
     return undefined;
   }
