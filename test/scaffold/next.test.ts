@@ -14,6 +14,10 @@
  * next.config.ts and lists the bytes of the Vite build with that profile. The Redis store: a
  * Node-runtime route whose server has `store: await connectRedisStore(STORE_URL)` (typed-mcp/redis,
  * a real redis-server) creates a task that `tasks/get` then reads, its key in Redis.
+ * basePath: the webpack build runs with `basePath: "/mcp-app"`, so every route above is under it,
+ * and the auth document is at `/mcp-app/.well-known/oauth-protected-resource/api/mcp-auth`, which the
+ * 401 names (Next.js serves nothing outside the basePath). Origin: a browser page of the server's
+ * own origin is served in both builds (Next.js hands the route `http://localhost:<port>`).
  * NEXT_TELEMETRY_DISABLED=1 (the scripts and here); nothing fetches from the network at build time.
  */
 import { execFile } from "node:child_process";
@@ -183,18 +187,18 @@ async function next(...args: string[]): Promise<string> {
  * Starts `npx next <args> -H 127.0.0.1 -p <a free port>` (the protected server's audience is its
  * URL) and resolves with the server and its URL once it printed it.
  */
-async function serve(...args: string[]): Promise<Started & { base: string }> {
+async function serve(basePath: string, ...args: string[]): Promise<Started & { base: string }> {
   const port = await freePort();
   const env = {
     ...ENV,
     MCP_ISSUER: as.issuer,
-    MCP_AUDIENCE: `http://127.0.0.1:${port}/api/mcp-auth`,
+    MCP_AUDIENCE: `http://127.0.0.1:${port}${basePath}/api/mcp-auth`,
     STORE_URL: redis.url,
   };
   const s = start(project.dir, "npx", ["next", ...args, "-H", "127.0.0.1", "-p", String(port)], env);
   for (let waited = 0; waited < 120_000; waited += 100) {
     const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(s.output());
-    if (m && /Ready in/.test(s.output())) return { ...s, base: m[0] };
+    if (m && /Ready in/.test(s.output())) return { ...s, base: `${m[0]}${basePath}` };
     if (s.child.exitCode !== null) throw new Error(`next ${args.join(" ")} exited:\n${s.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -217,10 +221,20 @@ it("npm test: the scaffolded typed-mcp/testing tests pass under vitest, 3 of 3",
   expect(await timed("npm test", () => passedTests(project))).toBe("3 passed (3)");
 });
 
+/** An app's own Turbopack loader for `*.ts`: records each file it ran on (read at /api/stamps). */
+const STAMP_LOADER = `module.exports = function (source) {
+  const name = require("node:path").basename(this.resourcePath);
+  return \`\${source}\\n;(globalThis.__stamps ??= []).push(\${JSON.stringify(name)});\\n\`;
+};
+`;
+const STAMPS_ROUTE = `import "../../../server";
+export const GET = () => Response.json((globalThis as { __stamps?: string[] }).__stamps ?? []);
+`;
+
 describe.each([
-  ["next build (Turbopack)", [], undefined],
-  ["next build --webpack, profile openai-strict", ["--webpack"], "openai-strict"],
-] as const)("%s, then next start", (_name, flags, profile) => {
+  ["next build (Turbopack), with an own turbopack.rules['*.ts']", [], undefined, "", true],
+  ["next build --webpack, profile openai-strict, basePath /mcp-app", ["--webpack"], "openai-strict", "/mcp-app", false],
+] as const)("%s, then next start", (_name, flags, profile, basePath, ownRule) => {
   let server: (Started & { base: string }) | undefined;
   const config = () => join(project.dir, "next.config.ts");
   let configText: string;
@@ -234,12 +248,41 @@ describe.each([
       expect(withProfile).not.toBe(configText);
       writeFileSync(config(), withProfile);
     }
+    if (ownRule) {
+      writeFileSync(join(project.dir, "stamp-loader.cjs"), STAMP_LOADER);
+      mkdirSync(join(project.dir, "src/app/api/stamps"), { recursive: true });
+      writeFileSync(join(project.dir, "src/app/api/stamps/route.ts"), STAMPS_ROUTE);
+      const text = readFileSync(config(), "utf8");
+      const withRule = text.replace(
+        "const nextConfig: NextConfig = {};",
+        `const nextConfig: NextConfig = { turbopack: { rules: { "*.ts": { condition: { not: "foreign" }, loaders: ["./stamp-loader.cjs"], as: "*.ts" } } } };`,
+      );
+      expect(withRule).not.toBe(text);
+      writeFileSync(config(), withRule);
+    }
+    if (basePath) {
+      const text = readFileSync(config(), "utf8");
+      const withBase = text.replace(
+        "const nextConfig: NextConfig = {};",
+        `const nextConfig: NextConfig = { basePath: "${basePath}" };`,
+      );
+      expect(withBase).not.toBe(text);
+      writeFileSync(config(), withBase);
+    }
     await timed(`next build ${flags.join(" ")}`.trim(), () => next("build", ...flags));
-    server = await serve("start");
+    server = await serve(basePath, "start");
   }, 600_000);
   afterAll(async () => {
     await server?.stop();
     writeFileSync(config(), configText);
+    rmSync(join(project.dir, "src/app/api/stamps"), { recursive: true, force: true });
+  });
+
+  it.runIf(ownRule)("runs the app's own *.ts rule after typed-mcp's loader, on the tool module too", async () => {
+    const stamps = (await (await fetch(`${server!.base}/api/stamps`)).json()) as string[];
+    // Turbopack names the module after typed-mcp's `as: "*.ts"` server.ts.ts; the listing test shows typed-mcp ran.
+    expect(stamps.some((name) => name.startsWith("server.ts"))).toBe(true);
+    expect(stamps).toContain("route.ts");
   });
 
   it("lists at /api/mcp the bytes the Vite build lists, and the edge route the same", async () => {
@@ -249,6 +292,20 @@ describe.each([
 
   it(`lists at /api/mcp-profiled the bytes the Vite build with profile ${profile ?? "default"} lists`, async () => {
     expect(await listBytes(`${server!.base}/api/mcp-profiled`)).toBe(viteProfiled[profile ?? "default"]);
+  });
+
+  it("serves a browser page of its own origin (Origin http://127.0.0.1:<port>: Next.js says localhost); refuses another, 403", async () => {
+    const own = new URL(server!.base).origin;
+    const asked = (origin: string) =>
+      fetch(`${server!.base}/api/mcp`, { ...LIST, headers: { ...LIST.headers, origin } });
+    const served = await asked(own);
+    expect(served.status).toBe(200);
+    expect(dataOf(await served.text())).toBe(viteListing);
+    const refused = await asked("http://evil.example");
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.message).toBe(
+      "Forbidden: Origin http://evil.example is not allowed (McpServerOptions.allowedOrigins)",
+    );
   });
 
   it("the official client lists and calls the tool, resource and prompt on 2025-11-25", async () => {
@@ -333,7 +390,7 @@ describe.each([
     const moved = serverText.replace(/interface Note \{[^}]*\}\n/, 'import type { Note } from "./note";\n');
     expect(moved).not.toBe(serverText);
     writeFileSync(file("src/server.ts"), moved);
-    server = await timed(`next dev ${flags.join(" ")} ready`.trim(), () => serve("dev", ...flags));
+    server = await timed(`next dev ${flags.join(" ")} ready`.trim(), () => serve("", "dev", ...flags));
   }, 300_000);
   afterAll(async () => {
     await server?.stop();

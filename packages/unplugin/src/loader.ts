@@ -70,9 +70,15 @@ interface LoaderContext {
 /** Per process: the files reported for each module on its last run. */
 const dependencies = new ModuleDependencies();
 
-/** An `Error` whose message is the diagnostic lines; webpack prints it without the loader's stack. */
+/**
+ * An `Error` whose message is the diagnostic lines, shown without the loader's own frames: webpack
+ * and Rspack leave out the stack of an error with `hideStack`; Turbopack (Next.js) prints `stack`,
+ * so it is the message alone (it printed `[at buildError (…/loader.js:37:26)]` and three more frames
+ * under the diagnostic).
+ */
 function buildError(message: string, code: string): Error {
-  return Object.assign(new Error(message), { hideStack: true, code });
+  const error = new Error(message);
+  return Object.assign(error, { hideStack: true, code, stack: `${error.name}: ${message}` });
 }
 
 /**

@@ -12,7 +12,8 @@
  *   extension (`*.ts`, `*.tsx`, `*.mts`, `*.cts`) running the loader `@typed-mcp/unplugin/loader`
  *   on the project's own modules (`{ not: "foreign" }`: not `node_modules`) whose text passes the
  *   plugin's code screen (`content`), before Turbopack strips the types (`as` the same
- *   extension). The loader reports every file a model depends on with `this.addDependency`, so
+ *   extension; a rule of the config's own for that glob stays, after it). The loader reports
+ *   every file a model depends on with `this.addDependency`, so
  *   `next dev` re-lists after an edit to an imported interface.
  * - **webpack** (`--webpack`): the typed-mcp webpack plugin (`@typed-mcp/unplugin/webpack`)
  *   added to every compilation, after the config's own `webpack()` function, if any.
@@ -22,7 +23,9 @@
  *
  * - **Auth discovery**: a rewrite of `/.well-known/oauth-protected-resource/<path>` to `/<path>`
  *   (RFC 9728 §3.1), so the route at `<path>` serves its own protected-resource metadata when its
- *   server has `auth: oauth(...)`; a route file at the well-known path takes precedence.
+ *   server has `auth: oauth(...)`; a route file at the well-known path takes precedence. With a
+ *   `basePath`, both are inside it (Next.js prefixes them), and `env.TYPED_MCP_NEXT_BASE_PATH`
+ *   tells `nextHandler` the `basePath` (docs/nextjs.md "Auth").
  *
  * @module
  */
@@ -57,6 +60,19 @@ export interface NextConfigLike {
   turbopack?: { rules?: Record<string, unknown> };
   webpack?: ((config: any, context: any) => any) | null;
   rewrites?: (() => unknown) | undefined;
+  basePath?: string | undefined;
+  env?: Record<string, string | undefined> | undefined;
+}
+
+/**
+ * The keys {@link withTypedMcp} sets on the config it returns, so that `withTypedMcp({})` is typed
+ * with them (`.turbopack.rules`, `.rewrites()`, `.webpack()`; `env` with a `basePath`).
+ */
+export interface TypedMcpNextAdditions {
+  turbopack: { rules: Record<string, unknown> };
+  rewrites: () => Promise<unknown>;
+  webpack: (config: any, context: any) => any;
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -80,6 +96,12 @@ function withMetadataRewrite(own: NextConfigLike["rewrites"]): () => Promise<Rew
   };
 }
 
+/** Marks the `webpack()` function withTypedMcp returns: a second application would add the webpack plugin twice. */
+const APPLIED = Symbol.for("@typed-mcp/unplugin/next.withTypedMcp");
+
+/** The loader's module specifier, as Turbopack resolves it from the app. */
+const LOADER = "@typed-mcp/unplugin/loader";
+
 /** The extensions the loader runs on: the plugin's default `include` (`.ts`, `.mts`, `.cts`, `.tsx`). */
 const EXTENSIONS = ["ts", "tsx", "mts", "cts"] as const;
 
@@ -89,45 +111,90 @@ function contentScreen(): RegExp {
   return new RegExp(TOOL_CODE_FILTER.map((p) => (typeof p === "string" ? literal(p) : p.source)).join("|"));
 }
 
+/** Whether `item` is a Turbopack loader item (`"name"` or `{ loader, options? }`) rather than a rule (`{ loaders, as, condition, type }`). */
+const isLoaderItem = (item: unknown): boolean =>
+  typeof item === "string" || (typeof item === "object" && item !== null && "loader" in item);
+
+/** The loader's name in a loader item, `undefined` for anything else. */
+const loaderName = (item: unknown): unknown =>
+  typeof item === "string" ? item : (item as { loader?: unknown } | null)?.loader;
+
+/** Whether a glob's rules (`own`, in any form) already run typed-mcp's loader (as the docs of 0.1 said to write). */
+function runsLoader(own: unknown): boolean {
+  const items: unknown[] = Array.isArray(own) ? own : [own];
+  return items.some((item) => {
+    const loaders = isLoaderItem(item) ? [item] : (item as { loaders?: unknown } | null)?.loaders;
+    return Array.isArray(loaders) && loaders.some((l) => loaderName(l) === LOADER);
+  });
+}
+
+/**
+ * The rules for `glob` with typed-mcp's `ours` first: Turbopack runs every matching rule of a
+ * glob's list in order (Next.js docs, "Advanced webpack loader conditions"), so the app's own
+ * rule, in any of its forms, runs after the loader on what it returns. `own` is a rule object,
+ * a list of rule objects, or the shorthand list of loaders; one that already runs the loader
+ * is kept as it is.
+ *
+ * @throws Error for a list that mixes loaders and rule objects (which rule would the loaders be?).
+ */
+function withOwnRules(glob: string, ours: TurbopackRule, own: unknown): unknown {
+  if (runsLoader(own)) return own;
+  if (!Array.isArray(own)) return [ours, own];
+  if (own.every(isLoaderItem)) return [ours, { loaders: own }];
+  if (!own.some(isLoaderItem)) return [ours, ...own];
+  throw new Error(
+    `withTypedMcp: turbopack.rules["${glob}"] mixes loaders and rule objects; write it as a list of rule objects ({ loaders, as, condition }) (docs/nextjs.md).`,
+  );
+}
+
 /**
  * The Next.js config `nextConfig` with the typed-mcp build step for Turbopack and webpack (see
  * the module comment). `nextConfig` is not changed; its other keys, its `turbopack` options and
- * rules for other globs, its `webpack()` function and its `rewrites()` (the metadata rewrite
- * comes after them) are kept.
+ * rules (its own rule for a TypeScript glob runs after typed-mcp's: the glob's value becomes a
+ * list), its `webpack()` function and its `rewrites()` (the metadata rewrite comes after them)
+ * are kept.
  *
  * @param nextConfig The app's Next.js config (an object; for a config function, call it first).
  * @param options `tsconfig`, `typescript`, `cache`, `profile`, `warnings` (the plugin's options).
  * @returns The new config.
- * @throws Error when `nextConfig.turbopack.rules` already has a rule for `*.ts`, `*.tsx`, `*.mts`
- *   or `*.cts` (Turbopack takes one rule per glob: add typed-mcp's loader to it yourself, first
- *   in its `loaders`, as docs/nextjs.md shows).
+ * @throws Error when `nextConfig.turbopack.rules` has, for `*.ts`, `*.tsx`, `*.mts` or `*.cts`, a
+ *   list that mixes loaders and rule objects (a rule object or a list of either is kept, after
+ *   typed-mcp's rule); Error when `nextConfig` is itself the result of `withTypedMcp` (the webpack
+ *   plugin would run twice).
  */
-export function withTypedMcp<C extends NextConfigLike>(nextConfig: C, options: TypedMcpNextOptions = {}): C {
+export function withTypedMcp<C extends NextConfigLike>(
+  nextConfig: C,
+  options: TypedMcpNextOptions = {},
+): C & TypedMcpNextAdditions {
   const rules: Record<string, unknown> = { ...nextConfig.turbopack?.rules };
-  const loader = { loader: "@typed-mcp/unplugin/loader", options: { ...options } };
+  const loader = { loader: LOADER, options: { ...options } };
   for (const ext of EXTENSIONS) {
     const glob = `*.${ext}`;
-    if (glob in rules) {
-      throw new Error(
-        `withTypedMcp: turbopack.rules already has a rule for "${glob}"; put { loader: "@typed-mcp/unplugin/loader" } first in its loaders instead (docs/nextjs.md).`,
-      );
-    }
     const rule: TurbopackRule = {
       condition: { all: [{ not: "foreign" }, { content: contentScreen() }] },
       loaders: [loader],
       as: glob,
     };
-    rules[glob] = rule;
+    rules[glob] = glob in rules ? withOwnRules(glob, rule, rules[glob]) : rule;
   }
   const userWebpack = nextConfig.webpack;
+  if (userWebpack && APPLIED in userWebpack) {
+    throw new Error(
+      "withTypedMcp: this config already went through withTypedMcp (its webpack() is typed-mcp's); apply it once, with all your options.",
+    );
+  }
+  const webpack = (config: { plugins?: unknown[] }, context: unknown) => {
+    const out = (userWebpack ? userWebpack(config, context) : config) as { plugins?: unknown[] };
+    out.plugins = [...(out.plugins ?? []), webpackPlugin(options)];
+    return out;
+  };
+  Object.defineProperty(webpack, APPLIED, { value: true });
   return {
     ...nextConfig,
+    // nextHandler (typed-mcp) reads it: Next.js tells a route handler nothing of basePath.
+    ...(nextConfig.basePath ? { env: { ...nextConfig.env, TYPED_MCP_NEXT_BASE_PATH: nextConfig.basePath } } : {}),
     turbopack: { ...nextConfig.turbopack, rules },
     rewrites: withMetadataRewrite(nextConfig.rewrites),
-    webpack(config: { plugins?: unknown[] }, context: unknown) {
-      const out = (userWebpack ? userWebpack(config, context) : config) as { plugins?: unknown[] };
-      out.plugins = [...(out.plugins ?? []), webpackPlugin(options)];
-      return out;
-    },
+    webpack,
   };
 }

@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostHeaderValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { isLoopback } from "./origin.js";
 import { checkRequestTarget, dropHopByHopHeaders, lingerAfter413 } from "./http-guards.js";
 import type { McpServer } from "../server.js";
 import { applyWriteTimeout } from "../streams/write-timeout.js";
@@ -127,10 +128,4 @@ function allowedHostsFor(options: ServeHttpOptions): string[] | undefined {
   if (options.allowedHosts === false) return undefined;
   if (options.allowedHosts !== undefined) return [...options.allowedHosts];
   return isLoopback(options.hostname ?? "127.0.0.1") ? ["localhost", "127.0.0.1", "[::1]"] : undefined;
-}
-
-/** `localhost`, `127.0.0.0/8` or `::1` (bracketed or not). */
-function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === "localhost" || h === "::1" || h === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(h);
 }

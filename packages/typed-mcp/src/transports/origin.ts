@@ -112,3 +112,13 @@ export function originRefusal(request: Request, allowed: ReadonlySet<string> | u
   };
   return new Response(JSON.stringify(body), { status: 403, headers: { "content-type": "application/json" } });
 }
+
+/**
+ * Whether `hostname` is a loopback name: `localhost`, `127.0.0.0/8` or `::1` (bracketed or not).
+ * Used by `serveHttp`'s default DNS-rebinding allow list and by `nextHandler`, which takes a
+ * request's host from its `Host` header only when it names one.
+ */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === "localhost" || h === "::1" || h === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
