@@ -124,6 +124,17 @@ describe("create-typed-mcp --no-install", () => {
       '  durableObjectNamespaces = [ (className = "McpObject", uniqueKey = "mcp-object", enableSql = true) ],\n',
     );
     expect(config).toContain('  bindings = [ (name = "STORE", durableObjectNamespace = "McpObject") ],\n');
+    // Local storage on disk, as docs/scaling.md promises of a restart (found by a fresh-user check: it was
+    // inMemory, so `npm start` again forgot every task); workerd needs the folder, which the project keeps.
+    expect(config).toContain('  durableObjectStorage = (localDisk = "do-disk"),\n');
+    expect(config).toContain(
+      '    (name = "do-disk", disk = (path = ".workerd/durable-objects", writable = true))\n  ],\n',
+    );
+    expect(config).not.toContain("inMemory");
+    expect(existsSync(join(tmp, "w-do", ".workerd/durable-objects/.gitkeep"))).toBe(true);
+    expect(read("w-do", ".gitignore")).toBe(
+      "node_modules/\ndist/\n.workerd/durable-objects/*\n!.workerd/durable-objects/.gitkeep\n",
+    );
     const wrangler = read("w-do", "wrangler.toml");
     expect(wrangler).toContain('name = "w-do"\nmain = "dist/server.js"\n');
     expect(wrangler).toContain('[[durable_objects.bindings]]\nname = "STORE"\nclass_name = "McpObject"\n');
@@ -134,6 +145,9 @@ describe("create-typed-mcp --no-install", () => {
     expect(create("w-plain", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
     expect(read("w-plain", "config.capnp")).not.toMatch(/STORE|durableObject/);
     expect(read("w-plain", "config.capnp")).toContain('  compatibilityDate = "2026-08-01",\n);\n');
+    expect(read("w-plain", "config.capnp")).toContain('  services = [ (name = "main", worker = .mcpWorker) ],\n');
+    expect(read("w-plain", ".gitignore")).toBe("node_modules/\ndist/\n");
+    expect(existsSync(join(tmp, "w-plain", ".workerd"))).toBe(false);
     expect(existsSync(join(tmp, "w-plain", "wrangler.toml"))).toBe(false);
   });
 

@@ -25,7 +25,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The bundlers a project can be scaffolded for (`--bundler`). */
@@ -261,8 +261,10 @@ export function scaffold(options: ScaffoldOptions): string {
   }
   for (const f of r.files ?? [])
     writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, runtime, f), "utf8"), values));
-  for (const f of m.stores[store].files ?? [])
+  for (const f of m.stores[store].files ?? []) {
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
     writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, "store", store, f), "utf8"), values));
+  }
 
   const pkg = {
     name,
