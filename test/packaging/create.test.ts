@@ -232,7 +232,7 @@ describe("create-typed-mcp --no-install", () => {
     [
       ["x8", "--bundler", "next", "--store", "redis"],
       1,
-      "create-typed-mcp: --store redis is scaffolded for --runtime node with a bundler other than next, not --runtime node --bundler next: Workers, Deno and Bun entries are not scaffolded with it (Workers have no TCP).\n",
+      "create-typed-mcp: --store redis is scaffolded for --runtime node with a bundler other than next, not --bundler next: the Next.js app's route (src/app/api/mcp/route.ts) gets no store wiring; pass { store } to createServer there yourself (typed-mcp docs/scaling.md).\n",
     ],
     [
       ["x4", "--packages", "/nonexistent-typed-mcp"],

@@ -168,6 +168,10 @@ function checkStore(m: Manifest, bundler: Bundler, runtime: Runtime, store: stri
   if (!(STORES as readonly string[]).includes(store))
     throw new ScaffoldError(`--store '${store}' is not one of: ${STORES.join(", ")}.`);
   const entry = m.stores[store as Store];
+  if (entry.runtimes !== undefined && entry.runtimes.includes(runtime) && bundler === "next")
+    throw new ScaffoldError(
+      `--store ${store} is scaffolded for --runtime ${runtime} with a bundler other than next, not --bundler next: the Next.js app's route (src/app/api/mcp/route.ts) gets no store wiring; pass { store } to createServer there yourself (typed-mcp docs/scaling.md).`,
+    );
   if (entry.runtimes !== undefined && (!entry.runtimes.includes(runtime) || bundler === "next"))
     throw new ScaffoldError(
       `--store ${store} is scaffolded for --runtime ${entry.runtimes.join(" or ")} with a bundler other than next, not --runtime ${runtime}${bundler === "next" ? " --bundler next" : ""}: ${entry.refusal ?? "not built yet"}.`,
