@@ -132,6 +132,10 @@ describe("create-typed-mcp --no-install", () => {
     );
     expect(config).not.toContain("inMemory");
     expect(existsSync(join(tmp, "w-do", ".workerd/durable-objects/.gitkeep"))).toBe(true);
+    expect(read("w-do", "README.md")).toContain(
+      "\n## State (`--store durable-objects`)\n\nEvery request goes to one Durable Object, `McpObject` (`src/main.ts`)",
+    );
+    expect(read("w-do", "README.md")).toContain("keeps the object's storage in `.workerd/durable-objects/`");
     expect(read("w-do", ".gitignore")).toBe(
       "node_modules/\ndist/\n.workerd/durable-objects/*\n!.workerd/durable-objects/.gitkeep\n",
     );
@@ -147,6 +151,8 @@ describe("create-typed-mcp --no-install", () => {
     expect(read("w-plain", "config.capnp")).toContain('  compatibilityDate = "2026-08-01",\n);\n');
     expect(read("w-plain", "config.capnp")).toContain('  services = [ (name = "main", worker = .mcpWorker) ],\n');
     expect(read("w-plain", ".gitignore")).toBe("node_modules/\ndist/\n");
+    expect(read("w-plain", "README.md")).not.toMatch(/STORE|## State/);
+    expect(read("w-plain", "README.md")).toContain("prints build diagnostics without bundling.\n\n## Tests\n");
     expect(existsSync(join(tmp, "w-plain", ".workerd"))).toBe(false);
     expect(existsSync(join(tmp, "w-plain", "wrangler.toml"))).toBe(false);
   });
