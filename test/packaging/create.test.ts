@@ -124,6 +124,21 @@ describe("create-typed-mcp --no-install", () => {
       '  durableObjectNamespaces = [ (className = "McpObject", uniqueKey = "mcp-object", enableSql = true) ],\n',
     );
     expect(config).toContain('  bindings = [ (name = "STORE", durableObjectNamespace = "McpObject") ],\n');
+    // Local storage on disk, as docs/scaling.md promises of a restart (found by a fresh-user check: it was
+    // inMemory, so `npm start` again forgot every task); workerd needs the folder, which the project keeps.
+    expect(config).toContain('  durableObjectStorage = (localDisk = "do-disk"),\n');
+    expect(config).toContain(
+      '    (name = "do-disk", disk = (path = ".workerd/durable-objects", writable = true))\n  ],\n',
+    );
+    expect(config).not.toContain("inMemory");
+    expect(existsSync(join(tmp, "w-do", ".workerd/durable-objects/.gitkeep"))).toBe(true);
+    expect(read("w-do", "README.md")).toContain(
+      "\n## State (`--store durable-objects`)\n\nEvery request goes to one Durable Object, `McpObject` (`src/main.ts`)",
+    );
+    expect(read("w-do", "README.md")).toContain("keeps the object's storage in `.workerd/durable-objects/`");
+    expect(read("w-do", ".gitignore")).toBe(
+      "node_modules/\ndist/\n.workerd/durable-objects/*\n!.workerd/durable-objects/.gitkeep\n",
+    );
     const wrangler = read("w-do", "wrangler.toml");
     expect(wrangler).toContain('name = "w-do"\nmain = "dist/server.js"\n');
     expect(wrangler).toContain('[[durable_objects.bindings]]\nname = "STORE"\nclass_name = "McpObject"\n');
@@ -134,6 +149,11 @@ describe("create-typed-mcp --no-install", () => {
     expect(create("w-plain", "--bundler", "esbuild", "--runtime", "workers", "--no-install").status).toBe(0);
     expect(read("w-plain", "config.capnp")).not.toMatch(/STORE|durableObject/);
     expect(read("w-plain", "config.capnp")).toContain('  compatibilityDate = "2026-08-01",\n);\n');
+    expect(read("w-plain", "config.capnp")).toContain('  services = [ (name = "main", worker = .mcpWorker) ],\n');
+    expect(read("w-plain", ".gitignore")).toBe("node_modules/\ndist/\n");
+    expect(read("w-plain", "README.md")).not.toMatch(/STORE|## State/);
+    expect(read("w-plain", "README.md")).toContain("prints build diagnostics without bundling.\n\n## Tests\n");
+    expect(existsSync(join(tmp, "w-plain", ".workerd"))).toBe(false);
     expect(existsSync(join(tmp, "w-plain", "wrangler.toml"))).toBe(false);
   });
 
@@ -218,7 +238,7 @@ describe("create-typed-mcp --no-install", () => {
     [
       ["x8", "--bundler", "next", "--store", "redis"],
       1,
-      "create-typed-mcp: --store redis is scaffolded for --runtime node with a bundler other than next, not --runtime node --bundler next: Workers, Deno and Bun entries are not scaffolded with it (Workers have no TCP).\n",
+      "create-typed-mcp: --store redis is scaffolded for --runtime node with a bundler other than next, not --bundler next: the Next.js app's route (src/app/api/mcp/route.ts) gets no store wiring; pass { store } to createServer there yourself (typed-mcp docs/scaling.md).\n",
     ],
     [
       ["x4", "--packages", "/nonexistent-typed-mcp"],

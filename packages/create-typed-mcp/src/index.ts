@@ -25,7 +25,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The bundlers a project can be scaffolded for (`--bundler`). */
@@ -168,6 +168,10 @@ function checkStore(m: Manifest, bundler: Bundler, runtime: Runtime, store: stri
   if (!(STORES as readonly string[]).includes(store))
     throw new ScaffoldError(`--store '${store}' is not one of: ${STORES.join(", ")}.`);
   const entry = m.stores[store as Store];
+  if (entry.runtimes !== undefined && entry.runtimes.includes(runtime) && bundler === "next")
+    throw new ScaffoldError(
+      `--store ${store} is scaffolded for --runtime ${runtime} with a bundler other than next, not --bundler next: the Next.js app's route (src/app/api/mcp/route.ts) gets no store wiring; pass { store } to createServer there yourself (typed-mcp docs/scaling.md).`,
+    );
   if (entry.runtimes !== undefined && (!entry.runtimes.includes(runtime) || bundler === "next"))
     throw new ScaffoldError(
       `--store ${store} is scaffolded for --runtime ${entry.runtimes.join(" or ")} with a bundler other than next, not --runtime ${runtime}${bundler === "next" ? " --bundler next" : ""}: ${entry.refusal ?? "not built yet"}.`,
@@ -261,8 +265,10 @@ export function scaffold(options: ScaffoldOptions): string {
   }
   for (const f of r.files ?? [])
     writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, runtime, f), "utf8"), values));
-  for (const f of m.stores[store].files ?? [])
+  for (const f of m.stores[store].files ?? []) {
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
     writeFileSync(join(dir, f), fill(readFileSync(join(TEMPLATES, "store", store, f), "utf8"), values));
+  }
 
   const pkg = {
     name,

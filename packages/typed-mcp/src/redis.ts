@@ -18,7 +18,7 @@
  *
  * @packageDocumentation
  */
-import { createClient } from "@redis/client";
+import { createClient, ErrorReply } from "@redis/client";
 import type { StateStore, Unsubscribe } from "./store/state-store.js";
 import { checkTtl } from "./store/state-store.js";
 
@@ -59,7 +59,9 @@ type Client = ReturnType<typeof createClient>;
  * store once both connections (commands, pub/sub) are ready.
  *
  * @throws Error naming the URL's host when the first connection does not succeed within
- *   `connectTimeoutMs`; TypeError for a URL that is not `redis:` or `rediss:`; Error on the
+ *   `connectTimeoutMs` (`typed-mcp/redis: connect to HOST:PORT took longer than N ms (last error:
+ *   connect ECONNREFUSED …)`), or at once when the server refuses it (`… connect to HOST:PORT
+ *   failed: WRONGPASS …`, `… ERR DB index is out of range`); TypeError for a URL that is not `redis:` or `rediss:`; Error on the
  *   Cloudflare Workers runtime (below).
  */
 export async function connectRedisStore(options: string | RedisStoreOptions): Promise<StateStore> {
@@ -68,12 +70,17 @@ export async function connectRedisStore(options: string | RedisStoreOptions): Pr
   const url = new URL(opts.url);
   if (url.protocol !== "redis:" && url.protocol !== "rediss:")
     throw new TypeError(`typed-mcp/redis: expected a redis:// or rediss:// URL, got ${url.protocol}//…`);
-  const make = (): Client =>
-    createClient({
-      url: opts.url,
-      disableOfflineQueue: true,
-      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 6), 2000) },
-    });
+  // Until the first connection succeeds: the server's own refusal (a wrong password, a database
+  // index it does not have) ends the attempt at once; a network error is retried until the
+  // timeout, whose message then names the last one (e.g. ECONNREFUSED).
+  let connecting = true;
+  let lastError: unknown;
+  const reconnectStrategy = (retries: number, cause: Error): number | Error => {
+    lastError = cause;
+    if (connecting && cause instanceof ErrorReply) return cause;
+    return Math.min(50 * 2 ** Math.min(retries, 6), 2000);
+  };
+  const make = (): Client => createClient({ url: opts.url, disableOfflineQueue: true, socket: { reconnectStrategy } });
   const commands = make();
   const events = make();
   for (const client of [commands, events]) client.on("error", (error: unknown) => opts.onError?.(error));
@@ -83,8 +90,13 @@ export async function connectRedisStore(options: string | RedisStoreOptions): Pr
   } catch (error) {
     commands.destroy();
     events.destroy();
-    throw error;
+    throw lastError instanceof Error && !(error instanceof Error && error.message.includes(lastError.message))
+      ? new Error(`${error instanceof Error ? error.message : String(error)} (last error: ${lastError.message})`, {
+          cause: lastError,
+        })
+      : error;
   }
+  connecting = false;
   return new RedisStateStore(commands, events, opts.commandTimeoutMs ?? 5000, url.host);
 }
 

@@ -3,7 +3,7 @@
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .mcpWorker) ],
+  services = [ (name = "main", worker = .mcpWorker)__STORE_SERVICES__ ],
   sockets = [ (name = "http", address = "127.0.0.1:8787", http = (), service = "main") ],
 );
 
