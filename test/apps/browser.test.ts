@@ -7,7 +7,7 @@
  * and speaks the extension's postMessage protocol (stable 2026-01-26): answers `ui/initialize`,
  * waits for `ui/notifications/initialized`, sends `ui/notifications/tool-input` and
  * `ui/notifications/tool-result`. It then checks the drawn DOM against the graph it created.
- * A screenshot is left at /tmp/typed-mcp-graph-view.png.
+ * A screenshot is left at <repo>/.tmp/typed-mcp-graph-view.png (inside the checkout, so two clones do not share it).
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -23,7 +23,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 const CHROMIUM = "/usr/bin/chromium";
 const here = dirname(fileURLToPath(import.meta.url));
 const playground = resolve(here, "../../playground");
-const SCREENSHOT = "/tmp/typed-mcp-graph-view.png";
+const SCREENSHOT = resolve(here, "../../.tmp/typed-mcp-graph-view.png");
 
 /** The MCP Apps host's restrictive default CSP for a view without `_meta.ui.csp` (extension spec, "Host Behavior"). */
 const DEFAULT_CSP =
