@@ -255,6 +255,7 @@ const rspackLoader: Build = async ({ root, entry, outDir, options, warnings = []
   return join(outDir, OUT);
 };
 
+/** Every bundler the plugin supports, by name (the full tier builds the bundler tests' fixtures in each). */
 export const bundlers: Record<string, Build> = {
   vite,
   rollup,
@@ -266,6 +267,21 @@ export const bundlers: Record<string, Build> = {
   "webpack+loader": webpackLoader,
   "rspack+loader": rspackLoader,
 };
+
+/**
+ * The bundlers the fast tier builds test/bundlers' fixtures with (docs/contributing.md "Test
+ * tiers", "Repeats on more bundlers"): one of each plugin API typed-mcp implements — Vite and
+ * Rolldown (Rollup's hooks, with and without hook filters), esbuild, Rspack (webpack's compiler
+ * hooks) and the loader entry on Rspack. Rollup, webpack, webpack with ts-loader and the loader on
+ * webpack run the same checks in the full tier; in the fast tier their plugin entries are built by
+ * their watch tests (test/watch/*.test.ts) and test/unplugin/loader.test.ts.
+ */
+export const FAST_TIER_BUNDLERS = ["vite", "rolldown", "esbuild", "rspack", "rspack+loader"] as const;
+
+/** The bundler names a tier's bundler tests build with: all of them in the full tier, {@link FAST_TIER_BUNDLERS} in the fast. */
+export function tierBundlers(full: boolean): string[] {
+  return Object.keys(bundlers).filter((name) => full || (FAST_TIER_BUNDLERS as readonly string[]).includes(name));
+}
 
 /** True when `file` exists (a failed build must not leave a bundle behind). */
 export const exists = (file: string) => existsSync(file);

@@ -6,9 +6,10 @@
  * (expected/tools.json, from the spec) byte for byte on the wire, answer the same calls with the
  * same bytes, map a tool's stack trace back to the TypeScript source, and fail the build on an
  * unsupported parameter type with the diagnostic's code and position. After every build, no
- * TypeScript sidecar may be left running. In the fast tier the bundles of unchanged inputs are
- * reused (./cache.ts: keyed by content hash) and the sidecar check runs on the builds that ran
- * (always the failing ones); the full tier builds every bundle.
+ * TypeScript sidecar may be left running. The full tier builds every bundle with every bundler;
+ * the fast tier uses one bundler per plugin API (./build.ts `FAST_TIER_BUNDLERS`), reuses the
+ * bundles of unchanged inputs (./cache.ts: keyed by content hash) and runs the sidecar check on
+ * the builds that ran (always the failing ones).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -18,16 +19,17 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { bundlers, exists } from "./build.ts";
+import { bundlers, exists, tierBundlers } from "./build.ts";
 import { cachedBuild } from "./cache.ts";
 import { calls, explodeFrame } from "./calls.ts";
 import { recordIncoming, type Raw } from "../helpers/wire.ts";
+import { FULL } from "../helpers/tier.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, "fixtures/server");
 const unsupported = join(here, "fixtures/unsupported");
 const expected = JSON.parse(await readFile(join(here, "expected/tools.json"), "utf8")) as { tools: unknown[] };
-const names = Object.keys(bundlers);
+const names = tierBundlers(FULL);
 
 let work: string;
 beforeAll(async () => {

@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundlers } from "./build.ts";
+import { tierBundlers } from "./build.ts";
+import { FULL } from "../helpers/tier.ts";
 import { cachedBuild } from "./cache.ts";
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), "fixtures/shared");
@@ -39,7 +40,7 @@ const input = (properties: object, required: string[]) => ({
   additionalProperties: false,
 });
 
-for (const name of Object.keys(bundlers)) {
+for (const name of tierBundlers(FULL)) {
   describe(name, () => {
     let bundle: string;
     beforeAll(async () => {
