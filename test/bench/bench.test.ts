@@ -2,16 +2,15 @@
  * `pnpm bench --quick` runs end to end (scripts/bench.mjs), so the benchmark code cannot rot: every
  * row of issue 26's table is measured and written, with its goal. No timing is asserted — only
  * that each row holds a measured figure (the speeds themselves are for BENCHMARKS.md, never for
- * a test). The fast tier runs the lighter `--quick` (the real-shaped project at one size and not
- * watched: its growth and watch rows say so); the full tier adds `--every-row`, so every row is
- * measured in `test:all`.
+ * a test). It runs in the full tier only (test/helpers/tier.ts `FULL_ONLY`), as `--quick
+ * --every-row`: both project shapes at two sizes and watched, so every row is measured in
+ * `test:all`.
  */
 import { expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FULL } from "../helpers/tier.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -19,14 +18,10 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
   const dir = mkdtempSync(join(tmpdir(), "typed-mcp-bench-"));
   try {
     const out = join(dir, "BENCHMARKS.md");
-    const run = spawnSync(
-      process.execPath,
-      [join(ROOT, "scripts/bench.mjs"), "--quick", ...(FULL ? ["--every-row"] : []), "--out", out],
-      {
-        cwd: ROOT,
-        encoding: "utf8",
-      },
-    );
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts/bench.mjs"), "--quick", "--every-row", "--out", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(run.stderr).not.toMatch(/Error/);
     expect(run.status).toBe(0);
     const report = readFileSync(out, "utf8");
@@ -52,18 +47,12 @@ it("writes the report with every row of the table measured", { timeout: 600_000 
       ["Node cold start", 1],
       ["workerd cold start", 1],
     ];
-    // Without --every-row, the real-shaped project's growth and watch rows are not measured.
-    const unmeasured = FULL ? [] : ["generated code per added tool", "`vite build --watch`"];
     for (const [figure, count] of figures) {
       const found = table.filter((l) => l.startsWith(`| ${figure}`));
       expect(found, figure).toHaveLength(count);
       for (const row of found) {
         const [, , now, goal] = row.split("|").map((c) => c.trim());
         expect(goal, figure).toMatch(/[≤≥]/);
-        if (unmeasured.includes(figure) && row.includes("real-shaped")) {
-          expect(now, figure).toBe("not measured by `pnpm bench --quick`");
-          continue;
-        }
         // A measured figure: a number with its unit or ratio.
         expect(now, figure).toMatch(/\d+(\.\d+)?( KB| MB| ms|×| on 7\.| %)|×\d+\.\d+/);
       }

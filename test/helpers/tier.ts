@@ -15,10 +15,13 @@ export const FULL = process.env.TYPED_MCP_TIER === "full";
  * redis-server and nginx, through scripts/ensure-scale-tools.sh), or runs longer than about 5 s
  * (test/store/durable-objects.test.ts, test/runtimes/workerd-durable-objects.test.ts,
  * test/packaging/create-durable-objects.test.ts: workerd starts, alarms, leases, a restart, a
- * type-checked build).
+ * type-checked build), or is a benchmark's bounded CI run (test/bench/bench.test.ts: `pnpm bench
+ * --quick --every-row`, every row of BENCHMARKS.md measured once; a benchmark is a long run with
+ * its own command, `pnpm bench`, never part of `npm test`).
  */
 export const FULL_ONLY = [
   "test/apps/browser.test.ts",
+  "test/bench/bench.test.ts",
   "test/packaging/create-durable-objects.test.ts",
   "test/runtimes/workerd-durable-objects.test.ts",
   "test/store/balanced.test.ts",
