@@ -11,8 +11,11 @@ import { basename, dirname, join, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import type { KnowledgeGraph } from "./graph.js";
 
-/** After how long, in milliseconds, a lock whose holder stopped refreshing it is taken over. */
-const LOCK_STALE_MS = 5000;
+/**
+ * After how long, in milliseconds, a lock whose holder stopped refreshing it is taken over:
+ * `$MEMORY_LOCK_STALE_MS`, else 5000; never below 2000, proper-lockfile's own minimum.
+ */
+const LOCK_STALE_MS = Math.max(2000, Number(process.env.MEMORY_LOCK_STALE_MS) || 5000);
 
 /** Where the graph is stored: `$MEMORY_FILE_PATH`, else `memory.json` in the working directory. */
 function defaultStorePath(): string {

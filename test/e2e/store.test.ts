@@ -17,6 +17,8 @@ import { cachedServerBuild } from "../helpers/build-cache.ts";
 
 /** Writers killed: 6 in the full tier, 3 in the fast one (docs/contributing.md "Test tiers"). */
 const KILL_ROUNDS = FULL ? 6 : 3;
+/** A killed writer's lock is taken over after proper-lockfile's shortest stale time (playground/src/store.ts). */
+const LOCK_STALE_MS = "2000";
 let work: string;
 let bundle: string;
 
@@ -34,7 +36,7 @@ async function connect(dataFile: string): Promise<Client> {
     new StdioClientTransport({
       command: process.execPath,
       args: [bundle],
-      env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile },
+      env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: dataFile, MEMORY_LOCK_STALE_MS: LOCK_STALE_MS },
       stderr: "pipe",
     }),
   );
@@ -91,7 +93,7 @@ describe("playground store", () => {
     const acknowledged: string[] = [];
     for (let round = 0; round < KILL_ROUNDS; round++) {
       const child = spawn(process.execPath, [bundle], {
-        env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: file },
+        env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: file, MEMORY_LOCK_STALE_MS: LOCK_STALE_MS },
         stdio: ["pipe", "pipe", "pipe"],
       });
       child.stdout.setEncoding("utf8");
