@@ -7,8 +7,9 @@
  * ```
  *
  * Each round: run `--build` in a shell with the terminal as its stdio (so build diagnostics
- * appear exactly as the bundler prints them); when it exits 0, list the tools, resources
- * and prompts of the files and the modules they import (the `list` command's listing) and print the difference to the previous round
+ * appear exactly as the bundler prints them) and, while it runs, list the tools, resources and
+ * prompts of the files and the modules they import (the `list` command's listing); when the
+ * build exits 0, print the listing's diagnostics, if any, and the difference to the previous round
  * ({@link diffListings}), then stop the running `--start` process (its whole process group) and
  * start it again. A failed build keeps the last server running. A change under `--watch`
  * (default `src`; chokidar, so files replaced by a rename count too) starts the next round, debounced by 100 ms.
@@ -32,15 +33,22 @@ const DEV_USAGE = `Usage: typed-mcp dev <file.ts…> --build <command> --start <
 
 const EMPTY: Listing = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
-/** The listing of `files` by the `list` command, or `undefined` (its diagnostics already printed to stderr). */
-function listing(files: string[], project: string | undefined): Listing | undefined {
+/** What the `list` command gave for a round: the listing (`undefined` when it failed) and its stderr text. */
+interface Listed {
+  listing: Listing | undefined;
+  stderr: string;
+}
+
+/** The listing of `files` by the `list` command, with its diagnostics (stderr) kept for the caller to print. */
+function listing(files: string[], project: string | undefined): Listed {
   let out = "";
+  let stderr = "";
   const code = runCli(["list", ...files, ...(project ? ["--project", project] : [])], {
     stdout: (t) => void (out += t),
-    stderr: (t) => void process.stderr.write(t),
+    stderr: (t) => void (stderr += t),
     cwd: process.cwd(),
   });
-  return code === 0 ? (JSON.parse(out) as Listing) : undefined;
+  return { listing: code === 0 ? (JSON.parse(out) as Listing) : undefined, stderr };
 }
 
 /** Runs `command` in a shell, in its own process group, with the terminal as stdio. */
@@ -62,11 +70,21 @@ function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
+/** `typed-mcp dev`'s parsed command line. */
+interface DevArgs {
+  /** The .ts files to list. */
+  files: string[];
+  build: string;
+  start: string;
+  watch?: string;
+  project?: string;
+}
+
 /**
- * Runs `typed-mcp dev` with `argv` (after `dev`) until SIGINT/SIGTERM; returns the exit code
- * (2 for bad usage, after printing {@link DEV_USAGE}).
+ * Parses `typed-mcp dev`'s `argv` (after `dev`): the options, or the exit code to return at once
+ * (0 after `--help`, 2 for bad usage, after printing {@link DEV_USAGE}).
  */
-export async function runDev(argv: string[]): Promise<number> {
+function parseDevArgs(argv: string[]): DevArgs | number {
   let values;
   let files: string[];
   try {
@@ -92,7 +110,17 @@ export async function runDev(argv: string[]): Promise<number> {
     process.stderr.write(`typed-mcp dev: needs the .ts files to list, --build and --start.\n${DEV_USAGE}`);
     return 2;
   }
-  const { build, start, project } = values as { build: string; start: string; project?: string };
+  return { files, build: values.build, start: values.start, watch: values.watch, project: values.project };
+}
+
+/**
+ * Runs `typed-mcp dev` with `argv` (after `dev`) until SIGINT/SIGTERM; returns the exit code
+ * (2 for bad usage, after printing {@link DEV_USAGE}).
+ */
+export async function runDev(argv: string[]): Promise<number> {
+  const args = parseDevArgs(argv);
+  if (typeof args === "number") return args;
+  const { files, build, start, project } = args;
   let previous = EMPTY;
   let server: ChildProcess | undefined;
   let running = false;
@@ -101,13 +129,17 @@ export async function runDev(argv: string[]): Promise<number> {
   const round = async (): Promise<void> => {
     if (running) return void (again = true);
     running = true;
-    const code = await new Promise<number | null>((done) => shell(build).once("exit", (c) => done(c)));
+    // The build runs in its own process while this one lists the same sources: the two overlap.
+    const built = new Promise<number | null>((done) => shell(build).once("exit", (c) => done(c)));
+    const listed = listing(files, project);
+    const code = await built;
     if (code !== 0) {
       process.stderr.write(
         `typed-mcp dev: the build failed (exit ${code}); the last server keeps running. Waiting for changes…\n`,
       );
     } else {
-      const now = listing(files, project);
+      process.stderr.write(listed.stderr);
+      const now = listed.listing;
       if (now) {
         const lines = diffListings(previous, now);
         process.stdout.write(
@@ -129,7 +161,7 @@ export async function runDev(argv: string[]): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   // chokidar, not fs.watch: Node 20's recursive fs.watch on Linux watches each file, so an editor
   // that saves by replacing the file (write a copy, rename it over) silently ends the watch.
-  const watcher = watch(resolve(values.watch ?? "src"), { ignoreInitial: true, atomic: true }).on("all", () => {
+  const watcher = watch(resolve(args.watch ?? "src"), { ignoreInitial: true, atomic: true }).on("all", () => {
     clearTimeout(timer);
     timer = setTimeout(() => void round(), 100);
   });
