@@ -276,7 +276,7 @@ export const bundlers: Record<string, Build> = {
  * webpack run the same checks in the full tier; in the fast tier their plugin entries are built by
  * their watch tests (test/watch/*.test.ts) and test/unplugin/loader.test.ts.
  */
-export const FAST_TIER_BUNDLERS = ["vite", "rolldown", "esbuild", "rspack", "rspack+loader"] as const;
+const FAST_TIER_BUNDLERS = ["vite", "rolldown", "esbuild", "rspack", "rspack+loader"] as const;
 
 /** The bundler names a tier's bundler tests build with: all of them in the full tier, {@link FAST_TIER_BUNDLERS} in the fast. */
 export function tierBundlers(full: boolean): string[] {
