@@ -142,9 +142,10 @@ describe("tokens that are not for this resource or not from this issuer", () => 
 
 describe("expiry", () => {
   it("refuses a replay of a token after it expired (exp, RFC 7519 §4.1.4)", async () => {
-    // 5 s of life, so the first call is well inside it on a loaded machine; the replay waits for
-    // the token's own `exp` (a whole second past it) rather than a guessed delay.
-    const shortLived = await startAuthorizationServer({ accessTokenTTL: 5 });
+    // 2 s of life (at least one whole second after the token is issued, `exp` being whole seconds),
+    // so the first call is inside it on a loaded machine; the replay waits for the token's own `exp`
+    // (a whole second past it) rather than a guessed delay.
+    const shortLived = await startAuthorizationServer({ accessTokenTTL: 2 });
     closing.push(() => shortLived.stop());
     const server = await serveNotes(notes, shortLived.issuer);
     closing.push(() => server.close());
@@ -223,7 +224,8 @@ describe("key rotation", () => {
   it("accepts tokens signed by a new key once the JWKS is fetched again, and refuses the retired key's", async () => {
     const [k1, k2] = [(await signingKey("k1")).jwk, (await signingKey("k2")).jwk];
     const first = await startAuthorizationServer({ jwks: { keys: [k1] } });
-    const server = await serveNotes(notes, first.issuer, { jwksCacheMaxAgeSeconds: 1 });
+    // The JWKS is cached for 0.3 s (a fraction of a second is allowed), so the wait below outlives it.
+    const server = await serveNotes(notes, first.issuer, { jwksCacheMaxAgeSeconds: 0.3 });
     closing.push(() => server.close());
     const old = await clientCredentialsToken(first.issuer, M2M, server.audience, "notes:read");
     expect((await post(server.url, RPC.callTool("list_notes"), bearer(old))).status).toBe(200);
@@ -231,7 +233,7 @@ describe("key rotation", () => {
     await first.stop();
     const second = await startAuthorizationServer({ port: first.port, jwks: { keys: [k2] } });
     closing.push(() => second.stop());
-    await new Promise((r) => setTimeout(r, 1100));
+    await new Promise((r) => setTimeout(r, 400));
     const fresh = await clientCredentialsToken(second.issuer, M2M, server.audience, "notes:read");
     expect((await post(server.url, RPC.callTool("list_notes"), bearer(fresh))).status).toBe(200);
     const retired = await post(server.url, RPC.callTool("list_notes"), bearer(old));

@@ -76,7 +76,7 @@ function neverReads(port: number, request: string): net.Socket {
 
 describe("serveHttp: a peer that does not read is disconnected after streams.writeTimeoutMs", () => {
   it("10 clients never reading a 16 MiB answer: each connection is closed and the memory is freed", async () => {
-    const { server, sockets, closed, port } = await start(16 * MiB, { streams: { writeTimeoutMs: 1000 } });
+    const { server, sockets, closed, port } = await start(16 * MiB, { streams: { writeTimeoutMs: 300 } });
     // Warm up (the resource string is flattened by its first read) before the baseline.
     await server.fetch(rpcRequest(READ)).then((r) => r.text());
     const notices: any[] = [];
@@ -99,29 +99,31 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
       // Freed: less than one stuck answer stays held.
       expect(after).toBeLessThan(16 * MiB);
       expect(notices).toHaveLength(10);
-      for (const n of notices) expect(n).toMatchObject({ reason: "write-timeout", limit: 1000 });
+      for (const n of notices) expect(n).toMatchObject({ reason: "write-timeout", limit: 300 });
     } finally {
       unsubscribe(STREAM_CLOSED_CHANNEL, record);
     }
   }, 40_000);
 
-  it("a reader that keeps taking bytes is not cut: it receives all of a 16 MiB answer that takes longer than the timeout", async () => {
-    const { port } = await start(16 * MiB, { streams: { writeTimeoutMs: 2000 } });
+  it("a reader that keeps taking bytes is not cut: it receives all of a 4 MiB answer that takes longer than the timeout", async () => {
+    // 4 MiB reach the reader in chunks of at most 64 KiB (a socket's highWaterMark), each followed by
+    // a 10 ms pause: at least 64 x 10 ms = 640 ms for the whole answer, more than twice the timeout.
+    const { port } = await start(4 * MiB, { streams: { writeTimeoutMs: 300 } });
     const socket = net.connect(port, "127.0.0.1", () => socket.write(rawPost(port, READ)));
     clients.push(socket);
     let text = "";
     let closed = false;
     socket.setEncoding("latin1").on("data", (chunk: string) => {
       text += chunk;
-      // Reads one chunk, then waits 5 ms: seconds for the whole answer, progress all along.
+      // Reads one chunk, then waits 10 ms: longer than the timeout for the whole answer, progress all along.
       socket.pause();
-      setTimeout(() => socket.resume(), 5);
+      setTimeout(() => socket.resume(), 10);
     });
     socket.on("close", () => (closed = true));
     const complete = () => text.includes('"}]}}') || text.endsWith("\r\n0\r\n\r\n");
     await until(() => complete() || closed, 30_000);
     expect(complete()).toBe(true);
-    expect(text.includes(`"text":"${"x".repeat(16 * MiB)}"`)).toBe(true);
+    expect(text.includes(`"text":"${"x".repeat(4 * MiB)}"`)).toBe(true);
   }, 40_000);
 
   it("a listen stream whose peer never reads: closed at the queue ceiling, then its connection after the write timeout", async () => {
@@ -191,7 +193,7 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
   });
 
   it("an idle listen stream (nothing waiting) stays open past the timeout and still delivers", async () => {
-    const { server, port } = await start(16, { dynamic: true, streams: { writeTimeoutMs: 300 } });
+    const { server, port } = await start(16, { dynamic: true, streams: { writeTimeoutMs: 100 } });
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
@@ -203,7 +205,8 @@ describe("serveHttp: a peer that does not read is disconnected after streams.wri
     let text = "";
     socket.setEncoding("utf8").on("data", (c: string) => (text += c));
     await until(() => text.includes("notifications/subscriptions/acknowledged"), 15_000);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Four times the timeout with nothing to write.
+    await new Promise((r) => setTimeout(r, 400));
     server.addUiResource("ui://big/other", "<html></html>");
     await until(() => text.includes("notifications/resources/list_changed") || socket.destroyed, 15_000);
     expect(socket.destroyed).toBe(false);

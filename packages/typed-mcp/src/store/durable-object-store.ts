@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { ChannelListeners } from "./channel-listeners.js";
 import type { StateStore, Unsubscribe } from "./state-store.js";
 import { checkTtl } from "./state-store.js";
 import { deleteValue, readValue, VALUE, writeValue, type Head, type StorageLike } from "./durable-object-values.js";
@@ -32,7 +33,7 @@ const encoder = new TextEncoder();
 /** The store kept by one Durable Object; see the module comment. */
 export class ObjectStore implements StateStore {
   readonly #storage: StorageLike;
-  readonly #listeners = new Map<string, Set<(message: string) => void>>();
+  readonly #listeners = new ChannelListeners();
   /** The alarm set, as far as this object knows (`undefined`: not read yet; `null`: none). */
   #alarmAt: number | null | undefined;
   #sweptAt = 0;
@@ -92,19 +93,12 @@ export class ObjectStore implements StateStore {
   async publish(channel: string, message: string): Promise<void> {
     this.#open();
     // Delivered in a later turn, as a network store would.
-    for (const listener of this.#listeners.get(channel) ?? []) queueMicrotask(() => listener(message));
+    this.#listeners.deliver(channel, message);
   }
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<Unsubscribe> {
     this.#open();
-    const own = (message: string): void => listener(message);
-    let listeners = this.#listeners.get(channel);
-    if (listeners === undefined) this.#listeners.set(channel, (listeners = new Set()));
-    listeners.add(own);
-    return async () => {
-      listeners.delete(own);
-      if (listeners.size === 0 && this.#listeners.get(channel) === listeners) this.#listeners.delete(channel);
-    };
+    return this.#listeners.add(channel, listener);
   }
 
   /** Stops fan-out to this object's listeners; later calls reject (the storage stays). */

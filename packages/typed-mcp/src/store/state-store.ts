@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { ChannelListeners } from "./channel-listeners.js";
 
 /** Stops one {@link StateStore.subscribe} listener; resolves once the store no longer delivers to it. */
 export type Unsubscribe = () => Promise<void>;
@@ -71,7 +72,7 @@ interface Value {
 export class MemoryStateStore implements StateStore {
   readonly #values = new Map<string, Value>();
   readonly #sets = new Map<string, Map<string, number>>();
-  readonly #channels = new Map<string, Set<(message: string) => void>>();
+  readonly #channels = new ChannelListeners();
   #closed = false;
   #sweptAt = 0;
 
@@ -126,20 +127,12 @@ export class MemoryStateStore implements StateStore {
   publish(channel: string, message: string): Promise<void> {
     return this.#run(() => {
       // Delivered in a later turn, as a network store would.
-      for (const listener of this.#channels.get(channel) ?? []) queueMicrotask(() => listener(message));
+      this.#channels.deliver(channel, message);
     });
   }
 
   subscribe(channel: string, listener: (message: string) => void): Promise<Unsubscribe> {
-    return this.#run(() => {
-      const own = (message: string): void => listener(message);
-      let listeners = this.#channels.get(channel);
-      if (listeners === undefined) this.#channels.set(channel, (listeners = new Set()));
-      listeners.add(own);
-      return async () => {
-        listeners.delete(own);
-      };
-    });
+    return this.#run(() => this.#channels.add(channel, listener));
   }
 
   close(): Promise<void> {
