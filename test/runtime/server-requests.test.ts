@@ -5,7 +5,7 @@
 // the client's error as the tools/call answer. On 2026-07-28 a missing capability stays -32021.
 // With the official client, over real stdio (fixtures/server-requests.mjs in a child process) and
 // over HTTP (server.fetch). docs/runtime.md "Server→client requests".
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createServer } from "./fixtures/server-requests.mjs";
 import { connectServerRequestsStdio } from "./server-requests-stdio.ts";
@@ -39,6 +39,23 @@ async function stdio(options: Record<string, unknown>) {
   return connected;
 }
 
+type StdioSession = Awaited<ReturnType<typeof connectServerRequestsStdio>>;
+
+/**
+ * One stdio child for every test of the enclosing `describe` (each test is its own tools/call;
+ * what a test reads of stderr names its own tool and method): the session `connect` makes once.
+ */
+function sharedStdio(connect: () => Promise<StdioSession>): () => StdioSession {
+  let session: StdioSession | undefined;
+  beforeAll(async () => {
+    session = await connect();
+  });
+  afterAll(async () => {
+    await session?.client.close();
+  });
+  return () => session!;
+}
+
 /** The official client on `server.fetch` of a fresh server; `failures` is what onToolError got. */
 async function http(options: Record<string, unknown>) {
   const failures: unknown[] = [];
@@ -61,13 +78,15 @@ async function caught(client: Client, what: string) {
 }
 
 describe("stdio 2025-11-25, a client without sampling / roots / elicitation", () => {
+  const session = sharedStdio(() => connectServerRequestsStdio({ capabilities: {} }));
+
   it.each(METHODS)("ctx %s rejects with ServerRequestError naming %s and -32021", async (what, method) => {
-    const { client } = await stdio({ capabilities: {} });
+    const { client } = session();
     expect(await caught(client, what)).toMatchObject({ name: "ServerRequestError", method, code: -32021 });
   });
 
   it.each(METHODS)("uncaught (%s): 'The tool failed.', published", async (what, method) => {
-    const { client, stderr } = await stdio({ capabilities: {} });
+    const { client, stderr } = session();
     expect(await client.callTool({ name: "ask_uncaught", arguments: { what } }, { timeout: 5000 })).toEqual(FAILED);
     expect(await stderrWith(stderr, `published ask_uncaught: ServerRequestError ${method} -32021\n`)).toContain(
       `published ask_uncaught: ServerRequestError ${method} -32021\n`,
@@ -76,17 +95,19 @@ describe("stdio 2025-11-25, a client without sampling / roots / elicitation", ()
 });
 
 describe("stdio 2025-11-25, a client whose handlers answer a JSON-RPC error", () => {
-  async function refusing() {
-    const session = await stdio({ capabilities: { roots: {}, sampling: {}, elicitation: { form: {} } } });
+  const refusing = sharedStdio(async () => {
+    const session = await connectServerRequestsStdio({
+      capabilities: { roots: {}, sampling: {}, elicitation: { form: {} } },
+    });
     for (const [, method] of METHODS)
       session.client.setRequestHandler(method, async () => {
         throw new ProtocolError(-32050, `No ${method} here.`, { why: "test" });
       });
     return session;
-  }
+  });
 
   it.each(METHODS)("ctx %s rejects with the client's code, message and data", async (what, method) => {
-    const { client } = await refusing();
+    const { client } = refusing();
     const seen = await caught(client, what);
     expect(seen).toMatchObject({ name: "ServerRequestError", method, code: -32050, data: { why: "test" } });
     expect(seen.message).toContain(`No ${method} here.`);
@@ -95,7 +116,7 @@ describe("stdio 2025-11-25, a client whose handlers answer a JSON-RPC error", ()
   it.each(METHODS)(
     "uncaught (%s): 'The tool failed.', never the client's error as the answer",
     async (what, method) => {
-      const { client, stderr } = await refusing();
+      const { client, stderr } = refusing();
       expect(await client.callTool({ name: "ask_uncaught", arguments: { what } }, { timeout: 5000 })).toEqual(FAILED);
       expect(await stderrWith(stderr, `published ask_uncaught: ServerRequestError ${method} -32050\n`)).toContain(
         `published ask_uncaught: ServerRequestError ${method} -32050\n`,
