@@ -184,6 +184,39 @@ describe("shared units", () => {
     expect(sa.read({ status: "closed", tags: ["z"] }, ctx)).toEqual(["closed", ["z"]]);
   });
 
+  it("write a listed scalar property's schema once for every tool listing it, short ones inline (issue 26)", async () => {
+    // a(/** The status to filter on. */ status: "open" | "closed" = "open", flag: boolean) and
+    // b(/** The status to filter on. */ status: … = "open", /** Free text. */ query: string & MinLength<1>)
+    const status = param("status", T.strEnum("open", "closed"), false, {
+      description: "The status to filter on.",
+      default: "open",
+    });
+    const a = tool("a", [status, param("flag", T.boolean())]);
+    const b = tool("b", [status, param("query", T.string({ minLength: 1 }), true, { description: "Free text." })]);
+    const [ga, gb] = [generateTool(a, { share: true }), generateTool(b, { share: true })];
+    // §2 keyword order: type, description, enum, default.
+    const text = '{"type":"string","description":"The status to filter on.","enum":["open","closed"],"default":"open"}';
+    const unit = ga.units.find((u) => u.code === text)!;
+    expect(unit).toBeDefined();
+    expect(gb.units.find((u) => u.code === text)?.id).toBe(unit.id);
+    for (const g of [ga, gb]) {
+      expect(g.code).toContain(`"status":${unit.name}`);
+      expect(g.code).not.toContain("The status to filter on.");
+    }
+    // `{"type":"boolean"}` is shorter than a unit's name: inline.
+    expect(ga.code).toContain('"flag":{"type":"boolean"}');
+    for (const t of [a, b]) {
+      const [shared, inline] = [await load(t, { share: true }), await load(t)];
+      expect(JSON.stringify(shared.listing)).toBe(JSON.stringify(toolListing(t)));
+      expect(JSON.stringify(shared.listing)).toBe(JSON.stringify(inline.listing));
+    }
+    expect(JSON.stringify((await load(b, { share: true })).listing.inputSchema)).toBe(
+      '{"type":"object","properties":{"status":' +
+        text +
+        ',"query":{"type":"string","description":"Free text.","minLength":1}},"required":["query"],"additionalProperties":false}',
+    );
+  });
+
   it("leave a class read into an instance inline (its constructor is imported by the tool's module)", () => {
     const point = T.object([prop("x", T.number())], {
       construct: { from: "./geo.js", exportName: "Point", args: ["x"] },

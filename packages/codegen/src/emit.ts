@@ -308,7 +308,7 @@ export function assemble(
 ): { code: string; imports: ImportRequest[] } {
   const obj = new Lines();
   obj.open("{");
-  obj.line(`listing: ${literal(listing, scope.share?.schemaRef)},`);
+  obj.line(`listing: ${literal(listing, scope.share?.listingRef)},`);
   if (typeof read === "string") obj.line(`read: ${read},`);
   else obj.open("read(a, ctx) {").append(read).close("},");
   if (typeof write === "string") obj.line(`write: ${write},`);

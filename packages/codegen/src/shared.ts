@@ -100,6 +100,20 @@ export class SharedUnits {
   };
 
   /**
+   * For a tool's listing (`emit.ts` `assemble`): {@link schemaRef}, else, for a leaf schema (see
+   * {@link isLeafSchema}: a property's `{"type":"string","description":…,"enum":[…],"default":…}`),
+   * a schema unit holding that object, written once per bundle however many tools list the same
+   * property (issue 26: code per tool, no repeated long literals). Listings hold the unit's object
+   * by reference, as they hold object schema constants; they are never modified.
+   */
+  readonly listingRef = (obj: object): string | undefined => {
+    const ref = this.schemaRef(obj);
+    if (ref !== undefined || !isLeafSchema(obj)) return ref;
+    const code = literal(obj);
+    return code.length < LEAF_UNIT_MIN ? undefined : this.add(code);
+  };
+
+  /**
    * For a described use of a shared object schema ({@link describedBase}): `__tmcp.described(<constant>,
    * "<description>")`, which builds the same object (same keys, same order) at module load, instead of
    * `{"type":"object","description":…,"properties":<constant>.properties,"required":<constant>.required}`
@@ -110,6 +124,23 @@ export class SharedUnits {
     if (base === undefined) return undefined;
     return helperCall("described", this.schemaRef(base)!, str((obj as { description: string }).description));
   }
+}
+
+/**
+ * Shorter leaf schemas stay inline: `{"type":"string","format":"uri"}` (32 characters) is about as
+ * long as the unit's name, and a unit costs a binding.
+ */
+const LEAF_UNIT_MIN = 40;
+
+/**
+ * Whether `obj` is a schema node with a `type` whose every keyword value is a JSON primitive or an
+ * array of primitives (`enum`, a nullable `type`): no subschema, no object `default`, so its text is
+ * the whole of it.
+ */
+function isLeafSchema(obj: object): boolean {
+  if (Array.isArray(obj) || !Object.hasOwn(obj, "type")) return false;
+  const primitive = (v: unknown): boolean => v === null || typeof v !== "object";
+  return Object.values(obj).every((v) => primitive(v) || (Array.isArray(v) && v.every(primitive)));
 }
 
 /**
