@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, expect, it, vi } from "vitest";
 import { transformFileAsync } from "@babel/core";
 import typedMcpBabel, { closeAll, type TypedMcpBabelOptions } from "@typed-mcp/babel";
+import { propertySchemaText } from "./listing-text.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../bundlers/fixtures/profile");
 const file = join(root, "src/server.ts");
@@ -55,7 +56,7 @@ it("openai-strict rewrites the spliced listing; the cache keeps one entry per pr
   const before = readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith(".json")).length;
   const { code } = await build({ profile: "openai-strict" });
   expect(code).toContain("Default: 10.");
-  expect(code).toMatch(/"limit":\s*\{\s*"?type"?:\s*\[\s*"number",\s*"null"\s*\]/);
+  expect(propertySchemaText(code, "limit")).toMatch(/^\{\s*"?type"?:\s*\[\s*"number",\s*"null"\s*\]/);
   const after = readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith(".json")).length;
   expect(after).toBe(before + 1);
   await expect(build({ profile: "claude" as never })).rejects.toThrow(
