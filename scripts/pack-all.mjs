@@ -11,8 +11,8 @@
  * `npm i /path/to/dist-packages/*.tgz`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -20,8 +20,25 @@ const out = resolve(process.argv[2] ?? join(root, "dist-packages"));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
+const PNPM = "10.34.9";
+/**
+ * The pinned pnpm's CLI file when one is already on PATH (`npm test` runs the suite under
+ * `npx -y pnpm@…`, which puts its `node_modules/.bin` first), else undefined. Found by reading
+ * `node_modules/pnpm/package.json` next to each PATH entry: no process is started to ask.
+ */
+function pinnedPnpmOnPath() {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const pkg = join(dir, "..", "pnpm", "package.json");
+    if (!dir.endsWith(join("node_modules", ".bin")) || !existsSync(pkg)) continue;
+    if (JSON.parse(readFileSync(pkg, "utf8")).version === PNPM) return join(dir, "..", "pnpm", "bin", "pnpm.cjs");
+  }
+  return undefined;
+}
+const cli = pinnedPnpmOnPath();
+// npx costs ≈ 3.5 s more than the pnpm it starts (it resolves the package first): used only when no pinned pnpm is on PATH.
+const [command, prefix] = cli ? [process.execPath, [cli]] : ["npx", ["-y", `pnpm@${PNPM}`]];
 // One recursive `pnpm pack` (private packages are skipped by pnpm itself): ≈ 4 s instead of ≈ 3 s per package.
-execFileSync("npx", ["-y", "pnpm@10.34.9", "-r", "--filter", "./packages/*", "pack", "--pack-destination", out], {
+execFileSync(command, [...prefix, "-r", "--filter", "./packages/*", "pack", "--pack-destination", out], {
   cwd: root,
   stdio: ["ignore", "ignore", "inherit"],
   env: { ...process.env, npm_config_loglevel: "error" },
