@@ -20,7 +20,8 @@ const out = resolve(process.argv[2] ?? join(root, "dist-packages"));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-const PNPM = "10.34.9";
+/** The pnpm version the workspace pins (the root package.json's `packageManager`, `pnpm@X.Y.Z`). */
+const PNPM = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager.replace(/^pnpm@/, "");
 /**
  * The pinned pnpm's CLI file when one is already on PATH (`npm test` runs the suite under
  * `npx -y pnpm@…`, which puts its `node_modules/.bin` first), else undefined. Found by reading
@@ -28,9 +29,11 @@ const PNPM = "10.34.9";
  */
 function pinnedPnpmOnPath() {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    const pkg = join(dir, "..", "pnpm", "package.json");
-    if (!dir.endsWith(join("node_modules", ".bin")) || !existsSync(pkg)) continue;
-    if (JSON.parse(readFileSync(pkg, "utf8")).version === PNPM) return join(dir, "..", "pnpm", "bin", "pnpm.cjs");
+    if (!dir.endsWith(join("node_modules", ".bin"))) continue;
+    const pnpm = join(dir, "..", "pnpm");
+    const manifest = join(pnpm, "package.json");
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).version === PNPM)
+      return join(pnpm, "bin", "pnpm.cjs");
   }
   return undefined;
 }
