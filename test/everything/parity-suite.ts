@@ -11,41 +11,31 @@ import { DIFFERENCES, type DifferenceId } from "./differences.ts";
 import { answer, normalise } from "./normalise.ts";
 import { researchTaskParity } from "./tasks.ts";
 
-/** The differences each transport must show (all of differences.ts between them). */
+/** The differences both transports must show. */
+const ON_BOTH: DifferenceId[] = [
+  "sdk-empty-meta",
+  "protocol-error-message",
+  "tool-title",
+  "schema-dialect",
+  "session-template",
+  "argument-error",
+  "template-variable-error",
+  "task-created-message",
+  "task-cancel-message",
+  "sdk-repeated-status",
+  "task-error-message",
+];
+/** The differences each transport must show (all of differences.ts between them): ON_BOTH and its own. */
 const EXPECTED: Record<Via, DifferenceId[]> = {
   stdio: [
+    ...ON_BOTH,
     "sdk-elicit-mode",
     "sdk-result-key-order",
-    "sdk-empty-meta",
-    "protocol-error-message",
-    "tool-title",
-    "schema-dialect",
-    "session-template",
-    "argument-error",
-    "template-variable-error",
-    "task-created-message",
-    "task-cancel-message",
-    "sdk-repeated-status",
     "task-cancel-notification",
-    "task-error-message",
     "roots-on-initialize",
     "subscribe-log",
   ],
-  http: [
-    "protocol-error-message",
-    "sdk-empty-meta",
-    "tool-title",
-    "schema-dialect",
-    "session-template",
-    "argument-error",
-    "template-variable-error",
-    "task-created-message",
-    "task-cancel-message",
-    "sdk-repeated-status",
-    "task-error-message",
-    "http-no-back-channel",
-    "http-no-session",
-  ],
+  http: [...ON_BOTH, "http-no-back-channel", "http-no-session"],
 };
 
 type Json = Record<string, any>;
