@@ -1,7 +1,7 @@
 /**
  * Spec §3: a JSDoc `@default` / `@defaultValue` on any input is OMCG0007 at the tag — the line
- * and column of its `@`, on every backend (TypeScript 7.0 and 7.1 over IPC, the classic backend
- * on TypeScript 6; 5.9 too in the full tier): on the function's JSDoc (a `@param` text, a
+ * and column of its `@`, on every backend the tier runs (TIER_BACKENDS: TypeScript 7.0 over IPC and
+ * the classic backend on TypeScript 6; 7.1 and 5.9 too in the full tier): on the function's JSDoc (a `@param` text, a
  * continuation line), a parameter's inline JSDoc (after an astral character: columns count
  * UTF-16 units, as TypeScript prints them), a property of a destructured or a named parameter's
  * type, resource and prompt arguments (quick path and decorated methods), and in a file with
@@ -13,16 +13,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
-import { FULL } from "../helpers/tier.ts";
-import { ROOT } from "./helpers.js";
+import { ROOT, TIER_BACKENDS } from "./helpers.js";
 
 const FIX = join(ROOT, "test/backends/fixtures/default-tags");
-const backends: Record<string, string> = {
-  "7.0": "7.0",
-  "7.1": join(ROOT, "node_modules/typescript71"),
-  "6": "6",
-  ...(FULL && { "5.9": join(ROOT, "node_modules/typescript5") }),
-};
+const backends: Record<string, string> = Object.fromEntries(TIER_BACKENDS);
 const extractors = new Map<string, MeasuredExtractor>();
 
 beforeAll(() => {

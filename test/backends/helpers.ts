@@ -8,9 +8,27 @@ import { fileURLToPath } from "node:url";
 import type { ModuleModel } from "@typed-mcp/model";
 import { promptListing, resourceListing, toolListing } from "../../packages/codegen/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
+import { FULL } from "../helpers/tier.ts";
 
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * The backends a check that holds on every backend runs on, as `[label, typescript option]`
+ * (docs/contributing.md "Test tiers", "Repeats on more versions"): TypeScript 7.0 over IPC and
+ * the classic backend over TypeScript 6 in both tiers; the full tier adds the 7.1 IPC backend
+ * (the `typescript71` dev dependency) and the classic backend over TypeScript 5.9 (`typescript5`).
+ */
+export const TIER_BACKENDS: [string, string][] = [
+  ["7.0", "7.0"],
+  ["classic 6", "6"],
+  ...(FULL
+    ? ([
+        ["7.1", join(ROOT, "node_modules/typescript71")],
+        ["classic 5.9", join(ROOT, "node_modules/typescript5")],
+      ] as [string, string][])
+    : []),
+];
 
 /** The fixture directories whose every `.ts` module is compared across backends. */
 const CORPUS_DIRS = ["test/extract/fixtures", "test/cli/fixtures", "test/resources/fixtures"];

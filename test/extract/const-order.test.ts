@@ -3,24 +3,17 @@
 // (`(typeof Kind)[keyof typeof Kind]`) are written out in the source, so they list in source
 // order (array element order, property order); other computed unions (`keyof`, `Exclude`) stay
 // sorted by UTF-16 code unit (numbers ascending). §4a "Order": a union mixing them keeps the order
-// written. Expected values are read off the fixture's source text, on every backend.
+// written. Expected values are read off the fixture's source text, on every backend the tier runs
+// (TIER_BACKENDS in test/backends/helpers.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { join } from "node:path";
 import type { ModuleModel, ObjectModel, TypeModel } from "@typed-mcp/model";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import type { Extractor } from "../../packages/extract/src/index.js";
 import { toolListing } from "../../packages/codegen/dist/index.js";
-import { ROOT } from "../backends/helpers.js";
+import { ROOT, TIER_BACKENDS } from "../backends/helpers.js";
 import { fixture, param, tool } from "./helpers.js";
 
-const BACKENDS: [string, string][] = [
-  ["7.0", "7.0"],
-  ["7.1", join(ROOT, "node_modules/typescript71")],
-  ["classic 6", "6"],
-  ["classic 5.9", join(ROOT, "node_modules/typescript5")],
-];
-
-describe.each(BACKENDS)("backend %s: §4 enum order of const arrays and objects", (_label, typescript) => {
+describe.each(TIER_BACKENDS)("backend %s: §4 enum order of const arrays and objects", (_label, typescript) => {
   let ex: Extractor;
   let m: ModuleModel;
   beforeAll(() => {
