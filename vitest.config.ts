@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { isolatedTestFiles } from "./test/helpers/isolation.ts";
@@ -6,8 +8,25 @@ import typedMcp from "@typed-mcp/unplugin/vite";
 
 /** test/scaffold installs from the registry with npm: its own script, `pnpm test:scaffold` (vitest.scaffold.config.ts). */
 const EXCLUDE = ["test/scaffold/**", "**/node_modules/**", ...(FULL ? [] : FULL_ONLY)];
+/** The repository root: an absolute path with symbolic links resolved, no trailing slash. */
+const ROOT = realpathSync(fileURLToPath(new URL(".", import.meta.url)));
 /** The files that need a process of their own (test/helpers/isolation.ts says which, and why). */
-const ISOLATED = isolatedTestFiles(fileURLToPath(new URL(".", import.meta.url)));
+const ISOLATED = isolatedTestFiles(ROOT);
+/** `path` as a regular expression matching itself. */
+const literally = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * What tests build or generate and then import: bundles in their `typed-mcp-*` folders under the
+ * OS temporary folder (test/helpers/vite-build.ts, the auth and decorator builds; never the
+ * repository itself, wherever it is cloned) or in the repository's `.tmp` (the bundle cache, the
+ * watch copies, the modules test/codegen/helpers.ts writes: hundreds, each imported once), and the
+ * fixture classes those generated modules construct (so that a test's own import of it is the
+ * same instance).
+ */
+const BUILT_BY_TESTS = [
+  new RegExp(`^(?!${literally(ROOT)}/)${literally(realpathSync(tmpdir()))}/typed-mcp-[^/]*/`),
+  new RegExp(`^${literally(ROOT)}/\\.tmp/`),
+  new RegExp(`^${literally(ROOT)}/test/codegen/fixtures/classes\\.mjs$`),
+];
 /** Tests written as a user writes them with `typed-mcp/testing` (docs/testing.md): compiled by the typed-mcp Vite plugin. */
 const PLUGIN_BUILT = ["test/testing/**/*.test.ts"];
 
@@ -37,7 +56,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "isolated", include: ISOLATED, exclude: [...EXCLUDE, ...PLUGIN_BUILT], isolate: true },
+        test: {
+          name: "isolated",
+          include: ISOLATED,
+          exclude: [...EXCLUDE, ...PLUGIN_BUILT],
+          isolate: true,
+          // What the tests build is imported by Node itself; the built packages stay inline, so
+          // that a module a file replaces (test/extract/one-parse: oxc-parser) reaches their imports.
+          server: { deps: { external: BUILT_BY_TESTS } },
+        },
       },
       {
         extends: true,
@@ -57,9 +84,9 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [...EXCLUDE, ...ISOLATED, ...PLUGIN_BUILT],
           isolate: false,
-          // The built packages are imported by Node itself, once per worker (vitest would otherwise run
-          // them through its module runner).
-          server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
+          // Imported by Node itself (vitest would otherwise transform each and run it through its
+          // module runner): the built packages, once per worker, and what the tests build.
+          server: { deps: { external: [/\/packages\/[^/]+\/dist\//, ...BUILT_BY_TESTS] } },
         },
       },
     ],
