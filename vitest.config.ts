@@ -23,7 +23,10 @@ const literally = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * same instance).
  */
 const BUILT_BY_TESTS = [
-  new RegExp(`^(?!${literally(ROOT)}/)${literally(realpathSync(tmpdir()))}/typed-mcp-[^/]*/`),
+  // The temporary folder as named and with its links resolved (macOS's is a link into /private).
+  ...[...new Set([tmpdir(), realpathSync(tmpdir())])].map(
+    (dir) => new RegExp(`^(?!${literally(ROOT)}/)${literally(dir)}/typed-mcp-[^/]*/`),
+  ),
   new RegExp(`^${literally(ROOT)}/\\.tmp/`),
   new RegExp(`^${literally(ROOT)}/test/codegen/fixtures/classes\\.mjs$`),
 ];
