@@ -12,6 +12,8 @@ const EXCLUDE = ["test/scaffold/**", "**/node_modules/**", ...(FULL ? [] : FULL_
 const ROOT = realpathSync(fileURLToPath(new URL(".", import.meta.url)));
 /** The files that need a process of their own (test/helpers/isolation.ts says which, and why). */
 const ISOLATED = isolatedTestFiles(ROOT);
+/** The built packages (`packages/*\/dist`): in the shared and testing projects imported by Node itself. */
+const BUILT_PACKAGES = /\/packages\/[^/]+\/dist\//;
 /** `path` as a regular expression matching itself. */
 const literally = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
@@ -77,7 +79,7 @@ export default defineConfig({
           include: PLUGIN_BUILT,
           exclude: EXCLUDE,
           // typed-mcp itself is imported by Node (one copy for the test and the code the plugin generates).
-          server: { deps: { external: [/\/packages\/[^/]+\/dist\//] } },
+          server: { deps: { external: [BUILT_PACKAGES] } },
         },
       },
       {
@@ -89,7 +91,7 @@ export default defineConfig({
           isolate: false,
           // Imported by Node itself (vitest would otherwise transform each and run it through its
           // module runner): the built packages, once per worker, and what the tests build.
-          server: { deps: { external: [/\/packages\/[^/]+\/dist\//, ...BUILT_BY_TESTS] } },
+          server: { deps: { external: [BUILT_PACKAGES, ...BUILT_BY_TESTS] } },
         },
       },
     ],
