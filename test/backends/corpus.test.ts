@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
-import { corpus, ROOT, viewAll } from "./helpers.js";
+import { corpus, ROOT, viewAll, TYPESCRIPT5, TYPESCRIPT71 } from "./helpers.js";
 import { FULL } from "../helpers/tier.ts";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 
 const files = corpus();
 let ts7: MeasuredExtractor;
@@ -30,9 +30,9 @@ beforeAll(() => {
   views7 = viewAll(ts7, files);
   views6 = viewAll(classic, files);
   if (!FULL) return;
-  ts71 = createExtractor({ cwd: ROOT, typescript: join(ROOT, "node_modules/typescript71") });
+  ts71 = createExtractor({ cwd: ROOT, typescript: TYPESCRIPT71 });
   views71 = viewAll(ts71, files);
-  ts5 = createExtractor({ cwd: ROOT, typescript: join(ROOT, "node_modules/typescript5") });
+  ts5 = createExtractor({ cwd: ROOT, typescript: TYPESCRIPT5 });
   views5 = viewAll(ts5, files);
 });
 afterAll(() => {

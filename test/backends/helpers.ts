@@ -13,21 +13,27 @@ import { FULL } from "../helpers/tier.ts";
 /** Repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** The `typescript71` dev dependency (typescript@7.1.0-dev): the 7.1 IPC backend's package directory. */
+export const TYPESCRIPT71 = join(ROOT, "node_modules/typescript71");
+/** The `typescript5` dev dependency (TypeScript 5.9): the classic backend over TypeScript 5. */
+export const TYPESCRIPT5 = join(ROOT, "node_modules/typescript5");
+
+/** The backends the full tier adds to {@link TIER_BACKENDS}. */
+const FULL_TIER_BACKENDS: [string, string][] = [
+  ["7.1", TYPESCRIPT71],
+  ["classic 5.9", TYPESCRIPT5],
+];
+
 /**
  * The backends a check that holds on every backend runs on, as `[label, typescript option]`
  * (docs/contributing.md "Test tiers", "Repeats on more versions"): TypeScript 7.0 over IPC and
  * the classic backend over TypeScript 6 in both tiers; the full tier adds the 7.1 IPC backend
- * (the `typescript71` dev dependency) and the classic backend over TypeScript 5.9 (`typescript5`).
+ * ({@link TYPESCRIPT71}) and the classic backend over TypeScript 5.9 ({@link TYPESCRIPT5}).
  */
 export const TIER_BACKENDS: [string, string][] = [
   ["7.0", "7.0"],
   ["classic 6", "6"],
-  ...(FULL
-    ? ([
-        ["7.1", join(ROOT, "node_modules/typescript71")],
-        ["classic 5.9", join(ROOT, "node_modules/typescript5")],
-      ] as [string, string][])
-    : []),
+  ...(FULL ? FULL_TIER_BACKENDS : []),
 ];
 
 /** The fixture directories whose every `.ts` module is compared across backends. */

@@ -13,13 +13,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ModuleModel, ObjectModel } from "@typed-mcp/model";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import { childPids as children } from "../helpers/processes.ts";
-import { ROOT } from "./helpers.js";
+import { TYPESCRIPT71 } from "./helpers.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "typed-mcp-backends-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const backends = ["7.0", "7.1", "6"] as const;
-const choice = (b: string) => (b === "7.1" ? join(ROOT, "node_modules/typescript71") : b);
+const choice = (b: string) => (b === "7.1" ? TYPESCRIPT71 : b);
 
 const TOOLS = `import { tool } from "typed-mcp";
 import type { Shape } from "./shape.js";

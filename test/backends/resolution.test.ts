@@ -9,14 +9,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
-import { cliView, ROOT } from "./helpers.js";
+import { cliView, ROOT, TYPESCRIPT71 } from "./helpers.js";
 
 const FIX = join(ROOT, "test/backends/fixtures");
 const APP_MODULES = join(FIX, "workspace/packages/app/node_modules");
 
 const backends = ["7.0", "7.1", "6"] as const;
 /** The `typescript` option of each backend (7.1: the `typescript71` dev dependency, typescript@7.1.0-dev). */
-const choice = (b: string) => (b === "7.1" ? join(ROOT, "node_modules/typescript71") : b);
+const choice = (b: string) => (b === "7.1" ? TYPESCRIPT71 : b);
 const extractors = new Map<string, MeasuredExtractor>();
 
 beforeAll(() => {

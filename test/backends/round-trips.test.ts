@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createExtractor } from "../../packages/extract/src/index.js";
 import { writeProject } from "../../scripts/bench/project.mjs";
-import { ROOT } from "./helpers.js";
+import { ROOT, TYPESCRIPT71 } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "typed-mcp-round-trips-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,7 +20,7 @@ const files: string[] = writeProject(ROOT, dir, "typed", 100);
 
 for (const [label, typescript] of [
   ["7.0", "7.0"],
-  ["7.1", join(ROOT, "node_modules/typescript71")],
+  ["7.1", TYPESCRIPT71],
 ]) {
   it(`${label}: at most 5 round trips per tool, cold, with every tool listed`, () => {
     const ex = createExtractor({ cwd: dir, typescript });

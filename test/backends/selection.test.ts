@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createExtractor, familyOf, findTypeScript } from "../../packages/extract/src/index.js";
 import type { MeasuredExtractor } from "../../packages/extract/src/index.js";
 import type { ModuleModel } from "@typed-mcp/model";
-import { cliView, ROOT } from "./helpers.js";
+import { cliView, ROOT, TYPESCRIPT71 } from "./helpers.js";
 
 const AUTO = join(ROOT, "test/backends/fixtures/auto");
 const FILE = join(AUTO, "tools.ts");
 const TS6 = realpathSync(join(ROOT, "node_modules/@typescript/typescript6"));
-const TS71 = realpathSync(join(ROOT, "node_modules/typescript71"));
+const TS71 = realpathSync(TYPESCRIPT71);
 /** A stand-in package that only says it is TypeScript 4.9.5 (nothing is loaded from it). */
 const OLD_TS = join(ROOT, "test/backends/fixtures/typescript-4.9.5");
 
