@@ -422,7 +422,8 @@ describe.each([
     expect(after).not.toContain("The note's text.");
   });
 
-  it("shows a build error in Next's output as file:line:column - OMCG0005", async () => {
+  // The bound covers Turbopack's recovery below: 90 s for the error, 30 s for the fix, a restart and 90 s.
+  it("shows a build error in Next's output as file:line:column - OMCG0005", { timeout: 360_000 }, async () => {
     const text = readFileSync(file("src/server.ts"), "utf8");
     const broken = text.replace("async addNote(text: string,", "async addNote(text: string | Date,");
     writeFileSync(file("src/server.ts"), broken);
@@ -443,15 +444,19 @@ describe.each([
       return;
     }
     // Turbopack (Next.js 16.4.6) now and then keeps the module's failure after the fix is saved:
-    // every request answers at once (no compile) with "Could not parse module …server.ts.ts"
-    // (seen once, in a clean-clone CI run; 35 break-and-fix cycles on the same kind of machine,
-    // idle and loaded, never showed it). A second save is what an author tries first
-    // (docs/nextjs.md "The loader"): the test allows one, logged, and no more; webpack gets none.
-    const first = await until(fixed, 45_000).catch(() => undefined);
-    if (first === undefined) {
-      console.info("next dev (Turbopack): the fix was not picked up within 45 s; saved src/server.ts again");
-      writeFileSync(file("src/server.ts"), `${text}\n`);
-      await until(fixed);
-    }
+    // every request answers at once (no compile) with "Could not parse module …server.ts.ts".
+    // Turbopack's own, not the loader's: after the first build error since
+    // `next dev` started, a plain module with a syntax error and no loader on it stayed broken 2
+    // times in 6 here, as often as this module (docs/nextjs.md "The loader"); a second save did
+    // not help, a restart did every time. So the test, as an author would, restarts `next dev`
+    // once, logged with the server's output; webpack gets no allowance. The error line above and
+    // the fixed listing are asserted either way.
+    if ((await until(fixed, 30_000).catch(() => undefined)) !== undefined) return;
+    console.info(
+      `next dev (Turbopack): the fix was not picked up within 30 s; restarting next dev\n${server!.output().slice(-1500)}`,
+    );
+    await server!.stop();
+    server = await serve("", "dev", ...flags);
+    await until(fixed);
   });
 });
