@@ -76,6 +76,8 @@ function makeServer(typed, internal, store) {
     (t) => t,
     internal.generated({
       listing: { name: "job", inputSchema: schema, execution: { taskSupport: "required" } },
+      // A task tool's descriptor references the tasks runtime, as the plugin writes it.
+      tasks: internal.installTasks,
       read,
       write: text,
     }),

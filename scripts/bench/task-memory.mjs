@@ -27,6 +27,8 @@ server.tool(
       },
       execution: { taskSupport: "optional" },
     },
+    // A task tool's descriptor references the tasks runtime, as the plugin writes it.
+    tasks: __tmcp.installTasks,
     read: (args) => [args.chars],
     write: (value) => ({ content: [{ type: "text", text: value }] }),
   }),
