@@ -30,15 +30,33 @@ const VITEST = join(root, "node_modules/vitest/vitest.mjs");
 /**
  * What a fresh clone has before its first `npm test`, after the full tier filled it: `.tmp` with
  * only the full tier's report and the browser test's screenshot (no bundle cache, generated test
- * modules, fuzz fixtures or oracle clients), and no vitest results cache (which orders files by
- * their last durations). So the Node 22 run builds what it tests with Node 22, and its time in
- * the summary is the README's fast tier as a new contributor's first run takes it (docs/contributing.md "Test tiers").
+ * modules, fuzz fixtures or oracle clients), no vitest results cache (which orders files by
+ * their last durations), and none of the typed-mcp model caches the tests' builds leave
+ * (`node_modules/.cache/typed-mcp`, `node_modules/.vite/typed-mcp` of the root, the fixtures,
+ * the playground and the examples: with them a build answers from the cache and starts no type
+ * checker, about 30 s of the fast tier). So the Node 22 run builds and extracts what it tests
+ * with Node 22, and its time in the summary is the README's fast tier as a new contributor's
+ * first run takes it (docs/contributing.md "Test tiers").
  */
 function asFreshClone() {
   const keep = new Set(["vitest-report.json", "typed-mcp-graph-view.png"]);
   for (const name of existsSync(join(root, ".tmp")) ? readdirSync(join(root, ".tmp")) : [])
     if (!keep.has(name)) rmSync(join(root, ".tmp", name), { recursive: true, force: true });
   rmSync(join(root, "node_modules/.vite/vitest"), { recursive: true, force: true });
+  for (const modules of projectNodeModules(root))
+    for (const cache of [".cache/typed-mcp", ".vite/typed-mcp"])
+      rmSync(join(modules, cache), { recursive: true, force: true });
+}
+
+/** The `node_modules` folders of the repository's own projects under `dir` (the root's, the fixtures', the examples'), not those inside a `node_modules`, nor under `.git` or `.tmp`. */
+function projectNodeModules(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === ".git" || entry.name === ".tmp") continue;
+    if (entry.name === "node_modules") found.push(join(dir, entry.name));
+    else found.push(...projectNodeModules(join(dir, entry.name)));
+  }
+  return found;
 }
 const PNPM = ["npx", "-y", "pnpm@10.34.9"];
 /** `[label, command (or a function giving it), stop the run if it fails, extra environment, what to do first]`. */
