@@ -32,9 +32,10 @@ const VITEST = join(root, "node_modules/vitest/vitest.mjs");
  * only the full tier's report and the browser test's screenshot (no bundle cache, generated test
  * modules, fuzz fixtures or oracle clients), no vitest results cache (which orders files by
  * their last durations), and none of the typed-mcp model caches the tests' builds leave
- * (`node_modules/.cache/typed-mcp`, `node_modules/.vite/typed-mcp` of the root, the fixtures,
- * the playground and the examples: with them a build answers from the cache and starts no type
- * checker, about 30 s of the fast tier). So the Node 22 run builds and extracts what it tests
+ * (`node_modules/.cache/typed-mcp`, the driver's default, and `node_modules/.vite/typed-mcp`,
+ * Vite's cacheDir: packages/transform/src/driver.ts, packages/unplugin/src/host.ts; of the root,
+ * the fixtures, the playground and the examples: with them a build answers from the cache and
+ * starts no type checker, about 30 s of the fast tier). So the Node 22 run builds and extracts what it tests
  * with Node 22, and its time in the summary is the README's fast tier as a new contributor's
  * first run takes it (docs/contributing.md "Test tiers").
  */

@@ -14,16 +14,19 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "../..");
 
+/** Runs `node args…` in the repository root and asserts it ended cleanly (exit 0, no error on stderr); its stdout. */
+function runNode(args: string[]): string {
+  const run = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
+  expect(run.stderr).not.toMatch(/Error/);
+  expect(run.status).toBe(0);
+  return run.stdout;
+}
+
 it("writes the report with every row of the table measured", { timeout: 600_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), "typed-mcp-bench-"));
   try {
     const out = join(dir, "BENCHMARKS.md");
-    const run = spawnSync(process.execPath, [join(ROOT, "scripts/bench.mjs"), "--quick", "--every-row", "--out", out], {
-      cwd: ROOT,
-      encoding: "utf8",
-    });
-    expect(run.stderr).not.toMatch(/Error/);
-    expect(run.status).toBe(0);
+    runNode([join(ROOT, "scripts/bench.mjs"), "--quick", "--every-row", "--out", out]);
     const report = readFileSync(out, "utf8");
     const table = report
       .split("\n")
@@ -111,8 +114,5 @@ it.each([
     /^5 results of 1 MiB kept by one caller: heap \+-?\d+\.\d MB after GC$/m,
   ],
 ])("node %j runs and prints its figure", { timeout: 300_000 }, (args, line) => {
-  const run = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
-  expect(run.stderr).not.toMatch(/Error/);
-  expect(run.status).toBe(0);
-  expect(run.stdout).toMatch(line);
+  expect(runNode(args)).toMatch(line);
 });
