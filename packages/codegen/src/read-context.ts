@@ -7,7 +7,7 @@
  * @module
  */
 import type { ObjectModel, TypeModel } from "@typed-mcp/model";
-import { pathKey } from "typed-mcp/internal";
+import { pathKey } from "typed-mcp/internal/argument-errors";
 import { type Lines, type Path, type Scope, pathText } from "./emit.js";
 import { expectedName, failWith, wrongType } from "./sentences.js";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { assertNever, type StringParamModel, type TypeModel } from "@typed-mcp/model";
-import { pathKey } from "typed-mcp/internal";
+import { pathKey } from "typed-mcp/internal/argument-errors";
 import { CodegenError, Lines, RUNTIME_ARGUMENT, helperCall, type Path, type Scope, str } from "./emit.js";
 import { readValue } from "./read.js";
 import { failWith, fixed, listOr, wrongType } from "./sentences.js";

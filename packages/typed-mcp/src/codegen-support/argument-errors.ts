@@ -2,8 +2,9 @@
  * The text of an argument error (spec §5): `Argument '<path>' is not valid. <second sentence>`,
  * with safe paths, and the one cut of echoed client text. Generated code calls these through
  * `typed-mcp/internal` under the names here (`__tmcp.pathKey`, `__tmcp.invalid`, …; model
- * `RUNTIME_HELPERS`); code generation imports `pathKey` from `typed-mcp/internal` for the static
- * path steps it writes at build time, so both sides quote and cut paths by one rule.
+ * `RUNTIME_HELPERS`); code generation imports `pathKey` from `typed-mcp/internal/argument-errors`
+ * (this module alone: it imports nothing, so a build never loads the runtime's SDK, zod and jose)
+ * for the static path steps it writes at build time, so both sides quote and cut paths by one rule.
  *
  * @module
  */
