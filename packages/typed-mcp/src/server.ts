@@ -22,7 +22,7 @@ import { requestStateCodec } from "./calls/input-required.js";
 import { originRefusal } from "./transports/origin.js";
 import { withCors } from "./transports/cors.js";
 import type { QuickPromptOptions, QuickResourceOptions } from "./resource-decorators.js";
-import { buildSdkServer } from "./server/sdk-server.js";
+import { buildSdkServer, type ServerParts } from "./server/sdk-server.js";
 import { wireServer, type ServerState } from "./server/wiring.js";
 import { checkServerOptions, type McpServerOptions } from "./server/options.js";
 import type { ListenStreams, StreamLimits } from "./streams/listen-streams.js";
@@ -60,6 +60,8 @@ export class McpServer {
   #handler: McpHttpHandler | undefined;
   /** Seals and verifies the 2026-07-28 `requestState` (input-required.ts); made when serving starts (Workers forbid random values at global scope). */
   #requestStateCodec: ReturnType<typeof requestStateCodec> | undefined;
+  /** What {@link buildSdkServer} is given, made again only when its codec or instrumentation changed (the state's fields are read-only). */
+  #parts: ServerParts | undefined;
   /** The HTTP body limit in bytes, {@link McpServerOptions.maxRequestBodySize} or its default (read by `serveHttp`). */
   readonly maxRequestBodySize: number;
   /** `use`'s middleware in registration order, `typed-mcp/otel`'s instrumentation, and the chain of both (calls/middleware.ts). */
@@ -397,11 +399,12 @@ export class McpServer {
         this.#state.shared?.requestStateOptions(this.#state.options.requestState) ?? this.#state.options.requestState,
       );
     if (this.#state.shared?.started !== false) this.#requestStateCodec = codec;
-    return buildSdkServer(
-      { ...this.#state, codec, chain: this.#chained, instrumentation: this.#instrumentation },
-      ctx,
-      connection,
-    );
+    let parts = this.#parts;
+    if (parts?.codec !== codec || parts.instrumentation !== this.#instrumentation) {
+      parts = { ...this.#state, codec, chain: this.#chained, instrumentation: this.#instrumentation };
+      this.#parts = parts;
+    }
+    return buildSdkServer(parts, ctx, connection);
   }
 
   /** The listen-stream bounds and middleware chain of `server.fetch`, shared by `serveStdio`'s listens. Not public API. @internal */
