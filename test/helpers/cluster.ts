@@ -42,11 +42,18 @@ export async function steer(c: Cluster, target: string): Promise<void> {
   throw new Error(`could not steer to ${target}`);
 }
 
-/** Waits (bounded, `ms`) until `check` holds. */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+/** Waits (bounded, `ms`) until `check` holds; the timeout's error shows `lastSeen()` when given. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  lastSeen?: () => unknown,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `condition not met within ${ms} ms${lastSeen === undefined ? "" : `; last seen: ${JSON.stringify(lastSeen())}`}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

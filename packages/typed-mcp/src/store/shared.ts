@@ -95,7 +95,8 @@ export class SharedInstance {
   #stateKey: string | undefined;
   #ready: Promise<void> | undefined;
   #started = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  /** Whether the heartbeat loop ({@link #nextBeat}) runs. */
+  #beating = false;
 
   /** @throws RangeError when `leaseMs` or `eventTtlMs` is not an integer of at least 1,000. */
   constructor(option: StoreOption) {
@@ -215,12 +216,6 @@ export class SharedInstance {
     }
   }
 
-  /** Stops the heartbeat (its key then lapses after `leaseMs`); the store stays open: it is the caller's. */
-  stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-
   async #start(): Promise<void> {
     const channels: Channel[] = [
       "resource-updated",
@@ -243,8 +238,27 @@ export class SharedInstance {
     await this.#beat();
     await this.#sharedStateKey();
     this.#started = true;
-    this.#timer ??= setInterval(() => void this.#beat().catch(() => {}), Math.floor(this.leaseMs / 3));
-    (this.#timer as { unref?: () => void }).unref?.();
+    if (!this.#beating) {
+      this.#beating = true;
+      this.#nextBeat(Math.floor(this.leaseMs / 3));
+    }
+  }
+
+  /**
+   * The heartbeat loop: a beat every third of `leaseMs`; after a failed beat (the store
+   * unreachable) the next comes sooner — 100 ms, doubling up to 1 s, never later than the usual
+   * third — so that the heartbeat is renewed within about a second of the store being back
+   * rather than up to a third of the lease later (docs/scaling.md "Failure modes": the outage an
+   * instance rides out). The timer does not keep the process alive.
+   */
+  #nextBeat(delayMs: number, retryMs = 100): void {
+    const timer = setTimeout(() => {
+      this.#beat().then(
+        () => this.#nextBeat(Math.floor(this.leaseMs / 3)),
+        () => this.#nextBeat(Math.min(retryMs, Math.floor(this.leaseMs / 3)), Math.min(retryMs * 2, 1000)),
+      );
+    }, delayMs);
+    (timer as { unref?: () => void }).unref?.();
   }
 
   /** Renews this instance's heartbeat and the leases it holds. */
