@@ -11,6 +11,8 @@ import { McpServer, MemoryStateStore } from "typed-mcp";
 /** A store that refuses every command while `down`; records its beats' attempts and successes. */
 class FlakyStore extends MemoryStateStore {
   down = false;
+  /** While set, the heartbeat's read never answers (a store whose command hangs). */
+  hung = false;
   readonly attempts: number[] = [];
   readonly beats: number[] = [];
   readonly #start = Date.now();
@@ -23,6 +25,7 @@ class FlakyStore extends MemoryStateStore {
   override get(key: string): Promise<string | undefined> {
     // Each beat starts by reading the instance's heartbeat key (store/shared.ts #beatValue).
     if (key.includes(":instance:")) this.attempts.push(this.now());
+    if (this.hung && key.includes(":instance:")) return new Promise(() => {});
     return this.down ? Promise.reject(new Error("store unreachable")) : super.get(key);
   }
 
@@ -98,4 +101,28 @@ it("beats every third of leaseMs; after the store comes back the next beat is wi
   await pass(3_300);
   expect(store.beats).toHaveLength(5);
   expect(store.beats[4]! - store.beats[3]!).toBeGreaterThanOrEqual(3_333);
+});
+
+it("a beat that never settles counts as failed after a third of leaseMs: the loop goes on, and beats again once the store answers", async () => {
+  const store = new FlakyStore();
+  const server = new McpServer({ name: "heartbeat", version: "1.0.0", store: { state: store, leaseMs: 3_000 } });
+  const ready = server.storeReady();
+  await pass(10);
+  await ready;
+  store.hung = true;
+  const from = store.attempts.length;
+  // The beat due at 1,000 ms hangs; given up at 2,000, tried again 100 ms later (hangs too), …
+  await pass(4_500);
+  const during = store.attempts.slice(from);
+  expect(during.length).toBeGreaterThanOrEqual(3);
+  const gaps = during.slice(1).map((t, i) => t - during[i]!);
+  // Each try waits its third (1,000 ms) before it counts as failed, then the retry delay (100, 200, …).
+  expect(gaps.map((g) => Math.round(g / 100) * 100)).toEqual([1_100, 1_200].slice(0, gaps.length));
+  store.hung = false;
+  const back = store.now();
+  await pass(2_000);
+  // The try pending when it answers again (its retry delay at most 1 s), then a third of the lease later.
+  expect(store.beats).toHaveLength(3);
+  expect(store.beats[1]! - back).toBeLessThanOrEqual(1_000 + 30);
+  expect(store.beats[2]! - store.beats[1]!).toBeGreaterThanOrEqual(1_000);
 });

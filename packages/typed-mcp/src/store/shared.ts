@@ -249,16 +249,31 @@ export class SharedInstance {
    * unreachable) the next comes sooner — 100 ms, doubling up to 1 s, never later than the usual
    * third — so that the heartbeat is renewed within about a second of the store being back
    * rather than up to a third of the lease later (docs/scaling.md "Failure modes": the outage an
-   * instance rides out). The timer does not keep the process alive.
+   * instance rides out). A beat that has not settled within a third of the lease counts as
+   * failed (a store whose command hangs does not stop the loop). The timers do not keep the
+   * process alive.
    */
   #nextBeat(delayMs: number, retryMs = 100): void {
-    const timer = setTimeout(() => {
-      this.#beat().then(
-        () => this.#nextBeat(Math.floor(this.leaseMs / 3)),
-        () => this.#nextBeat(Math.min(retryMs, Math.floor(this.leaseMs / 3)), Math.min(retryMs * 2, 1000)),
-      );
-    }, delayMs);
-    (timer as { unref?: () => void }).unref?.();
+    const third = Math.floor(this.leaseMs / 3);
+    const unref = (timer: ReturnType<typeof setTimeout>): void => (timer as { unref?: () => void }).unref?.();
+    unref(
+      setTimeout(() => {
+        let done = false;
+        const next = (beaten: boolean): void => {
+          if (done) return;
+          done = true;
+          clearTimeout(hung);
+          if (beaten) this.#nextBeat(third);
+          else this.#nextBeat(Math.min(retryMs, third), Math.min(retryMs * 2, 1000));
+        };
+        const hung = setTimeout(() => next(false), third);
+        unref(hung);
+        this.#beat().then(
+          () => next(true),
+          () => next(false),
+        );
+      }, delayMs),
+    );
   }
 
   /** Renews this instance's heartbeat and the leases it holds. */
