@@ -118,6 +118,7 @@ class SharedTasks implements TaskAccess {
    */
   async created(record: TaskRecord, caller: Caller): Promise<void> {
     const shared = this.#shared;
+    let held: string | undefined;
     try {
       await shared.ready();
       const key = await shared.keys.key("task", caller.owner, record.taskId);
@@ -132,6 +133,7 @@ class SharedTasks implements TaskAccess {
         );
       }
       shared.hold(lease, record.taskId);
+      held = lease;
       const results = await shared.keys.key("results", caller.bucket);
       const run: Run = { key, record, lease, results, anonymous: caller.anonymous, chain: Promise.resolve() };
       await shared.store.swap(key, undefined, JSON.stringify(this.#stored(run)), record.ttl);
@@ -144,6 +146,8 @@ class SharedTasks implements TaskAccess {
       void record.settled.then(() => this.#runs.get(key) === run && this.#runs.delete(key));
     } catch (error) {
       this.#local.discard(record.taskId);
+      // A lease taken before the failure is renewed no more (it lapses after leaseMs if the store cannot hear it).
+      if (held !== undefined) await shared.release(held, record.taskId).catch(() => {});
       throw error instanceof ProtocolError ? error : storeUnavailable(error);
     }
   }
@@ -162,7 +166,7 @@ class SharedTasks implements TaskAccess {
         try {
           return await this.#write(run);
         } catch {
-          if (remaining(this.#stored(run)) <= delay) return;
+          if (remaining(this.#stored(run)) <= delay) return this.#drop(run);
           await new Promise((resolve) => setTimeout(resolve, delay));
         }
       }
@@ -292,7 +296,7 @@ class SharedTasks implements TaskAccess {
     const store = this.#shared.store;
     for (;;) {
       const raw = await store.get(run.key);
-      if (raw === undefined) return;
+      if (raw === undefined) return this.#drop(run);
       const current = JSON.parse(raw) as StoredTask;
       if (isTerminal(current.status)) {
         await this.#shared.release(run.lease, run.record.taskId);
@@ -300,7 +304,7 @@ class SharedTasks implements TaskAccess {
       }
       const next = this.#stored(run);
       const ttl = remaining(next);
-      if (ttl <= 0) return;
+      if (ttl <= 0) return this.#drop(run);
       if (!(await store.swap(run.key, raw, JSON.stringify(next), ttl))) continue;
       if (isTerminal(next.status)) {
         await this.#shared.release(run.lease, run.record.taskId);
@@ -309,6 +313,16 @@ class SharedTasks implements TaskAccess {
       }
       return;
     }
+  }
+
+  /**
+   * Gives back the running-task lease of a task whose stored copy is gone (its ttl elapsed, or a
+   * write gave up at the end of its retention): the heartbeat renews it no more, so it does not
+   * keep its bucket's `running` set (and a quota slot) alive after the task. Best effort: a lease
+   * the store cannot hear now lapses after `leaseMs`.
+   */
+  async #drop(run: Run): Promise<void> {
+    await this.#shared.release(run.lease, run.record.taskId).catch(() => {});
   }
 
   /** Counts the task just finished in its bucket's result quotas across instances (shared-results.ts); best effort. */
