@@ -41,6 +41,12 @@ class FlakyStore extends MemoryStateStore {
   }
 }
 
+/**
+ * Fake milliseconds a recorded time may trail its timer: each 10 ms step waits for the beat's real
+ * SHA-256 digest, which on a loaded machine can span a few steps (seen: 80 ms in CI's full tier).
+ */
+const SLACK = 150;
+
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
 });
@@ -80,7 +86,7 @@ it("beats every third of leaseMs; after the store comes back the next beat is wi
   const back = store.now();
   await pass(1_200);
   expect(store.beats).toHaveLength(3);
-  expect(store.beats[2]! - back).toBeLessThanOrEqual(1_000);
+  expect(store.beats[2]! - back).toBeLessThanOrEqual(1_000 + SLACK);
 
   // A long outage (10 s): tries again on a growing delay, 100 ms doubling up to 1 s — not a busy loop.
   store.down = true;
@@ -90,13 +96,13 @@ it("beats every third of leaseMs; after the store comes back the next beat is wi
   const gaps = during.slice(1).map((t, i) => t - during[i]!);
   expect(gaps.length).toBeGreaterThanOrEqual(8);
   expect(Math.min(...gaps)).toBeGreaterThanOrEqual(100);
-  expect(Math.max(...gaps)).toBeLessThanOrEqual(1_000 + 30);
+  expect(Math.max(...gaps)).toBeLessThanOrEqual(1_000 + SLACK);
   expect(gaps.slice(0, 4).map((g) => Math.round(g / 100) * 100)).toEqual([100, 200, 400, 800]);
   store.down = false;
   const resumed = store.now();
   await pass(1_100);
   expect(store.beats).toHaveLength(4);
-  expect(store.beats[3]! - resumed).toBeLessThanOrEqual(1_000 + 30);
+  expect(store.beats[3]! - resumed).toBeLessThanOrEqual(1_000 + SLACK);
   // Then the usual interval again: the next beat a third of the lease after that one.
   await pass(3_300);
   expect(store.beats).toHaveLength(5);
@@ -123,6 +129,6 @@ it("a beat that never settles counts as failed after a third of leaseMs: the loo
   await pass(2_000);
   // The try pending when it answers again (its retry delay at most 1 s), then a third of the lease later.
   expect(store.beats).toHaveLength(3);
-  expect(store.beats[1]! - back).toBeLessThanOrEqual(1_000 + 30);
+  expect(store.beats[1]! - back).toBeLessThanOrEqual(1_000 + SLACK);
   expect(store.beats[2]! - store.beats[1]!).toBeGreaterThanOrEqual(1_000);
 });
