@@ -67,12 +67,18 @@ async function pass(ms: number): Promise<void> {
   }
 }
 
-it("beats every third of leaseMs; after the store comes back the next beat is within about a second, then every third again", async () => {
+/** A FlakyStore shared by a new McpServer with `leaseMs`, once the server's heartbeat started (its first beat at ≈ 10 ms). */
+async function started(leaseMs: number): Promise<FlakyStore> {
   const store = new FlakyStore();
-  const server = new McpServer({ name: "heartbeat", version: "1.0.0", store: { state: store, leaseMs: 10_000 } });
+  const server = new McpServer({ name: "heartbeat", version: "1.0.0", store: { state: store, leaseMs } });
   const ready = server.storeReady();
   await pass(10);
   await ready;
+  return store;
+}
+
+it("beats every third of leaseMs; after the store comes back the next beat is within about a second, then every third again", async () => {
+  const store = await started(10_000);
   await pass(3_400);
   // The first beat when serving starts, the next a third of the lease (3,333 ms) later.
   expect(store.beats).toHaveLength(2);
@@ -110,11 +116,7 @@ it("beats every third of leaseMs; after the store comes back the next beat is wi
 });
 
 it("a beat that never settles counts as failed after a third of leaseMs: the loop goes on, and beats again once the store answers", async () => {
-  const store = new FlakyStore();
-  const server = new McpServer({ name: "heartbeat", version: "1.0.0", store: { state: store, leaseMs: 3_000 } });
-  const ready = server.storeReady();
-  await pass(10);
-  await ready;
+  const store = await started(3_000);
   store.hung = true;
   const from = store.attempts.length;
   // The beat due at 1,000 ms hangs; given up at 2,000, tried again 100 ms later (hangs too), …
