@@ -58,7 +58,7 @@ async function coldBuild(cache: boolean | { dir: string } = { dir: ".cache/typed
   } finally {
     await bundle.close();
   }
-  return { events, tools: await listTools(file) };
+  return { events, file, tools: await listTools(file) };
 }
 
 /** Every entry (`.json`) and temp (`.tmp`) file under a cache directory. */
@@ -85,6 +85,42 @@ describe("cache", () => {
     expect(second.events.count("extract")).toBe(0);
     expect(second.events.count("sidecar-start")).toBe(0);
     expect(sidecarPids()).toEqual([]);
+  });
+
+  it("stores each module's generated code with its model; a warm build's bundle is the cold build's, byte for byte", async () => {
+    rmSync(cacheDir, { recursive: true, force: true });
+    const cold = await coldBuild();
+    const warm = await coldBuild();
+    expect(warm.events.count("extract")).toBe(0);
+    expect(readFileSync(warm.file, "utf8")).toBe(readFileSync(cold.file, "utf8"));
+    for (const f of entries()) {
+      const entry = JSON.parse(readFileSync(f, "utf8"));
+      const models =
+        entry.model.tools.length + (entry.model.resources ?? []).length + (entry.model.prompts ?? []).length;
+      expect(entry.code.codes).toHaveLength(models);
+      for (const [key, code] of entry.code.codes) {
+        expect(key).toMatch(/^(tool|shared-tool|resource|prompt):[\w-]{43}$/);
+        // Every unit a code names is stored once, in the entry's `units`.
+        for (const id of code.units ?? []) expect(entry.code.units[id].id).toBe(id);
+      }
+    }
+  });
+
+  it("a warm build takes the generated code from the entry instead of generating it again", async () => {
+    const [entryOfB] = entries().filter((f) => JSON.parse(readFileSync(f, "utf8")).file === B());
+    const entry = JSON.parse(readFileSync(entryOfB!, "utf8"));
+    for (const c of entry.code.codes) c[1].code = c[1].code.replaceAll("Counts.", "Counts, from the stored code.");
+    writeFileSync(entryOfB!, JSON.stringify(entry));
+    const warm = await coldBuild();
+    expect(warm.events.count("cache-hit", B())).toBe(1);
+    expect(warm.tools.find((t) => t.name === "count")?.description).toBe("Counts, from the stored code.");
+    // An entry whose code names a unit it does not hold generates that code again (and stores it).
+    for (const c of entry.code.codes) c[1].units = [...(c[1].units ?? []), "0000000000000000"];
+    writeFileSync(entryOfB!, JSON.stringify(entry));
+    const again = await coldBuild();
+    expect(again.events.count("cache-hit", B())).toBe(1);
+    expect(again.tools.find((t) => t.name === "count")?.description).toBe("Counts.");
+    expect(JSON.parse(readFileSync(entryOfB!, "utf8")).code.units).not.toHaveProperty("0000000000000000");
   });
 
   it("a change to an interface used by a.ts only re-extracts a.ts; b.ts comes from the cache", async () => {
@@ -142,9 +178,9 @@ describe("cache", () => {
     const all = entries();
     expect(all.filter((f) => f.endsWith(".tmp"))).toEqual([]);
     for (const f of all) {
-      // The plain model and the consulted files' hashes — no generated code (codegen runs on every build).
+      // The plain model, the consulted files' hashes and the code generated from the model.
       const entry = JSON.parse(readFileSync(f, "utf8"));
-      expect(Object.keys(entry).sort()).toEqual(["consulted", "file", "format", "key", "model"]);
+      expect(Object.keys(entry).sort()).toEqual(["code", "consulted", "file", "format", "key", "model"]);
       // A model that consulted other files records the declarations it depends on (docs/bundlers.md "Invalidation per declaration").
       const declarations = entry.model.consultedFiles.length > 0 ? ["declarations"] : [];
       expect(Object.keys(entry.model).sort()).toEqual([

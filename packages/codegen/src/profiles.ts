@@ -403,6 +403,17 @@ export function applyProfile(
 }
 
 /**
+ * The OMCW0003 warnings of `tool` built with `profile` (spec §11): those of {@link
+ * profiledListing}; the `default` profile rewrites nothing, so its tools warn of nothing and no
+ * listing is built for them.
+ *
+ * @throws as {@link profiledListing} does.
+ */
+export function profileWarnings(tool: ToolModel, profile: Profile): ProfileWarning[] {
+  return profile === "default" ? [] : profiledListing(tool, profile).warnings;
+}
+
+/**
  * {@link applyProfile} of a tool's default listing (`toolListing(tool)`), with the properties whose
  * default is `null` taken from the model: the one listing every host builds (spec §11).
  *

@@ -5,7 +5,7 @@
  * @module
  */
 import type { BuildWarning, ToolModel, WarningCode } from "@typed-mcp/model";
-import { profiledListing, type Profile, type ProfileWarning } from "./profiles.js";
+import { profileWarnings, type Profile, type ProfileWarning } from "./profiles.js";
 
 /** Longest tool name OpenAI, Anthropic and Bedrock accept (spec §10 OMCW0001). */
 export const PROVIDER_NAME_LIMIT = 64;
@@ -53,5 +53,5 @@ export function moduleWarnings(
   profile: Profile = "default",
   silenced: Partial<Record<WarningCode, boolean>> = {},
 ): BuildWarning[] {
-  return tools.flatMap((t) => toolWarnings(t, profiledListing(t, profile).warnings, silenced));
+  return tools.flatMap((t) => toolWarnings(t, profileWarnings(t, profile), silenced));
 }

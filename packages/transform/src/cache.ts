@@ -1,9 +1,10 @@
 /**
  * The disk layer of the model reuse (docs/bundlers.md, "Watch mode and cache"): one JSON file per
- * module key ({@link ModuleKeys}), holding the plain {@link ModuleModel} — never generated code:
- * code generation is cheap and runs on every build, so a codegen change can never be served
- * stale — and the content hashes of the files it consulted, checked on lookup with the same
- * {@link stillValid} as the memory layer (they are only known once the module was extracted).
+ * module key ({@link ModuleKeys}), holding the plain {@link ModuleModel}, the content hashes of
+ * the files it consulted, checked on lookup with the same {@link stillValid} as the memory layer
+ * (they are only known once the module was extracted), and the code generated from the model
+ * ({@link StoredCode}, once a splice generated it). The key covers the code generator's build
+ * too, so stored code is never older than the generator that reads the entry.
  *
  * Writes are atomic (a temp file, then `rename`); an unreadable, corrupt or mismatching entry
  * counts as a miss.
@@ -16,6 +17,7 @@ import type { ModuleModel } from "@typed-mcp/model";
 import { DeclarationTables } from "@typed-mcp/extract";
 import { FileHashes, hashesOf, stillValid } from "./hashes.js";
 import { FORMAT, ModuleKeys, type ModuleKeysOptions } from "./key.js";
+import { isStoredCode, type StoredCode } from "./memory.js";
 
 /** Options of {@link ModelCache}: where it lives, and what its keys are made of ({@link ModuleKeysOptions}). */
 export interface ModelCacheOptions extends ModuleKeysOptions {
@@ -27,10 +29,12 @@ export interface ModelCacheOptions extends ModuleKeysOptions {
   keys?: ModuleKeys;
 }
 
-/** A cached model and the files it consulted. */
+/** A cached model, and the code generated from it when the entry holds that. */
 export interface CacheHit {
   /** The model as stored (it still holds: {@link stillValid}). */
   model: ModuleModel;
+  /** The module's generated code stored with the model (well-formed), if any. */
+  code?: StoredCode;
 }
 
 interface Entry {
@@ -39,6 +43,7 @@ interface Entry {
   file: string;
   consulted: Record<string, string>;
   model: ModuleModel;
+  code?: StoredCode;
 }
 
 /** Whether `entry`, read from the file of `key`, is a well-formed entry of module `file`. */
@@ -79,35 +84,34 @@ export class ModelCache {
   }
 
   /**
-   * The cached model of `file` with text `code` (its `key`, when the caller has it), when it
-   * still holds ({@link stillValid}: every file it consulted has the recorded content, or at
-   * least every declaration the model depends on); `undefined` on a miss (including an
-   * unreadable or corrupt entry).
+   * The cached model of `file` under `key` (its {@link ModuleKeys.of} key), when it still holds
+   * ({@link stillValid}: every file it consulted has the recorded content, or at least every
+   * declaration the model depends on); `undefined` on a miss (including an unreadable or corrupt
+   * entry).
    */
-  lookup(file: string, code: string, key?: string): CacheHit | undefined {
+  lookup(file: string, key: string): CacheHit | undefined {
     try {
-      key ??= this.keys.of(file, code);
       const entry = JSON.parse(readFileSync(this.pathOf(key), "utf8")) as Entry | null;
       if (!wellFormed(entry, key, file)) return undefined;
-      return stillValid(entry.model, entry.consulted, this.hashes, this.tables) ? { model: entry.model } : undefined;
+      if (!stillValid(entry.model, entry.consulted, this.hashes, this.tables)) return undefined;
+      return { model: entry.model, code: isStoredCode(entry.code) ? entry.code : undefined };
     } catch {
       return undefined;
     }
   }
 
   /**
-   * Stores the model of `file` with text `code` (under `key`, when the caller has it). Models
-   * with diagnostics are not stored (they fail the build anyway, and may stem from a file that
-   * does not exist yet, which no hash tracks). Atomic: written to a temp file, then renamed over
-   * the entry.
+   * Stores the model of `file` under `key` (its {@link ModuleKeys.of} key), and the code
+   * generated from it (`generated`, once a splice made it). Models with diagnostics are not
+   * stored (they fail the build anyway, and may stem from a file that does not exist yet, which
+   * no hash tracks). Atomic: written to a temp file, then renamed over the entry.
    */
-  store(file: string, code: string, model: ModuleModel, key?: string): void {
+  store(file: string, key: string, model: ModuleModel, generated?: StoredCode): void {
     if (model.diagnostics.length > 0) return;
     let tmp: string | undefined;
     try {
-      key ??= this.keys.of(file, code);
       const consulted = hashesOf(model.consultedFiles, this.hashes);
-      const entry: Entry = { format: FORMAT, key, file, consulted, model };
+      const entry: Entry = { format: FORMAT, key, file, consulted, model, code: generated };
       const path = this.pathOf(key);
       mkdirSync(dirname(path), { recursive: true });
       tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

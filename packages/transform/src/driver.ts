@@ -98,9 +98,18 @@ export class Driver {
   readonly hashes = new FileHashes();
   /**
    * The memory layer: each module's last model, and the code generated from it, reused by its
-   * next splice when the model did not change (memory.ts).
+   * next splice when the model did not change (memory.ts). A splice that generated code stores
+   * the module's code with its model in the disk layer.
    */
-  readonly memory = new ModuleMemory();
+  readonly memory = new ModuleMemory((file, key, model, generated, code) => {
+    const unstored = this.unstored.get(file)?.key === key && this.unstored.delete(file);
+    if (generated || unstored) this.layers?.disk?.store(file, key, model, code());
+  });
+  /**
+   * Extracted models not yet in the disk layer, by module: each is stored with its code when its
+   * splice is planned (one write, not two), or without it by {@link close}.
+   */
+  private readonly unstored = new Map<string, { key: string; model: ModuleModel }>();
   /** Declaration tables of consulted files, shared by both layers' validity checks. */
   readonly tables = new DeclarationTables();
   private extractor: MeasuredExtractor | undefined;
@@ -139,7 +148,8 @@ export class Driver {
    * screen (`mayDeclareTools` of `@typed-mcp/extract`) let through: the session's previous model
    * of the module (a `reuse` event) or the disk cache's (a `cache-hit`), when the module's key is
    * the same and every declaration it depends on unchanged (docs/bundlers.md "Watch mode and
-   * cache"); else extracted (starting the sidecar when needed) and kept in both layers. The model
+   * cache"); else extracted (starting the sidecar when needed) and kept in both layers (on disk
+   * with its generated code once its splice is planned, or at {@link close}). The model
    * is shared with later reuses: callers read it and never change it. Never throws for bad user
    * code: problems are the model's diagnostics (spec §10).
    */
@@ -154,17 +164,17 @@ export class Driver {
       return remembered.model;
     }
     // A stale memory entry of this key holds the model the disk entry of the key was stored with.
-    const hit = remembered.stale ? undefined : disk?.lookup(file, code, key);
+    const hit = remembered.stale ? undefined : disk?.lookup(file, key);
     if (hit) this.emit({ type: "cache-hit", file });
     else if (disk) this.emit({ type: "cache-miss", file });
     const model = hit?.model ?? this.extract(file, code);
-    if (!hit) disk?.store(file, code, model, key);
+    if (!hit && disk && model.diagnostics.length === 0) this.unstored.set(file, { key, model });
     if (this.options.pollChanges) {
       // The module itself too: the sidecar reads a module whose text equals the disk from its
       // snapshot, so an edit on disk must reach it as a change (as a watcher's event would).
       for (const f of [file, ...model.consultedFiles]) if (!this.polled.has(f)) this.polled.set(f, this.hashes.hash(f));
     }
-    this.memory.remember(file, key, model, this.hashes);
+    this.memory.remember(file, key, model, this.hashes, hit?.code);
     this.armIdleTimer();
     return model;
   }
@@ -215,8 +225,13 @@ export class Driver {
     this.emit({ type: "invalidate", file, deleted });
   }
 
-  /** Ends the sidecar, if one runs (a `sidecar-close` event when it had started). Idempotent. */
+  /**
+   * Ends the sidecar, if one runs (a `sidecar-close` event when it had started), and stores the
+   * extracted models no splice stored. Idempotent.
+   */
   close(): void {
+    for (const [file, { key, model }] of this.unstored) this.layers?.disk?.store(file, key, model);
+    this.unstored.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.extractor) return;

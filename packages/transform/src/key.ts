@@ -1,7 +1,7 @@
 /**
  * The key half of the reuse rule (docs/bundlers.md, "Watch mode and cache"): what a module's
- * model is a function of besides the files it consulted — the extractor, the project's lock
- * file, the module's path and text, its tsconfig chain, the TypeScript package its backend runs
+ * model (and the code generated from it) is a function of besides the files it consulted — the
+ * extractor and code generator, the project's lock file, the module's path and text, its tsconfig chain, the TypeScript package its backend runs
  * on and the `typescript` and `profile` options. The memory layer (memory.ts) and the disk layer
  * (cache.ts) look a model up under the same key.
  *
@@ -15,16 +15,17 @@ import { findTsconfig, findTypeScript } from "@typed-mcp/extract";
 import { ConfigHashes, FileHashes } from "./hashes.js";
 
 /** Version of the disk entry format; bumped when it changes (part of every key). */
-export const FORMAT = 1;
+export const FORMAT = 2;
 
 /**
- * A hash of the extractor's identity: the bytes of the built code of `@typed-mcp/extract` and
- * `@typed-mcp/model` (which holds the naming rules), their versions, and the entry format.
- * Computed once per process.
+ * A hash of the extractor's and code generator's identity: the bytes of the built code of
+ * `@typed-mcp/extract`, `@typed-mcp/model` (which holds the naming rules) and
+ * `@typed-mcp/codegen` (the disk entry holds generated code), their versions, and the entry
+ * format. Computed once per process.
  */
-let extractorSalt: string | undefined;
-function saltOfExtractor(): string {
-  if (extractorSalt) return extractorSalt;
+let generatorSalt: string | undefined;
+function saltOfGenerator(): string {
+  if (generatorSalt) return generatorSalt;
   const h = createHash("sha256").update(`format ${FORMAT}\n`);
   const require = createRequire(import.meta.url);
   try {
@@ -33,6 +34,7 @@ function saltOfExtractor(): string {
     for (const [name, main] of [
       ["@typed-mcp/extract", entry],
       ["@typed-mcp/model", extractRequire.resolve("@typed-mcp/model")],
+      ["@typed-mcp/codegen", require.resolve("@typed-mcp/codegen")],
     ] as const) {
       const dist = dirname(main);
       const files: string[] = [];
@@ -56,7 +58,7 @@ function saltOfExtractor(): string {
   } catch {
     h.update("unknown extractor");
   }
-  return (extractorSalt = h.digest("hex"));
+  return (generatorSalt = h.digest("hex"));
 }
 
 const LOCK_FILES = ["pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lock", "bun.lockb", "deno.lock"];
@@ -90,7 +92,7 @@ export class ModuleKeys {
   constructor(private readonly options: ModuleKeysOptions) {
     this.hashes = options.hashes ?? new FileHashes();
     this.configs = new ConfigHashes(this.hashes);
-    const h = createHash("sha256").update(saltOfExtractor());
+    const h = createHash("sha256").update(saltOfGenerator());
     const lock = findUp(options.root, LOCK_FILES);
     h.update(lock ? `${lock}\0${this.hashes.hash(lock)}` : "no lock file");
     this.salt = h.digest("hex");

@@ -5,13 +5,16 @@
  * disk layer (same key, {@link stillValid}) — and what was derived from that model: the
  * generated code of its tools, resources and prompts and its last splice. Code generation is a
  * pure function of a model (`@typed-mcp/codegen`), so the derived code is kept with the entry and
- * goes with it.
+ * goes with it — to the disk layer too: every planned splice is reported to the session's
+ * `onSpliced` with the module's code ({@link StoredCode}), and an entry loaded from the disk
+ * brings the code stored with it.
  *
  * @packageDocumentation
  */
 import type { ModuleModel, PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
 import type { DeclarationTables } from "@typed-mcp/extract";
 import type { ImportRequest, SharedUnit } from "@typed-mcp/codegen";
+import { createHash } from "node:crypto";
 import { hashesOf, stillValid, type FileHashes } from "./hashes.js";
 
 /** What code generation returns for one tool, resource or prompt. */
@@ -26,14 +29,88 @@ interface GeneratedCode {
 type GeneratedKind = "tool" | "shared-tool" | "resource" | "prompt";
 
 /**
- * The memo of one module for one splice: `generate(model)`'s result, or the result of the
- * module's previous splice for an equal model of the same kind.
+ * The memo of one module for one splice (`planSplice` calls `code` per tool, resource and prompt,
+ * then `done` once).
  */
-export type ModuleMemo = <M extends ToolModel | ResourceModel | PromptModel>(
-  kind: GeneratedKind,
-  model: M,
-  generate: (model: M) => GeneratedCode,
-) => GeneratedCode;
+export interface ModuleMemo {
+  /** `generate(model)`'s result, or the code of an equal model of the same kind from the module's previous splice (or its disk entry). */
+  code<M extends ToolModel | ResourceModel | PromptModel>(
+    kind: GeneratedKind,
+    model: M,
+    generate: (model: M) => GeneratedCode,
+  ): GeneratedCode;
+  /** The splice is planned (or found nothing to splice): the session's `onSpliced` hears of it. */
+  done(): void;
+}
+
+/**
+ * A module's generated code as plain JSON data, as the disk layer stores it with the model
+ * (cache.ts): per {@link codeKey}, the code, its imports and the ids of its shared units; each
+ * shared unit once.
+ */
+export interface StoredCode {
+  codes: [key: string, code: { code: string; imports: ImportRequest[]; units?: string[] }][];
+  units: Record<string, SharedUnit>;
+}
+
+/** Whether `value` (read from disk) has the shape of a {@link StoredCode}. */
+export function isStoredCode(value: unknown): value is StoredCode {
+  const v = value as StoredCode | null | undefined;
+  return !!v && Array.isArray(v.codes) && typeof v.units === "object" && v.units !== null;
+}
+
+/** `code` (a module's code map) as {@link StoredCode}. */
+function encode(code: Map<string, GeneratedCode>): StoredCode {
+  const stored: StoredCode = { codes: [], units: {} };
+  for (const [key, c] of code) {
+    for (const u of c.units ?? []) stored.units[u.id] = u;
+    stored.codes.push([key, { code: c.code, imports: c.imports, units: c.units?.map((u) => u.id) }]);
+  }
+  return stored;
+}
+
+/** The code map of `stored`; a code that names a unit `stored` lacks is left out (it is generated again). */
+function decode(stored: StoredCode): Map<string, GeneratedCode> {
+  const code = new Map<string, GeneratedCode>();
+  for (const [key, c] of stored.codes) {
+    const units = c.units?.map((id) => stored.units[id]);
+    if (units?.some((u) => u === undefined)) continue;
+    code.set(key, { code: c.code, imports: c.imports, units: units as SharedUnit[] | undefined });
+  }
+  return code;
+}
+
+/**
+ * The models of `model` (tools, then resources, then prompts: the order a splice asks for their
+ * code, and so the order of `stored.codes`) each with its stored key and code; `undefined` when
+ * the counts differ (two equal models share one code) or a code was left out by {@link decode}.
+ */
+function storedByModel(
+  model: ModuleModel,
+  stored: StoredCode,
+  decoded: Map<string, GeneratedCode>,
+): WeakMap<object, [string, GeneratedCode]> | undefined {
+  const models = [...model.tools, ...(model.resources ?? []), ...(model.prompts ?? [])];
+  if (models.length !== stored.codes.length || decoded.size !== models.length) return undefined;
+  const byModel = new WeakMap<object, [string, GeneratedCode]>();
+  for (const [i, m] of models.entries()) {
+    const key = stored.codes[i]![0];
+    byModel.set(m, [key, decoded.get(key)!]);
+  }
+  return byModel;
+}
+
+/**
+ * Called when a module's splice is planned: the module's entry as {@link ModuleMemory.remember}
+ * was given it, whether the splice generated code, and a thunk of all the module's code now.
+ */
+export type OnSpliced = (
+  file: string,
+  key: string,
+  model: ModuleModel,
+  generated: boolean,
+  code: () => StoredCode,
+) => void;
 
 /** A module's entry: its model and what it holds for, and what was derived from it. */
 interface Entry {
@@ -44,19 +121,29 @@ interface Entry {
   model: ModuleModel;
   /** Generated code of the module's last splice, by model (see {@link codeKey}). */
   code: Map<string, GeneratedCode>;
+  /**
+   * For a model that came with its code from the disk: each tool, resource and prompt model
+   * object with its code's key and code, so that a splice finds them without computing the key.
+   */
+  stored?: WeakMap<object, [string, GeneratedCode]>;
   /** The module's last splice: its id and text, its result, and whether it generated anything. */
   splice?: { id: string; text: string; result: unknown; generated: boolean };
 }
 
 /**
- * The key of a model's generated code: its JSON text (models are plain serializable data)
- * without its `location` (diagnostics only) and with the site reduced to what code generation
- * reads (`kind`, `member`, `static`), so an edit that only moves a module's tools still reuses
- * their code.
+ * The key of a model's generated code: the kind and a SHA-256 (base64url) of the model's JSON
+ * text (models are plain serializable data) without its `location` (diagnostics only) and with
+ * the site reduced to what code generation reads (`kind`, `member`, `static`), so an edit that
+ * only moves a module's tools still reuses their code.
  */
 function codeKey(kind: GeneratedKind, model: ToolModel | ResourceModel | PromptModel): string {
   const site = model.site as { kind: string; member?: string; static?: boolean };
-  return `${kind}:${JSON.stringify({ ...model, location: undefined, site: { kind: site.kind, member: site.member, static: site.static } })}`;
+  const json = JSON.stringify({
+    ...model,
+    location: undefined,
+    site: { kind: site.kind, member: site.member, static: site.static },
+  });
+  return `${kind}:${createHash("sha256").update(json).digest("base64url")}`;
 }
 
 /** A module id (a bundler's may carry a `?query` or `#hash`) as the file it names. */
@@ -67,6 +154,9 @@ export class ModuleMemory {
   private readonly entries = new Map<string, Entry>();
   /** Models generated from scratch / reused so far (for `pnpm bench` and the tests). */
   readonly counts = { generated: 0, reused: 0 };
+
+  /** A session's memory; `onSpliced` (the `Driver`'s: the disk layer's store) hears of every planned splice of a remembered module. */
+  constructor(private readonly onSpliced?: OnSpliced) {}
 
   /**
    * The model of `file` remembered under `key`, when it still holds ({@link stillValid}); its
@@ -89,13 +179,21 @@ export class ModuleMemory {
   /**
    * Remembers `model` as module `file`'s under `key` (a model with diagnostics is forgotten
    * instead: it is never reused). The code generated from the module's previous models stays
-   * available to its next splice.
+   * available to its next splice, and so does `stored`, the code the disk entry of the model
+   * held (a cache hit).
    */
-  remember(file: string, key: string, model: ModuleModel, hashes: FileHashes): void {
+  remember(file: string, key: string, model: ModuleModel, hashes: FileHashes, stored?: StoredCode): void {
     if (model.diagnostics.length > 0) return this.forget(file);
     const previous = this.entries.get(file);
     const consulted = hashesOf(model.consultedFiles, hashes);
-    this.entries.set(file, { key, consulted, model, code: previous?.code ?? new Map(), splice: previous?.splice });
+    const code = previous?.code ?? new Map<string, GeneratedCode>();
+    let byModel: Entry["stored"];
+    if (stored) {
+      const decoded = decode(stored);
+      for (const [k, c] of decoded) code.set(k, c);
+      byModel = storedByModel(model, stored, decoded);
+    }
+    this.entries.set(file, { key, consulted, model, code, stored: byModel, splice: previous?.splice });
   }
 
   /** Whether `file` is a remembered module, or consulted by one. */
@@ -117,28 +215,41 @@ export class ModuleMemory {
 
   /**
    * The memo for one splice of module `id` (its bundler module id): answers from the code of the
-   * module's previous splice, and keeps what this splice generates or reuses as the module's code.
-   * A module with no entry (no model remembered) generates everything.
+   * module's previous splice (or of its disk entry), and keeps what this splice generates or
+   * reuses as the module's code. A module with no entry (no model remembered) generates
+   * everything. Its `done` reports the splice to `onSpliced`.
    */
   module(id: string): ModuleMemo {
-    const entry = this.entries.get(fileOfId(id));
+    const file = fileOfId(id);
+    const entry = this.entries.get(file);
     const previous = entry?.code;
     const now = new Map<string, GeneratedCode>();
+    let generated = false;
     if (entry) {
       entry.code = now;
       if (entry.splice) entry.splice.generated = false;
     }
-    return (kind, model, generate) => {
-      const key = codeKey(kind, model);
-      let code = now.get(key) ?? previous?.get(key);
-      if (code) this.counts.reused++;
-      else {
-        code = generate(model);
-        this.counts.generated++;
-        if (entry?.splice) entry.splice.generated = true;
-      }
-      now.set(key, code);
-      return code;
+    const stored = entry?.stored;
+    return {
+      code: (kind, model, generate) => {
+        const known = stored?.get(model);
+        const key = known?.[0].startsWith(`${kind}:`) ? known[0] : codeKey(kind, model);
+        let code = now.get(key) ?? previous?.get(key);
+        if (code) this.counts.reused++;
+        else {
+          code = generate(model);
+          this.counts.generated++;
+          generated = true;
+          if (entry?.splice) entry.splice.generated = true;
+        }
+        now.set(key, code);
+        return code;
+      },
+      done: () => {
+        if (entry && this.entries.get(file) === entry) {
+          this.onSpliced?.(file, entry.key, entry.model, generated, () => encode(now));
+        }
+      },
     };
   }
 

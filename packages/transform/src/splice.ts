@@ -30,7 +30,7 @@ import { unitDeclaration, unitImport, type ShareMode } from "./units.js";
 /** The module specifier generated code imports its runtime helpers from. */
 export const RUNTIME_MODULE = "typed-mcp/internal";
 
-/** The result of {@link spliceModule}: the new module text and its source map (v3, `hires`). */
+/** The result of {@link spliceModule}: the new module text and its source map (v3, `hires: "boundary"`: a mapping at every word boundary of the original text). */
 export interface SpliceResult {
   code: string;
   map: ReturnType<MagicString["generateMap"]>;
@@ -99,7 +99,10 @@ export function planSplice(
 ): SplicePlan | undefined {
   const resources = more.resources ?? [];
   const prompts = more.prompts ?? [];
-  if (tools.length === 0 && resources.length === 0 && prompts.length === 0) return undefined;
+  if (tools.length === 0 && resources.length === 0 && prompts.length === 0) {
+    memo?.done();
+    return undefined;
+  }
   const plan: SplicePlan = { removals: [], classBlocks: [], quickArgs: [], header: "", units: [] };
   const units = new Map<string, SharedUnit>();
   const imports: ImportRequest[] = [];
@@ -132,7 +135,7 @@ export function planSplice(
       });
     }
   };
-  const gen = memo ?? ((_kind, model, generate) => generate(model as never));
+  const gen: ModuleMemo["code"] = memo ? memo.code : (_kind, model, generate) => generate(model);
   const share = more.share !== undefined;
   for (const tool of tools)
     place(
@@ -142,6 +145,7 @@ export function planSplice(
     );
   for (const r of resources) place(r.site, gen("resource", r, generateResource), "defineResources");
   for (const p of prompts) place(p.site, gen("prompt", p, generatePrompt), "definePrompts");
+  memo?.done();
   // `@complete` hooks: plain data, no generated code (docs/resources.md "Completion hooks").
   for (const c of more.completions ?? []) {
     plan.removals.push([c.decorator[0], c.decorator[1]]);
@@ -156,18 +160,27 @@ export function planSplice(
     plan.classBlocks.push({ bodyStart, code: ` static { ${calls.join(" ")} }` });
   }
 
+  plan.units = [...units.values()];
+  plan.header = spliceHeader(imports, plan.units, more.share);
+  return plan;
+}
+
+/**
+ * {@link SplicePlan.header}: the runtime namespace import, each of `imports` once, then `units`
+ * imported from their virtual modules or, with `share: "hoist"`, declared in place.
+ */
+function spliceHeader(imports: readonly ImportRequest[], units: readonly SharedUnit[], share?: ShareMode): string {
   const seen = new Set<string>();
-  plan.header = `import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(RUNTIME_MODULE)};`;
+  let header = `import * as ${RUNTIME_NAMESPACE} from ${JSON.stringify(RUNTIME_MODULE)};`;
   for (const imp of imports) {
     const line = `import { ${imp.exportName} as ${imp.local} } from ${JSON.stringify(imp.from)};`;
     if (!seen.has(line)) {
       seen.add(line);
-      plan.header += line;
+      header += line;
     }
   }
-  plan.units = [...units.values()];
-  for (const u of plan.units) plan.header += more.share === "hoist" ? unitDeclaration(u) : unitImport(u);
-  return plan;
+  for (const u of units) header += share === "hoist" ? unitDeclaration(u) : unitImport(u);
+  return header;
 }
 
 /** A copy of a source map (a host may change the one it is given), still a magic-string `SourceMap`. */
@@ -191,8 +204,9 @@ function copyMap(map: SpliceResult["map"]): SpliceResult["map"] {
  *   `server.resource(...)` / `server.prompt(...)` call gets `__tmcp.generated(...)` appended;
  *   the profile (spec §11) and how shared units are bound ({@link SpliceInput.share}).
  * @param memo A build session's memory layer ({@link ModuleMemory}, the `Driver`'s `memory`): a tool, resource or prompt whose model is
- *   unchanged since the module's previous splice reuses its generated code (watch rebuilds); a
- *   module whose text and models are all unchanged gets its previous output (a copy) back.
+ *   unchanged since the module's previous splice, or stored with a disk-cache hit's model, reuses
+ *   its generated code (watch rebuilds, warm builds); a module whose text and models are all
+ *   unchanged gets its previous output (a copy) back.
  * @returns The transformed module with a source map, or `undefined` when there is nothing to splice.
  */
 export function spliceModule(
@@ -213,7 +227,7 @@ export function spliceModule(
   s.prepend(plan.header + "\n");
   const result = {
     code: s.toString(),
-    map: s.generateMap({ hires: true, source: id, includeContent: true }),
+    map: s.generateMap({ hires: "boundary", source: id, includeContent: true }),
     units: more.share === "virtual" ? plan.units : [],
   };
   memo?.rememberSplice(id, code, result);
