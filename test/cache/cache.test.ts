@@ -121,6 +121,17 @@ describe("cache", () => {
     expect(again.events.count("cache-hit", B())).toBe(1);
     expect(again.tools.find((t) => t.name === "count")?.description).toBe("Counts.");
     expect(JSON.parse(readFileSync(entryOfB!, "utf8")).code.units).not.toHaveProperty("0000000000000000");
+    // Code items that are not well-formed are generated again, never a crash.
+    const stored = JSON.parse(readFileSync(entryOfB!, "utf8"));
+    stored.code.codes = [
+      [1, null],
+      ["tool:x", { code: 5 }],
+      [stored.code.codes[0][0], { code: "x", imports: [null] }],
+    ];
+    writeFileSync(entryOfB!, JSON.stringify(stored));
+    const mended = await coldBuild();
+    expect(mended.events.count("cache-hit", B())).toBe(1);
+    expect(mended.tools).toEqual([greetListing("string"), countListing()]);
   });
 
   it("a change to an interface used by a.ts only re-extracts a.ts; b.ts comes from the cache", async () => {

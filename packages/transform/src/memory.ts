@@ -69,13 +69,39 @@ function encode(code: Map<string, GeneratedCode>): StoredCode {
   return stored;
 }
 
-/** The code map of `stored`; a code that names a unit `stored` lacks is left out (it is generated again). */
+/** Whether `u` (read from disk) has the shape of a {@link SharedUnit} whose id is `id`. */
+function isUnit(u: unknown, id: string): u is SharedUnit {
+  const v = u as SharedUnit | null | undefined;
+  return (
+    !!v &&
+    v.id === id &&
+    typeof v.name === "string" &&
+    typeof v.code === "string" &&
+    Array.isArray(v.deps) &&
+    v.deps.every((d) => typeof d === "string")
+  );
+}
+
+/** Whether `i` (read from disk) has the shape of an {@link ImportRequest}. */
+function isImport(i: unknown): i is ImportRequest {
+  const v = i as ImportRequest | null | undefined;
+  return !!v && typeof v.from === "string" && typeof v.exportName === "string" && typeof v.local === "string";
+}
+
+/**
+ * The code map of `stored` (read from disk, so checked item by item): an item that is not
+ * well-formed, or names a unit `stored` lacks, is left out — its code is generated again.
+ */
 function decode(stored: StoredCode): Map<string, GeneratedCode> {
   const code = new Map<string, GeneratedCode>();
-  for (const [key, c] of stored.codes) {
+  for (const item of stored.codes) {
+    if (!Array.isArray(item) || typeof item[0] !== "string") continue;
+    const c = item[1] as StoredCode["codes"][number][1] | null | undefined;
+    if (!c || typeof c.code !== "string" || !Array.isArray(c.imports) || !c.imports.every(isImport)) continue;
+    if (c.units !== undefined && !(Array.isArray(c.units) && c.units.every((id) => typeof id === "string"))) continue;
     const units = c.units?.map((id) => stored.units[id]);
-    if (units?.some((u) => u === undefined)) continue;
-    code.set(key, { code: c.code, imports: c.imports, units: units as SharedUnit[] | undefined });
+    if (units?.some((u, i) => !isUnit(u, c.units![i]!))) continue;
+    code.set(item[0], { code: c.code, imports: c.imports, units: units as SharedUnit[] | undefined });
   }
   return code;
 }
