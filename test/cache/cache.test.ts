@@ -6,6 +6,7 @@
  * writes leave no temp files; `cache: false` writes nothing; Vite's default directory is
  * `<cacheDir>/typed-mcp`. Builds use Rolldown (the fastest) on a temp copy of the watch fixture.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +62,17 @@ async function coldBuild(cache: boolean | { dir: string } = { dir: ".cache/typed
   return { events, file, tools: await listTools(file) };
 }
 
+/**
+ * `entry` as the cache writes it (docs/bundlers.md "The cache"): its JSON without `digest`, then
+ * `digest`, the SHA-256 (hex) of that JSON, as the last property — so a test's edit of an entry
+ * is read as the cache's own.
+ */
+function sealed(entry: Record<string, unknown>): string {
+  const { digest: _, ...rest } = entry;
+  const json = JSON.stringify(rest);
+  return `${json.slice(0, -1)},"digest":"${createHash("sha256").update(json).digest("hex")}"}`;
+}
+
 /** Every entry (`.json`) and temp (`.tmp`) file under a cache directory. */
 function entries(dir = cacheDir): string[] {
   if (!existsSync(dir)) return [];
@@ -110,17 +122,23 @@ describe("cache", () => {
     const [entryOfB] = entries().filter((f) => JSON.parse(readFileSync(f, "utf8")).file === B());
     const entry = JSON.parse(readFileSync(entryOfB!, "utf8"));
     for (const c of entry.code.codes) c[1].code = c[1].code.replaceAll("Counts.", "Counts, from the stored code.");
-    writeFileSync(entryOfB!, JSON.stringify(entry));
+    writeFileSync(entryOfB!, sealed(entry));
     const warm = await coldBuild();
     expect(warm.events.count("cache-hit", B())).toBe(1);
     expect(warm.tools.find((t) => t.name === "count")?.description).toBe("Counts, from the stored code.");
     // An entry whose code names a unit it does not hold generates that code again (and stores it).
     for (const c of entry.code.codes) c[1].units = [...(c[1].units ?? []), "0000000000000000"];
-    writeFileSync(entryOfB!, JSON.stringify(entry));
+    writeFileSync(entryOfB!, sealed(entry));
     const again = await coldBuild();
     expect(again.events.count("cache-hit", B())).toBe(1);
     expect(again.tools.find((t) => t.name === "count")?.description).toBe("Counts.");
     expect(JSON.parse(readFileSync(entryOfB!, "utf8")).code.units).not.toHaveProperty("0000000000000000");
+    // A unit that refers to a unit the code does not list is generated again too.
+    const dangling = JSON.parse(readFileSync(entryOfB!, "utf8"));
+    for (const u of Object.values(dangling.code.units) as { deps: string[] }[]) u.deps = ["ffffffffffffffff"];
+    writeFileSync(entryOfB!, sealed(dangling));
+    const healed = await coldBuild();
+    expect(healed.tools.find((t) => t.name === "count")?.description).toBe("Counts.");
     // Code items that are not well-formed are generated again, never a crash.
     const stored = JSON.parse(readFileSync(entryOfB!, "utf8"));
     stored.code.codes = [
@@ -128,7 +146,7 @@ describe("cache", () => {
       ["tool:x", { code: 5 }],
       [stored.code.codes[0][0], { code: "x", imports: [null] }],
     ];
-    writeFileSync(entryOfB!, JSON.stringify(stored));
+    writeFileSync(entryOfB!, sealed(stored));
     const mended = await coldBuild();
     expect(mended.events.count("cache-hit", B())).toBe(1);
     expect(mended.tools).toEqual([greetListing("string"), countListing()]);
@@ -185,13 +203,30 @@ describe("cache", () => {
     expect(again.events.count("extract")).toBe(0);
   });
 
+  it("an entry damaged into other well-formed JSON (code items reordered, a model's tool replaced) is a miss", async () => {
+    await coldBuild();
+    for (const f of entries()) {
+      const entry = JSON.parse(readFileSync(f, "utf8"));
+      entry.code.codes.reverse();
+      entry.model.tools[0] = null;
+      const { digest, ...rest } = entry;
+      writeFileSync(f, `${JSON.stringify(rest).slice(0, -1)},"digest":"${digest}"}`); // the old digest
+    }
+    const build = await coldBuild();
+    expect(build.events.count("cache-hit")).toBe(0);
+    expect(build.events.count("extract", A())).toBe(1);
+    expect(build.tools).toEqual([greetListing("number"), countListing()]);
+  });
+
   it("writes atomically: no temp file is left, every entry is a whole JSON model", () => {
     const all = entries();
     expect(all.filter((f) => f.endsWith(".tmp"))).toEqual([]);
     for (const f of all) {
       // The plain model, the consulted files' hashes and the code generated from the model.
       const entry = JSON.parse(readFileSync(f, "utf8"));
-      expect(Object.keys(entry).sort()).toEqual(["code", "consulted", "file", "format", "key", "model"]);
+      expect(Object.keys(entry).sort()).toEqual(["code", "consulted", "digest", "file", "format", "key", "model"]);
+      // The digest is the SHA-256 of the entry's JSON without it, and its last property.
+      expect(readFileSync(f, "utf8")).toBe(sealed(entry));
       // A model that consulted other files records the declarations it depends on (docs/bundlers.md "Invalidation per declaration").
       const declarations = entry.model.consultedFiles.length > 0 ? ["declarations"] : [];
       expect(Object.keys(entry.model).sort()).toEqual([

@@ -6,10 +6,10 @@
  * extractor (TypeScript 7 sidecar) over the watch fixture, the `Driver` as the plugins use it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Driver, spliceModule } from "../../packages/transform/src/index.js";
+import { Driver, planSplice, spliceModule } from "../../packages/transform/src/index.js";
 
 const root = mkdtempSync(join(tmpdir(), "typed-mcp-stored-code-"));
 cpSync(join(import.meta.dirname, "../watch/fixture"), root, { recursive: true });
@@ -77,5 +77,17 @@ describe("generated code in the disk layer", () => {
     spliceModule(edited, file, model.tools, model, next.driver.memory);
     expect(next.driver.memory.counts).toEqual({ generated: 1, reused: 0 });
     expect(entries().filter((e) => e.code === undefined)).toEqual([]);
+  });
+
+  it("a module named as Babel names it (a path with '#') gets its code stored too", () => {
+    const hashed = join(root, "src/a#copy.ts").replaceAll("\\", "/");
+    copyFileSync(file, hashed);
+    const s = session();
+    const model = s.driver.model(hashed, text);
+    expect(model.tools.map((t) => t.name)).toEqual(["greet"]);
+    // @typed-mcp/babel plans the splice under Babel's filename, as given to `model`.
+    expect(planSplice(model.tools, { ...model, share: "hoist" }, s.driver.memory.module(hashed))).toBeDefined();
+    const [entry] = entries().filter((e) => e.file === hashed);
+    expect(entry?.code?.codes).toHaveLength(1);
   });
 });

@@ -6,11 +6,14 @@
  * ({@link StoredCode}, once a splice generated it). The key covers the code generator's build
  * too, so stored code is never older than the generator that reads the entry.
  *
- * Writes are atomic (a temp file, then `rename`); an unreadable, corrupt or mismatching entry
- * counts as a miss.
+ * Writes are atomic (a temp file, then `rename`), and each entry ends with a `digest`: the
+ * SHA-256 (hex) of the entry's JSON text without it. An unreadable, corrupt (its digest does not
+ * match, so also an entry damaged into other well-formed JSON) or mismatching entry counts as a
+ * miss.
  *
  * @packageDocumentation
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ModuleModel } from "@typed-mcp/model";
@@ -46,6 +49,31 @@ interface Entry {
   code?: StoredCode;
 }
 
+/** The end of an entry's text: `,"digest":"<64 hex digits>"}`. */
+const DIGEST_SUFFIX = /,"digest":"([0-9a-f]{64})"\}$/;
+/** The length of {@link DIGEST_SUFFIX}'s match. */
+const DIGEST_SUFFIX_LENGTH = ',"digest":""}'.length + 64;
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The text of `entry` as stored: its JSON, with the digest of that JSON as its last property. */
+function sealed(entry: Entry): string {
+  const json = JSON.stringify(entry);
+  return `${json.slice(0, -1)},"digest":"${sha256(json)}"}`;
+}
+
+/** The entry a stored `text` holds, when its digest matches; else `null`. */
+function unsealed(text: string): Entry | null {
+  const digest = DIGEST_SUFFIX.exec(text.slice(-DIGEST_SUFFIX_LENGTH))?.[1];
+  if (!digest) return null;
+  const json = `${text.slice(0, -DIGEST_SUFFIX_LENGTH)}}`;
+  return sha256(json) === digest ? (JSON.parse(json) as Entry | null) : null;
+}
+
+/** Whether every item of `list` (when present) is an object. */
+const objects = (list: unknown) =>
+  list === undefined || (Array.isArray(list) && list.every((x) => typeof x === "object" && x !== null));
+
 /** Whether `entry`, read from the file of `key`, is a well-formed entry of module `file`. */
 function wellFormed(entry: Entry | null, key: string, file: string): entry is Entry {
   return (
@@ -57,7 +85,10 @@ function wellFormed(entry: Entry | null, key: string, file: string): entry is En
     !!entry.model &&
     Array.isArray(entry.model.tools) &&
     Array.isArray(entry.model.diagnostics) &&
-    Array.isArray(entry.model.consultedFiles)
+    Array.isArray(entry.model.consultedFiles) &&
+    objects(entry.model.tools) &&
+    objects(entry.model.resources) &&
+    objects(entry.model.prompts)
   );
 }
 
@@ -91,7 +122,7 @@ export class ModelCache {
    */
   lookup(file: string, key: string): CacheHit | undefined {
     try {
-      const entry = JSON.parse(readFileSync(this.pathOf(key), "utf8")) as Entry | null;
+      const entry = unsealed(readFileSync(this.pathOf(key), "utf8"));
       if (!wellFormed(entry, key, file)) return undefined;
       if (!stillValid(entry.model, entry.consulted, this.hashes, this.tables)) return undefined;
       return { model: entry.model, code: isStoredCode(entry.code) ? entry.code : undefined };
@@ -115,7 +146,7 @@ export class ModelCache {
       const path = this.pathOf(key);
       mkdirSync(dirname(path), { recursive: true });
       tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(tmp, JSON.stringify(entry));
+      writeFileSync(tmp, sealed(entry));
       renameSync(tmp, path);
       tmp = undefined;
     } catch {

@@ -17,36 +17,40 @@ import { ConfigHashes, FileHashes } from "./hashes.js";
 /** Version of the disk entry format; bumped when it changes (part of every key). */
 export const FORMAT = 2;
 
+/** Every `.js` file under `dir`, sorted. */
+function scriptsUnder(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith(".js")) files.push(join(d, e.name));
+    }
+  };
+  walk(dir);
+  return files.sort();
+}
+
 /**
- * A hash of the extractor's and code generator's identity: the bytes of the built code of
- * `@typed-mcp/extract`, `@typed-mcp/model` (which holds the naming rules) and
- * `@typed-mcp/codegen` (the disk entry holds generated code), their versions, and the entry
- * format. Computed once per process.
+ * A hash of the extractor's and code generator's identity: the entry format; the bytes of the
+ * built code of `@typed-mcp/extract`, `@typed-mcp/model` (which holds the naming rules) and
+ * `@typed-mcp/codegen` (the disk entry holds generated code), with their versions; and the one
+ * runtime module code generation runs at build time, `typed-mcp/internal/argument-errors` (its
+ * `pathKey` writes the argument paths baked into generated error texts).
  */
-let generatorSalt: string | undefined;
 function saltOfGenerator(): string {
-  if (generatorSalt) return generatorSalt;
   const h = createHash("sha256").update(`format ${FORMAT}\n`);
   const require = createRequire(import.meta.url);
   try {
     const entry = require.resolve("@typed-mcp/extract");
-    const extractRequire = createRequire(entry);
+    const codegen = require.resolve("@typed-mcp/codegen");
     for (const [name, main] of [
       ["@typed-mcp/extract", entry],
-      ["@typed-mcp/model", extractRequire.resolve("@typed-mcp/model")],
-      ["@typed-mcp/codegen", require.resolve("@typed-mcp/codegen")],
+      ["@typed-mcp/model", createRequire(entry).resolve("@typed-mcp/model")],
+      ["@typed-mcp/codegen", codegen],
     ] as const) {
       const dist = dirname(main);
-      const files: string[] = [];
-      const walk = (dir: string) => {
-        for (const e of readdirSync(dir, { withFileTypes: true })) {
-          if (e.isDirectory()) walk(join(dir, e.name));
-          else if (e.name.endsWith(".js")) files.push(join(dir, e.name));
-        }
-      };
-      walk(dist);
       h.update(name);
-      for (const f of files.sort()) h.update(f.slice(dist.length)).update(readFileSync(f));
+      for (const f of scriptsUnder(dist)) h.update(f.slice(dist.length)).update(readFileSync(f));
       try {
         h.update(
           String((JSON.parse(readFileSync(join(dist, "../package.json"), "utf8")) as { version?: string }).version),
@@ -55,11 +59,21 @@ function saltOfGenerator(): string {
         h.update("?");
       }
     }
+    const runtime = createRequire(codegen).resolve("typed-mcp/internal/argument-errors");
+    h.update("typed-mcp/internal/argument-errors").update(readFileSync(runtime));
   } catch {
     h.update("unknown extractor");
   }
-  return (generatorSalt = h.digest("hex"));
+  return h.digest("hex");
 }
+
+/**
+ * {@link saltOfGenerator}, computed once, when this module is evaluated (as `@typed-mcp/transform`
+ * and the packages it hashes are loaded), not at the first build: a rebuild of those packages
+ * while a process runs (a `tsc -b --watch` beside a dev server) must not pair the code that
+ * process runs with the new files' hash.
+ */
+const GENERATOR_SALT = saltOfGenerator();
 
 const LOCK_FILES = ["pnpm-lock.yaml", "package-lock.json", "yarn.lock", "bun.lock", "bun.lockb", "deno.lock"];
 
@@ -92,7 +106,7 @@ export class ModuleKeys {
   constructor(private readonly options: ModuleKeysOptions) {
     this.hashes = options.hashes ?? new FileHashes();
     this.configs = new ConfigHashes(this.hashes);
-    const h = createHash("sha256").update(saltOfGenerator());
+    const h = createHash("sha256").update(GENERATOR_SALT);
     const lock = findUp(options.root, LOCK_FILES);
     h.update(lock ? `${lock}\0${this.hashes.hash(lock)}` : "no lock file");
     this.salt = h.digest("hex");

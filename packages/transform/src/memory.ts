@@ -99,8 +99,10 @@ function decode(stored: StoredCode): Map<string, GeneratedCode> {
     const c = item[1] as StoredCode["codes"][number][1] | null | undefined;
     if (!c || typeof c.code !== "string" || !Array.isArray(c.imports) || !c.imports.every(isImport)) continue;
     if (c.units !== undefined && !(Array.isArray(c.units) && c.units.every((id) => typeof id === "string"))) continue;
-    const units = c.units?.map((id) => stored.units[id]);
-    if (units?.some((u, i) => !isUnit(u, c.units![i]!))) continue;
+    const ids = c.units;
+    const units = ids?.map((id) => (Object.hasOwn(stored.units, id) ? stored.units[id] : undefined));
+    // Each unit well-formed, and every unit it refers to among the code's own units (the code lists them all).
+    if (units?.some((u, i) => !isUnit(u, ids![i]!) || !u.deps.every((d) => ids!.includes(d)))) continue;
     code.set(item[0], { code: c.code, imports: c.imports, units: units as SharedUnit[] | undefined });
   }
   return code;
@@ -222,6 +224,11 @@ export class ModuleMemory {
     this.entries.set(file, { key, consulted, model, code, stored: byModel, splice: previous?.splice });
   }
 
+  /** The entry name of module `id`: the file as `Driver.model` was given it (Babel's filename), else the file a bundler's id names. */
+  private fileOf(id: string): string {
+    return this.entries.has(id) ? id : fileOfId(id);
+  }
+
   /** Whether `file` is a remembered module, or consulted by one. */
   knows(file: string): boolean {
     if (this.entries.has(file)) return true;
@@ -246,7 +253,7 @@ export class ModuleMemory {
    * everything. Its `done` reports the splice to `onSpliced`.
    */
   module(id: string): ModuleMemo {
-    const file = fileOfId(id);
+    const file = this.fileOf(id);
     const entry = this.entries.get(file);
     const previous = entry?.code;
     const now = new Map<string, GeneratedCode>();
@@ -285,13 +292,13 @@ export class ModuleMemory {
    * module text and models give the same output, source map included. Else `undefined`.
    */
   previousSplice<T>(id: string, text: string): T | undefined {
-    const splice = this.entries.get(fileOfId(id))?.splice;
+    const splice = this.entries.get(this.fileOf(id))?.splice;
     return splice && splice.id === id && !splice.generated && splice.text === text ? (splice.result as T) : undefined;
   }
 
   /** Records `result` as module `id`'s splice of `text` (see {@link previousSplice}). */
   rememberSplice(id: string, text: string, result: unknown): void {
-    const entry = this.entries.get(fileOfId(id));
+    const entry = this.entries.get(this.fileOf(id));
     if (entry) entry.splice = { id, text, result, generated: false };
   }
 }
