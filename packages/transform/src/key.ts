@@ -11,11 +11,12 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { findTsconfig, findTypeScript } from "@typed-mcp/extract";
 import { ConfigHashes, FileHashes } from "./hashes.js";
 
 /** Version of the disk entry format; bumped when it changes (part of every key). */
-export const FORMAT = 2;
+export const FORMAT = 3;
 
 /** Every `.js` file under `dir`, sorted. */
 function scriptsUnder(dir: string): string[] {
@@ -32,8 +33,10 @@ function scriptsUnder(dir: string): string[] {
 
 /**
  * A hash of the extractor's and code generator's identity: the entry format; the bytes of the
- * built code of `@typed-mcp/extract`, `@typed-mcp/model` (which holds the naming rules) and
- * `@typed-mcp/codegen` (the disk entry holds generated code), with their versions; and the one
+ * built code of `@typed-mcp/extract`, `@typed-mcp/model` (which holds the naming rules; each copy,
+ * as extract and as codegen resolve it), `@typed-mcp/codegen` (the disk entry holds generated
+ * code) and `@typed-mcp/transform` itself (which stores that code and reads it back), with their
+ * versions; and the one
  * runtime module code generation runs at build time, `typed-mcp/internal/argument-errors` (its
  * `pathKey` writes the argument paths baked into generated error texts).
  */
@@ -43,11 +46,16 @@ function saltOfGenerator(): string {
   try {
     const entry = require.resolve("@typed-mcp/extract");
     const codegen = require.resolve("@typed-mcp/codegen");
-    for (const [name, main] of [
+    const packages: [string, string][] = [
       ["@typed-mcp/extract", entry],
       ["@typed-mcp/model", createRequire(entry).resolve("@typed-mcp/model")],
       ["@typed-mcp/codegen", codegen],
-    ] as const) {
+      ["@typed-mcp/transform", fileURLToPath(import.meta.url)],
+    ];
+    // The model package as codegen resolves it too, when an install left it two copies.
+    const codegenModel = createRequire(codegen).resolve("@typed-mcp/model");
+    if (codegenModel !== packages[1]![1]) packages.push(["@typed-mcp/model (codegen's)", codegenModel]);
+    for (const [name, main] of packages) {
       const dist = dirname(main);
       h.update(name);
       for (const f of scriptsUnder(dist)) h.update(f.slice(dist.length)).update(readFileSync(f));
