@@ -20,7 +20,7 @@ import type { ModuleModel } from "@typed-mcp/model";
 import { DeclarationTables } from "@typed-mcp/extract";
 import { FileHashes, hashesOf, stillValid } from "./hashes.js";
 import { FORMAT, ModuleKeys, type ModuleKeysOptions } from "./key.js";
-import { isStoredCode, type StoredCode } from "./memory.js";
+import { isStoredCode, type StoredCode } from "./stored-code.js";
 
 /** Options of {@link ModelCache}: where it lives, and what its keys are made of ({@link ModuleKeysOptions}). */
 export interface ModelCacheOptions extends ModuleKeysOptions {

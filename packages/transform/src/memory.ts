@@ -6,24 +6,16 @@
  * generated code of its tools, resources and prompts and its last splice. Code generation is a
  * pure function of a model (`@typed-mcp/codegen`), so the derived code is kept with the entry and
  * goes with it — to the disk layer too: every planned splice is reported to the session's
- * `onSpliced` with the module's code ({@link StoredCode}), and an entry loaded from the disk
- * brings the code stored with it.
+ * `onSpliced` with the module's code (stored-code.ts), and an entry loaded from the disk brings
+ * the code stored with it.
  *
  * @packageDocumentation
  */
 import type { ModuleModel, PromptModel, ResourceModel, ToolModel } from "@typed-mcp/model";
 import type { DeclarationTables } from "@typed-mcp/extract";
-import type { ImportRequest, SharedUnit } from "@typed-mcp/codegen";
 import { createHash } from "node:crypto";
 import { hashesOf, stillValid, type FileHashes } from "./hashes.js";
-
-/** What code generation returns for one tool, resource or prompt. */
-interface GeneratedCode {
-  code: string;
-  imports: ImportRequest[];
-  /** The shared units the code refers to (a tool generated with `share`). */
-  units?: SharedUnit[];
-}
+import { decodeCode, encodeCode, storedByModel, type GeneratedCode, type StoredCode } from "./stored-code.js";
 
 /** The kinds of model a module's splice generates code for (`shared-tool`: a tool whose object types are shared units). */
 type GeneratedKind = "tool" | "shared-tool" | "resource" | "prompt";
@@ -41,91 +33,6 @@ export interface ModuleMemo {
   ): GeneratedCode;
   /** The splice is planned (or found nothing to splice): the session's `onSpliced` hears of it. */
   done(): void;
-}
-
-/**
- * A module's generated code as plain JSON data, as the disk layer stores it with the model
- * (cache.ts): per {@link codeKey}, the code, its imports and the ids of its shared units; each
- * shared unit once.
- */
-export interface StoredCode {
-  codes: [key: string, code: { code: string; imports: ImportRequest[]; units?: string[] }][];
-  units: Record<string, SharedUnit>;
-}
-
-/** Whether `value` (read from disk) has the shape of a {@link StoredCode}. */
-export function isStoredCode(value: unknown): value is StoredCode {
-  const v = value as StoredCode | null | undefined;
-  return !!v && Array.isArray(v.codes) && typeof v.units === "object" && v.units !== null;
-}
-
-/** `code` (a module's code map) as {@link StoredCode}. */
-function encode(code: Map<string, GeneratedCode>): StoredCode {
-  const stored: StoredCode = { codes: [], units: {} };
-  for (const [key, c] of code) {
-    for (const u of c.units ?? []) stored.units[u.id] = u;
-    stored.codes.push([key, { code: c.code, imports: c.imports, units: c.units?.map((u) => u.id) }]);
-  }
-  return stored;
-}
-
-/** Whether `u` (read from disk) has the shape of a {@link SharedUnit} whose id is `id`. */
-function isUnit(u: unknown, id: string): u is SharedUnit {
-  const v = u as SharedUnit | null | undefined;
-  return (
-    !!v &&
-    v.id === id &&
-    typeof v.name === "string" &&
-    typeof v.code === "string" &&
-    Array.isArray(v.deps) &&
-    v.deps.every((d) => typeof d === "string")
-  );
-}
-
-/** Whether `i` (read from disk) has the shape of an {@link ImportRequest}. */
-function isImport(i: unknown): i is ImportRequest {
-  const v = i as ImportRequest | null | undefined;
-  return !!v && typeof v.from === "string" && typeof v.exportName === "string" && typeof v.local === "string";
-}
-
-/**
- * The code map of `stored` (read from disk, so checked item by item): an item that is not
- * well-formed, or names a unit `stored` lacks, is left out — its code is generated again.
- */
-function decode(stored: StoredCode): Map<string, GeneratedCode> {
-  const code = new Map<string, GeneratedCode>();
-  for (const item of stored.codes) {
-    if (!Array.isArray(item) || typeof item[0] !== "string") continue;
-    const c = item[1] as StoredCode["codes"][number][1] | null | undefined;
-    if (!c || typeof c.code !== "string" || !Array.isArray(c.imports) || !c.imports.every(isImport)) continue;
-    if (c.units !== undefined && !(Array.isArray(c.units) && c.units.every((id) => typeof id === "string"))) continue;
-    const ids = c.units;
-    const units = ids?.map((id) => (Object.hasOwn(stored.units, id) ? stored.units[id] : undefined));
-    // Each unit well-formed, and every unit it refers to among the code's own units (the code lists them all).
-    if (units?.some((u, i) => !isUnit(u, ids![i]!) || !u.deps.every((d) => ids!.includes(d)))) continue;
-    code.set(item[0], { code: c.code, imports: c.imports, units: units as SharedUnit[] | undefined });
-  }
-  return code;
-}
-
-/**
- * The models of `model` (tools, then resources, then prompts: the order a splice asks for their
- * code, and so the order of `stored.codes`) each with its stored key and code; `undefined` when
- * the counts differ (two equal models share one code) or a code was left out by {@link decode}.
- */
-function storedByModel(
-  model: ModuleModel,
-  stored: StoredCode,
-  decoded: Map<string, GeneratedCode>,
-): WeakMap<object, [string, GeneratedCode]> | undefined {
-  const models = [...model.tools, ...(model.resources ?? []), ...(model.prompts ?? [])];
-  if (models.length !== stored.codes.length || decoded.size !== models.length) return undefined;
-  const byModel = new WeakMap<object, [string, GeneratedCode]>();
-  for (const [i, m] of models.entries()) {
-    const key = stored.codes[i]![0];
-    byModel.set(m, [key, decoded.get(key)!]);
-  }
-  return byModel;
 }
 
 /**
@@ -217,7 +124,7 @@ export class ModuleMemory {
     const code = previous?.code ?? new Map<string, GeneratedCode>();
     let byModel: Entry["stored"];
     if (stored) {
-      const decoded = decode(stored);
+      const decoded = decodeCode(stored);
       for (const [k, c] of decoded) code.set(k, c);
       byModel = storedByModel(model, stored, decoded);
     }
@@ -280,7 +187,7 @@ export class ModuleMemory {
       },
       done: () => {
         if (entry && this.entries.get(file) === entry) {
-          this.onSpliced?.(file, entry.key, entry.model, generated, () => encode(now));
+          this.onSpliced?.(file, entry.key, entry.model, generated, () => encodeCode(now));
         }
       },
     };
