@@ -13,12 +13,11 @@
  *
  * @packageDocumentation
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ModuleModel } from "@typed-mcp/model";
 import { DeclarationTables } from "@typed-mcp/extract";
-import { FileHashes, hashesOf, stillValid } from "./hashes.js";
+import { FileHashes, hashesOf, sha, stillValid } from "./hashes.js";
 import { FORMAT, ModuleKeys, type ModuleKeysOptions } from "./key.js";
 import { isStoredCode, type StoredCode } from "./stored-code.js";
 
@@ -54,12 +53,10 @@ const DIGEST_SUFFIX = /,"digest":"([0-9a-f]{64})"\}$/;
 /** The length of {@link DIGEST_SUFFIX}'s match. */
 const DIGEST_SUFFIX_LENGTH = ',"digest":""}'.length + 64;
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
 /** The text of `entry` as stored: its JSON, with the digest of that JSON as its last property. */
 function sealed(entry: Entry): string {
   const json = JSON.stringify(entry);
-  return `${json.slice(0, -1)},"digest":"${sha256(json)}"}`;
+  return `${json.slice(0, -1)},"digest":"${sha(json)}"}`;
 }
 
 /** The entry a stored `text` holds, when its digest matches; else `null`. */
@@ -67,7 +64,7 @@ function unsealed(text: string): Entry | null {
   const digest = DIGEST_SUFFIX.exec(text.slice(-DIGEST_SUFFIX_LENGTH))?.[1];
   if (!digest) return null;
   const json = `${text.slice(0, -DIGEST_SUFFIX_LENGTH)}}`;
-  return sha256(json) === digest ? (JSON.parse(json) as Entry | null) : null;
+  return sha(json) === digest ? (JSON.parse(json) as Entry | null) : null;
 }
 
 /** Whether every item of `list` (when present) is an object. */

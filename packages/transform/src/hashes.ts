@@ -15,7 +15,7 @@ import type { ModuleModel } from "@typed-mcp/model";
 import { dependencyDigest, type DeclarationTables } from "@typed-mcp/extract";
 
 /** SHA-256 of `text`, in hex. */
-const sha = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
+export const sha = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
 
 interface Stamp {
   mtimeMs: number;

@@ -1,9 +1,10 @@
 /**
  * The key half of the reuse rule (docs/bundlers.md, "Watch mode and cache"): what a module's
  * model (and the code generated from it) is a function of besides the files it consulted — the
- * extractor and code generator, the project's lock file, the module's path and text, its tsconfig chain, the TypeScript package its backend runs
- * on and the `typescript` and `profile` options. The memory layer (memory.ts) and the disk layer
- * (cache.ts) look a model up under the same key.
+ * extractor and code generator, the project's lock file, the module's path and text, its
+ * tsconfig chain, the TypeScript package its backend runs on and the `typescript` and `profile`
+ * options. The memory layer (memory.ts) and the disk layer (cache.ts) look a model up under the
+ * same key.
  *
  * @packageDocumentation
  */
@@ -36,9 +37,9 @@ function scriptsUnder(dir: string): string[] {
  * built code of `@typed-mcp/extract`, `@typed-mcp/model` (which holds the naming rules; each copy,
  * as extract and as codegen resolve it), `@typed-mcp/codegen` (the disk entry holds generated
  * code) and `@typed-mcp/transform` itself (which stores that code and reads it back), with their
- * versions; and the one
- * runtime module code generation runs at build time, `typed-mcp/internal/argument-errors` (its
- * `pathKey` writes the argument paths baked into generated error texts).
+ * versions; and the one runtime module code generation runs at build time,
+ * `typed-mcp/internal/argument-errors` (its `pathKey` writes the argument paths baked into
+ * generated error texts).
  */
 function saltOfGenerator(): string {
   const h = createHash("sha256").update(`format ${FORMAT}\n`);
